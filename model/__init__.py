@@ -1,0 +1,1 @@
+"""Executable rules: the core API (:mod:`tablerules.model.core`) and one module per rule set."""

@@ -1,0 +1,397 @@
+"""The core API every rule set implements (see DESIGN.md, "model/").
+
+A rule set is a module with pure functions over frozen, hashable states::
+
+    new_game(setup) -> State               # the state before play; chance may move first
+    to_move(state) -> Actor                # a seat (int), CHANCE or TERMINAL
+    legal_moves(state) -> tuple[Move, ...] # for a seat, in canonical order
+    chance_outcomes(state) -> tuple[tuple[Move, Fraction], ...]  # exact, sums to 1
+    apply(state, move) -> State            # raises IllegalMove naming the clause
+    illegal_reason(state, move) -> str | None
+    outcome(state) -> Outcome | None
+    observation(state, seat) -> JSON-able  # what that seat may see
+    parse_move(text, setup) -> Move
+
+bundled in a :class:`RuleSet` value so that the explorer, the vector writer and the
+command line work on any rule set alike.  Rulings are options: a frozen dataclass per
+rule set whose fields are declared with :func:`ruling`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence
+
+# --------------------------------------------------------------------------- actors
+
+
+class _Special:
+    """A pseudo-actor: CHANCE (a random event is next) or TERMINAL (the game is over)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __reduce__(self) -> str:
+        return self.name
+
+
+CHANCE = _Special("CHANCE")
+TERMINAL = _Special("TERMINAL")
+Seat = int
+Actor = Any  # Seat | CHANCE | TERMINAL
+
+
+def actor_text(actor: Actor) -> str:
+    """`seat 0`, `CHANCE` or `TERMINAL`: how reports and vectors name an actor."""
+    return f"seat {actor}" if isinstance(actor, int) else repr(actor)
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class IllegalMove(ValueError):
+    """A move the rules forbid in this state; ``clause`` is the id of the clause that forbids it."""
+
+    def __init__(self, clause: str, move: object, detail: str = "") -> None:
+        self.clause = clause
+        self.move = move
+        self.detail = detail
+        super().__init__(f"illegal move {move}: {detail} [{clause}]" if detail else f"illegal move {move} [{clause}]")
+
+
+class RuleGap(Exception):
+    """Raised by a ``strict`` ruling alternative where the rulebook does not say what happens."""
+
+    def __init__(self, ruling: str, detail: str = "") -> None:
+        self.ruling = ruling
+        self.detail = detail
+        super().__init__(f"rule gap {ruling}: {detail}" if detail else f"rule gap {ruling}")
+
+
+class MoveSyntaxError(ValueError):
+    """Text that is not a move of this rule set."""
+
+
+class SetupError(ValueError):
+    """A configuration the rules do not allow (player count, components, options)."""
+
+
+# --------------------------------------------------------------------------- outcome
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended.
+
+    ``winners`` and ``losers`` are seats; a game may name either or both (Dishes names a
+    loser, Just Desserts a winner).  ``draw`` is true when the rules name nobody.
+    ``scores`` is per seat where the rules count something; ``clause`` is the clause or
+    ruling that decided the result.
+    """
+
+    winners: frozenset[int] = frozenset()
+    losers: frozenset[int] = frozenset()
+    draw: bool = False
+    scores: tuple[Any, ...] = ()
+    clause: str = ""
+    detail: str = ""
+
+    def summary(self) -> str:
+        """A short text for tables: `loser 1`, `winners 0,2`, `draw`, ..."""
+        parts = []
+        if self.winners:
+            parts.append(("winner " if len(self.winners) == 1 else "winners ") + ",".join(map(str, sorted(self.winners))))
+        if self.losers:
+            parts.append(("loser " if len(self.losers) == 1 else "losers ") + ",".join(map(str, sorted(self.losers))))
+        if self.draw or not parts:
+            parts.append("draw")
+        return "; ".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winners": sorted(self.winners),
+            "losers": sorted(self.losers),
+            "draw": self.draw,
+            "scores": [_jsonable(s) for s in self.scores],
+            "clause": self.clause,
+            "summary": self.summary(),
+        }
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------- invariants
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """A named property every reachable state must have, tied to the clause it protects.
+
+    ``check`` returns None when the state is fine, else a short text saying what is wrong.
+    """
+
+    name: str
+    clause: str
+    check: Callable[[Any], str | None]
+    doc: str = ""
+
+
+def violated(invariants: Iterable[Invariant], state: Any) -> list[tuple[Invariant, str]]:
+    """Every invariant the state breaks, with what is wrong."""
+    found = []
+    for inv in invariants:
+        problem = inv.check(state)
+        if problem is not None:
+            found.append((inv, problem))
+    return found
+
+
+# --------------------------------------------------------------------------- rulings as options
+
+STRICT = "strict"
+
+
+def ruling(ruling_id: str, default: str, *others: str, doc: str = "") -> Any:
+    """Declare an Options field for ruling ``ruling_id``: its default alternative first.
+
+    The alternatives are kept in the field's metadata, where tests compare them with
+    spec/ and :func:`parse_options` checks the values a user gives.
+    """
+    alternatives = (default, *others)
+    return field(default=default, metadata={"ruling": ruling_id, "alternatives": alternatives, "doc": doc})
+
+
+def variant(name: str, doc: str = "") -> Any:
+    """Declare an Options field for an optional rule (an advanced rule), off by default."""
+    return field(default=False, metadata={"variant": name, "doc": doc})
+
+
+def variant_fields(options_cls: type) -> dict[str, dataclasses.Field]:
+    """Variant name -> dataclass field, for an Options class."""
+    return {f.metadata["variant"]: f for f in dataclasses.fields(options_cls) if "variant" in f.metadata}
+
+
+def ruling_fields(options_cls: type) -> dict[str, dataclasses.Field]:
+    """Ruling id -> dataclass field, for an Options class."""
+    return {f.metadata["ruling"]: f for f in dataclasses.fields(options_cls) if "ruling" in f.metadata}
+
+
+def check_options(options: Any) -> None:
+    """Raise SetupError if a field holds a value that is not one of its alternatives."""
+    for f in dataclasses.fields(options):
+        if "alternatives" in f.metadata:
+            value = getattr(options, f.name)
+            if value not in f.metadata["alternatives"]:
+                raise SetupError(
+                    f"ruling {f.metadata['ruling']}: unknown alternative {value!r} "
+                    f"(choose from {', '.join(f.metadata['alternatives'])})"
+                )
+
+
+def short_ruling_name(ruling_id: str) -> str:
+    """`dishes.ruling.deal-2-players` -> `deal-2-players`."""
+    return ruling_id.split(".ruling.", 1)[-1]
+
+
+def parse_options(options_cls: type, pairs: Sequence[str], base: Any = None, variants: Sequence[str] = ()) -> Any:
+    """Options from `ID=ALTERNATIVE` texts (ID full or short) and variant names; one-line SetupError on bad input."""
+    by_variant = variant_fields(options_cls)
+    changes: dict[str, Any] = {}
+    for name in variants:
+        vf = by_variant.get(name)
+        if vf is None:
+            known = ", ".join(sorted(by_variant)) or "none"
+            raise SetupError(f"--option {name!r}: unknown option (known: {known})")
+        changes[vf.name] = True
+    by_id = ruling_fields(options_cls)
+    by_short = {short_ruling_name(k): v for k, v in by_id.items()}
+    for pair in pairs:
+        if "=" not in pair:
+            raise SetupError(f"--ruling {pair!r}: expected ID=ALTERNATIVE")
+        key, value = (s.strip() for s in pair.split("=", 1))
+        f = by_id.get(key) or by_short.get(key)
+        if f is None:
+            known = ", ".join(sorted(by_short))
+            raise SetupError(f"--ruling {pair!r}: unknown ruling {key!r} (known: {known})")
+        if value not in f.metadata["alternatives"]:
+            raise SetupError(
+                f"--ruling {pair!r}: unknown alternative {value!r} for {f.metadata['ruling']} "
+                f"(choose from {', '.join(f.metadata['alternatives'])})"
+            )
+        changes[f.name] = value
+    return dataclasses.replace(base if base is not None else options_cls(), **changes)
+
+
+def options_text(options: Any) -> dict[str, str]:
+    """Ruling id -> chosen alternative (how vectors and reports record the options)."""
+    out = {}
+    for f in dataclasses.fields(options):
+        key = f.metadata.get("ruling") or f.metadata.get("variant") or f.name
+        out[key] = getattr(options, f.name)
+    return out
+
+
+def all_options(options_cls: type, include_strict: bool = False, **fixed: Any) -> Iterator[Any]:
+    """Every combination of ruling alternatives (the cartesian product), optionally without strict."""
+    fs = [f for f in dataclasses.fields(options_cls) if "alternatives" in f.metadata and f.name not in fixed]
+    choices = [
+        [a for a in f.metadata["alternatives"] if include_strict or a != STRICT] for f in fs
+    ]
+    for combo in itertools.product(*choices):
+        yield options_cls(**fixed, **{f.name: v for f, v in zip(fs, combo)})
+
+
+def strict_options(options_cls: type, **fixed: Any) -> Any:
+    """Options with every ruling that has a ``strict`` alternative set to it."""
+    values = {}
+    for f in dataclasses.fields(options_cls):
+        if f.name in fixed:
+            values[f.name] = fixed[f.name]
+        elif STRICT in f.metadata.get("alternatives", ()):
+            values[f.name] = STRICT
+    return options_cls(**values)
+
+
+# --------------------------------------------------------------------------- the setup of a game
+
+
+class Setup:
+    """Players, options (rulings) and components of one game: fixed for the whole game.
+
+    Every state holds its Setup, so the rule functions need nothing else.  The hash is
+    computed once; equality is by value.
+    """
+
+    __slots__ = ("players", "options", "components", "_hash")
+
+    def __init__(self, players: int, options: Any, components: Any = None) -> None:
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "components", components)
+        object.__setattr__(self, "_hash", hash((players, options, components)))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Setup):
+            return NotImplemented
+        return (
+            self._hash == other._hash
+            and self.players == other.players
+            and self.options == other.options
+            and self.components == other.components
+        )
+
+    def __repr__(self) -> str:
+        return f"Setup(players={self.players}, options={self.options!r})"
+
+
+# --------------------------------------------------------------------------- the rule set value
+
+
+class Components(Protocol):
+    """What a rule set's components offer: a name and a content digest."""
+
+    name: str
+
+    def digest(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """One rule set's functions, bundled so generic tools can drive any of them."""
+
+    id: str
+    title: str
+    spec_file: str
+    Options: type
+    player_counts: tuple[int, ...]
+    new_game: Callable[[Setup], Any]
+    to_move: Callable[[Any], Actor]
+    legal_moves: Callable[[Any], tuple]
+    chance_outcomes: Callable[[Any], tuple]
+    apply: Callable[[Any, Any], Any]
+    illegal_reason: Callable[[Any, Any], str | None]
+    outcome: Callable[[Any], Outcome | None]
+    observation: Callable[[Any, int], Any]
+    parse_move: Callable[[str, Setup], Any]
+    state_vars: Callable[[Any], dict[str, Any]]
+    invariants: tuple[Invariant, ...]
+    default_components: Callable[[], Any] = lambda: None
+    load_components: Callable[[str], Any] | None = None
+    symmetries: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
+    """Named canonicalisers: state -> representative of its orbit under that symmetry."""
+    default_symmetry: str | None = None
+    """The symmetry reduction explorations use unless told otherwise (a key of ``symmetries``)."""
+    setup_error: Callable[[Setup], str | None] = lambda setup: None
+    """Why a setup is not allowed (player count for these components, ...), or None."""
+
+    def setup(self, players: int, options: Any = None, components: Any = None) -> Setup:
+        """A checked Setup; raises SetupError naming what is wrong."""
+        if players not in self.player_counts:
+            counts = ", ".join(map(str, self.player_counts))
+            raise SetupError(f"{self.id}: {players} players is not allowed (allowed: {counts})")
+        options = self.Options() if options is None else options
+        check_options(options)
+        components = self.default_components() if components is None else components
+        s = Setup(players, options, components)
+        problem = self.setup_error(s)
+        if problem:
+            raise SetupError(f"{self.id}: {problem}")
+        return s
+
+    def successors(self, state: Any) -> list[tuple[Any, Fraction | None, Any]]:
+        """(move, probability or None, next state) for every way play can go on."""
+        actor = self.to_move(state)
+        if actor is TERMINAL:
+            return []
+        if actor is CHANCE:
+            return [(m, p, self.apply(state, m)) for m, p in self.chance_outcomes(state)]
+        return [(m, None, self.apply(state, m)) for m in self.legal_moves(state)]
+
+
+def check_distribution(outcomes: Sequence[tuple[Any, Fraction]]) -> str | None:
+    """None if the chance outcomes are exact positive Fractions summing to 1."""
+    total = Fraction(0)
+    for move, p in outcomes:
+        if not isinstance(p, Fraction) or p <= 0:
+            return f"probability of {move} is {p!r}, not a positive Fraction"
+        total += p
+    if outcomes and total != 1:
+        return f"chance probabilities sum to {total}, not 1"
+    return None
+
+
+def play(rs: RuleSet, state: Any, moves: Iterable[str | Any]) -> Any:
+    """Apply moves (text or values) in turn; chance moves included.  For tests and replays."""
+    for m in moves:
+        if isinstance(m, str):
+            m = rs.parse_move(m, state.setup)
+        state = rs.apply(state, m)
+    return state
+
+
+def check_chance_move(rs: RuleSet, state: Any, move: Any) -> Fraction:
+    """The probability of a chance move, or IllegalMove if it is not a possible outcome."""
+    for m, p in rs.chance_outcomes(state):
+        if m == move:
+            return p
+    raise IllegalMove("core.chance", move, "not a possible chance outcome here")

@@ -1,0 +1,305 @@
+"""Just Desserts components: the deck schema, its loader, and what it means to satisfy a guest.
+
+Shared by both Just Desserts rule sets (the current rulebook and version 2.3).  The schema
+is the one of the retail card list (``shared/data/just_desserts_2015_deck.json``)::
+
+    {"about": str, "tastes": [str], "suits": [str],
+     "desserts": [{"id", "name", "tastes": [str], "copies": int}],
+     "guests": [{"id", "name", "suit", "wants": [str], "refuses": [str], "favorites": [str]}]}
+
+A favourite names a dessert by name or id.  Decks the project writes itself live in
+``spec/decks/`` and are loaded by name with :func:`embedded_deck`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from collections import Counter
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from .core import SetupError
+
+
+class DeckError(SetupError):
+    """A deck file that does not fit the schema; the message is one line naming file, card and problem."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dessert:
+    id: str
+    name: str
+    tastes: frozenset[str]
+    copies: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Guest:
+    id: str
+    name: str
+    suit: str
+    wants: frozenset[str]
+    refuses: frozenset[str]
+    favorites: tuple[str, ...]
+    """Dessert ids."""
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    tastes: tuple[str, ...]
+    suits: tuple[str, ...]
+    desserts: tuple[Dessert, ...]
+    guests: tuple[Guest, ...]
+    about: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_dessert", {d.id: d for d in self.desserts})
+        object.__setattr__(self, "_guest", {g.id: g for g in self.guests})
+        object.__setattr__(self, "_hash", hash((self.name, self.desserts, self.guests)))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined]
+
+    def dessert(self, dessert_id: str) -> Dessert:
+        return self._dessert[dessert_id]  # type: ignore[attr-defined]
+
+    def guest(self, guest_id: str) -> Guest:
+        return self._guest[guest_id]  # type: ignore[attr-defined]
+
+    def has_dessert(self, dessert_id: str) -> bool:
+        return dessert_id in self._dessert  # type: ignore[attr-defined]
+
+    def has_guest(self, guest_id: str) -> bool:
+        return guest_id in self._guest  # type: ignore[attr-defined]
+
+    def dessert_cards(self) -> tuple[str, ...]:
+        """Every physical dessert card as its id, copies repeated, sorted."""
+        return tuple(sorted(d.id for d in self.desserts for _ in range(d.copies)))
+
+    def guest_cards(self) -> tuple[str, ...]:
+        return tuple(sorted(g.id for g in self.guests))
+
+    def suit_of(self, guest_id: str) -> str:
+        return self.guest(guest_id).suit
+
+    def to_json(self) -> dict[str, Any]:
+        """The deck in the schema, in a canonical order (what :meth:`digest` hashes)."""
+        return {
+            "name": self.name,
+            "tastes": list(self.tastes),
+            "suits": list(self.suits),
+            "desserts": [
+                {"id": d.id, "name": d.name, "tastes": sorted(d.tastes), "copies": d.copies}
+                for d in sorted(self.desserts, key=lambda d: d.id)
+            ],
+            "guests": [
+                {"id": g.id, "name": g.name, "suit": g.suit, "wants": sorted(g.wants),
+                 "refuses": sorted(g.refuses), "favorites": list(g.favorites)}
+                for g in sorted(self.guests, key=lambda g: g.id)
+            ],
+        }
+
+    def digest(self) -> str:
+        """sha256 of the canonical JSON of the cards (name excluded): identifies a deck by content."""
+        body = self.to_json()
+        body.pop("name")
+        return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+    def __repr__(self) -> str:
+        return f"Deck({self.name!r}, {len(self.dessert_cards())} desserts, {len(self.guests)} guests)"
+
+
+# --------------------------------------------------------------------------- satisfying a guest
+
+
+def tastes_of(deck: Deck, cards: Iterable[str]) -> frozenset[str]:
+    """Every taste icon on these dessert cards."""
+    out: set[str] = set()
+    for c in cards:
+        out |= deck.dessert(c).tastes
+    return frozenset(out)
+
+
+def satisfies(deck: Deck, cards: Iterable[str], guest_id: str) -> bool:
+    """True if these desserts together give the guest every taste it wants and none it refuses."""
+    cards = tuple(cards)
+    if not cards:
+        return False
+    g = deck.guest(guest_id)
+    t = tastes_of(deck, cards)
+    return g.wants <= t and not (g.refuses & t)
+
+
+def is_minimal(deck: Deck, cards: tuple[str, ...], guest_id: str) -> bool:
+    """True if no card can be left out and the rest still satisfy the guest."""
+    return all(not satisfies(deck, cards[:i] + cards[i + 1:], guest_id) for i in range(len(cards)))
+
+
+def servings(deck: Deck, hand: Iterable[str], guest_id: str, *, max_cards: int | None = None,
+             minimal: bool = False) -> tuple[tuple[str, ...], ...]:
+    """Every sub-multiset of ``hand`` (sorted tuples, canonical order) that satisfies the guest.
+
+    ``max_cards`` caps the number of desserts (version 2.3 allows one to three);
+    ``minimal`` keeps only servings with no card to spare.
+    """
+    g = deck.guest(guest_id)
+    counts = Counter(c for c in hand if not (deck.dessert(c).tastes & g.refuses))
+    kinds = sorted(counts)
+    out = []
+    limit = sum(counts.values()) if max_cards is None else max_cards
+    for size in range(1, limit + 1):
+        for combo in _multisubsets(kinds, counts, size):
+            if satisfies(deck, combo, guest_id) and (not minimal or is_minimal(deck, combo, guest_id)):
+                out.append(combo)
+    return tuple(sorted(out, key=lambda c: (len(c), c)))
+
+
+def _multisubsets(kinds: list[str], counts: Counter, size: int) -> Iterator[tuple[str, ...]]:
+    for combo in itertools.combinations_with_replacement(kinds, size):
+        if all(combo.count(k) <= counts[k] for k in set(combo)):
+            yield combo
+
+
+def favorite_used(deck: Deck, cards: Iterable[str], guest_id: str) -> bool:
+    """True if one of the served desserts is a favourite of the guest."""
+    favs = deck.guest(guest_id).favorites
+    return any(c in favs for c in cards)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load_deck(path: str | Path, *, name: str | None = None) -> Deck:
+    """Load a deck file in the schema; DeckError (one line: file, card, problem) if it does not fit."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise DeckError(f"{p}: cannot read deck: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise DeckError(f"{p}: deck is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise DeckError(f"{p}: line {e.lineno}: not valid JSON: {e.msg}") from None
+    return deck_from_json(data, name=name or p.stem, where=str(p))
+
+
+def _strings(where: str, path: str, value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise DeckError(f"{where}: {path}: must be a list of non-empty strings")
+    return value
+
+
+def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
+    """Build and check a Deck from parsed JSON (see the module docstring for the schema)."""
+    if not isinstance(data, dict):
+        raise DeckError(f"{where}: $: a deck must be a JSON object")
+    for key in ("tastes", "suits", "desserts", "guests"):
+        if key not in data:
+            raise DeckError(f"{where}: $.{key}: missing")
+    tastes = _strings(where, "$.tastes", data["tastes"])
+    suits = _strings(where, "$.suits", data["suits"])
+    if len(set(tastes)) != len(tastes):
+        raise DeckError(f"{where}: $.tastes: duplicate taste")
+    if len(set(suits)) != len(suits):
+        raise DeckError(f"{where}: $.suits: duplicate suit")
+    if not isinstance(data["desserts"], list) or not data["desserts"]:
+        raise DeckError(f"{where}: $.desserts: must be a non-empty list")
+    if not isinstance(data["guests"], list) or not data["guests"]:
+        raise DeckError(f"{where}: $.guests: must be a non-empty list")
+    desserts: list[Dessert] = []
+    ids: set[str] = set()
+    by_name: dict[str, str] = {}
+    for i, d in enumerate(data["desserts"]):
+        at = f"$.desserts[{i}]"
+        if not isinstance(d, dict):
+            raise DeckError(f"{where}: {at}: must be an object")
+        did = d.get("id")
+        if not isinstance(did, str) or not did:
+            raise DeckError(f"{where}: {at}.id: missing or not a string")
+        at = f"{at} ({did})"
+        if did in ids:
+            raise DeckError(f"{where}: {at}: duplicate id {did!r}")
+        ids.add(did)
+        dname = d.get("name", did)
+        if not isinstance(dname, str):
+            raise DeckError(f"{where}: {at}.name: must be a string")
+        dt = _strings(where, f"{at}.tastes", d.get("tastes"))
+        if not dt:
+            raise DeckError(f"{where}: {at}.tastes: a dessert needs at least one taste")
+        for t in dt:
+            if t not in tastes:
+                raise DeckError(f"{where}: {at}: unknown taste {t!r}")
+        copies = d.get("copies", 1)
+        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+            raise DeckError(f"{where}: {at}.copies: must be a whole number >= 1")
+        desserts.append(Dessert(did, dname, frozenset(dt), copies))
+        by_name.setdefault(dname.casefold(), did)
+    guests: list[Guest] = []
+    for i, g in enumerate(data["guests"]):
+        at = f"$.guests[{i}]"
+        if not isinstance(g, dict):
+            raise DeckError(f"{where}: {at}: must be an object")
+        gid = g.get("id")
+        if not isinstance(gid, str) or not gid:
+            raise DeckError(f"{where}: {at}.id: missing or not a string")
+        at = f"{at} ({gid})"
+        if gid in ids:
+            raise DeckError(f"{where}: {at}: duplicate id {gid!r}")
+        ids.add(gid)
+        gname = g.get("name", gid)
+        suit = g.get("suit")
+        if suit not in suits:
+            raise DeckError(f"{where}: {at}.suit: unknown suit {suit!r}")
+        wants = _strings(where, f"{at}.wants", g.get("wants"))
+        refuses = _strings(where, f"{at}.refuses", g.get("refuses", []))
+        if not wants:
+            raise DeckError(f"{where}: {at}.wants: a guest must want at least one taste")
+        for t in wants + refuses:
+            if t not in tastes:
+                raise DeckError(f"{where}: {at}: unknown taste {t!r}")
+        if set(wants) & set(refuses):
+            raise DeckError(f"{where}: {at}: wants and refuses the same taste")
+        favs = []
+        for f in _strings(where, f"{at}.favorites", g.get("favorites", [])):
+            fid = f if f in {d.id for d in desserts} else by_name.get(f.casefold())
+            if fid is None:
+                raise DeckError(f"{where}: {at}: favourite {f!r} is not a dessert in the deck")
+            favs.append(fid)
+        guests.append(Guest(gid, gname if isinstance(gname, str) else gid, suit, frozenset(wants), frozenset(refuses), tuple(favs)))
+    per_suit = Counter(g.suit for g in guests)
+    for s in suits:
+        if per_suit[s] == 0:
+            raise DeckError(f"{where}: $.suits: suit {s!r} has no guests")
+    if len(set(per_suit.values())) != 1:
+        detail = ", ".join(f"{s}: {per_suit[s]}" for s in suits)
+        raise DeckError(f"{where}: $.guests: every suit must have the same number of guests ({detail})")
+    about = data.get("about", "")
+    return Deck(name, tuple(tastes), tuple(suits), tuple(desserts), tuple(guests), about if isinstance(about, str) else "")
+
+
+def embedded_deck_names() -> list[str]:
+    """Names of the decks the project ships (its own teaching decks)."""
+    folder = resources.files("tablerules.spec").joinpath("decks")
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+
+
+def embedded_deck(name: str) -> Deck:
+    """A deck the project ships, by name (file stem in spec/decks/)."""
+    if name not in embedded_deck_names():
+        raise DeckError(f"unknown embedded deck {name!r} (known: {', '.join(embedded_deck_names())})")
+    path = Path(str(resources.files("tablerules.spec").joinpath("decks", name + ".json")))
+    return load_deck(path, name=name)
+
+
+def deck_argument(text: str) -> Deck:
+    """A --deck value: an embedded deck name or a file path."""
+    if text in embedded_deck_names():
+        return embedded_deck(text)
+    return load_deck(text)

@@ -1,0 +1,796 @@
+"""Who Is Going to Do the Dishes? (spec/dishes.toml) as an explicit state machine.
+
+The table is a row of *layouts* (one per player, or as the deal rulings say), each with
+six *places*, one per tile type (dishes.setup.layout).  A place holds a clean tile
+(``None``: its colour is still face down), a stack of dirty tiles (a tuple of tile codes,
+bottom first; ``code = type * 4 + colour``), or nothing (``()``) once its stack has moved.
+
+Colours are dealt lazily: a tile's dirty side is fixed by a CHANCE event when the tile is
+turned (dishes.play.turn-own-tile), with the conditional probability the physical deal
+gives it (the principle of deferred decisions).  One exploration from the single initial
+state therefore covers every deal; :func:`deal_probability` is tested against that.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import lru_cache
+from math import comb, factorial
+from typing import Any
+
+from .core import (
+    CHANCE, STRICT, TERMINAL, IllegalMove, Invariant, MoveSyntaxError, Outcome, RuleGap, RuleSet, Setup, SetupError,
+    ruling,
+)
+
+# --------------------------------------------------------------------------- components
+
+TYPES = ("dessert", "main", "drinks", "forks", "soup", "knives")
+"""Tile types in layout order: first row dessert, main course, drinks; second row forks, soup, knives (dishes.setup.layout)."""
+COLOURS = ("red", "yellow", "c3", "c4")
+"""Dirty-side colours (dishes.components.colour-sets); only red and yellow are named by a public source."""
+NT, NC = len(TYPES), len(COLOURS)
+CLEAN = None
+
+
+@dataclass(frozen=True, slots=True)
+class Tiles:
+    """The tile set in play (dishes.components.tiles): the first ``types`` types of TYPES in
+    the first ``colours`` colours.  The boxed game is Tiles(6, 4); smaller sets give small
+    configurations the explorer can search to the end."""
+
+    types: int = NT
+    colours: int = NC
+
+    @property
+    def name(self) -> str:
+        return "box" if (self.types, self.colours) == (NT, NC) else f"{self.types}-types-{self.colours}-colours"
+
+    def digest(self) -> str:
+        return f"dishes-tiles:{self.types}x{self.colours}"
+
+
+def parse_tiles(text: str) -> Tiles:
+    """`TYPESxCOLOURS` (e.g. 3x4) or `box`: a --deck value for dishes."""
+    if text == "box":
+        return Tiles()
+    a, x, b = text.partition("x")
+    if not x or not a.isdigit() or not b.isdigit() or not (1 <= int(a) <= NT and 1 <= int(b) <= NC):
+        raise SetupError(f"dishes tiles {text!r}: expected 'box' or TYPESxCOLOURS with 1-{NT} types and 1-{NC} colours, e.g. 3x4")
+    return Tiles(int(a), int(b))
+
+
+def tile_type(code: int) -> int:
+    return (code // NC) % NT
+
+
+def tile_colour(code: int) -> int:
+    return code % NC
+
+
+def tile_origin(code: int) -> int:
+    """The layout the tile was dealt to (kept only where a ruling needs it, else 0)."""
+    return code // (NC * NT)
+
+
+def tile_text(code: int) -> str:
+    return f"{COLOURS[tile_colour(code)]} {TYPES[tile_type(code)]}"
+
+
+# --------------------------------------------------------------------------- rulings
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """One field per ruling in spec/dishes.toml; the first alternative is the default."""
+
+    deal_2_players: str = ruling("dishes.ruling.deal-2-players", "random-subset", "colour-sets", "two-layouts", STRICT)
+    deal_3_players: str = ruling("dishes.ruling.deal-3-players", "random-subset", "colour-sets", "spare-layout", STRICT)
+    colour_model: str = ruling("dishes.ruling.colour-model", "four-sets", "free-colours", "layout-sets")
+    movable_stacks: str = ruling("dishes.ruling.movable-stacks", "own-places", "own-top", "any-stack")
+    stuck_player: str = ruling("dishes.ruling.stuck-player", "skip", "game-ends", STRICT)
+    voluntary_pass: str = ruling("dishes.ruling.voluntary-pass", "never", "allowed")
+    dishes_count: str = ruling("dishes.ruling.dishes-count", "tiles", "stacks", STRICT)
+    tie_for_most: str = ruling("dishes.ruling.tie-for-most", "all-tied-lose", "no-loser", STRICT)
+    first_player: str = ruling("dishes.ruling.first-player", "seat-0", "random")
+
+
+# --------------------------------------------------------------------------- the table's geometry
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Who owns which layout, for one setup (dishes.setup.deal-one-of-each, the deal rulings)."""
+
+    owners: tuple[int | None, ...]
+    """Owner seat per layout; None for the spare layout nobody owns."""
+    deal: str
+    """How colours were dealt: four-sets, colour-sets, free-colours or layout-sets."""
+    colours_in_play: int
+    track_origin: bool
+    """Tile codes carry the layout they were dealt to (needed by own-top and layout-sets)."""
+    types: int
+    """Types in play: places of the other types stay empty all game."""
+
+    @property
+    def layouts(self) -> int:
+        return len(self.owners)
+
+    def places_of(self, seat: int) -> tuple[int, ...]:
+        return tuple(L * NT + t for L, o in enumerate(self.owners) if o == seat for t in range(NT))
+
+    def owner_of_place(self, place: int) -> int | None:
+        return self.owners[place // NT]
+
+
+@lru_cache(maxsize=64)
+def geometry(setup: Setup) -> Geometry:
+    """The layouts for this setup, as the deal rulings say (dishes.ruling.deal-2-players, -3-players)."""
+    o: Options = setup.options
+    n = setup.players
+    scheme = "random-subset" if n == 4 else (o.deal_2_players if n == 2 else o.deal_3_players)
+    ruling_id = f"dishes.ruling.deal-{n}-players"
+    if scheme == STRICT:
+        raise RuleGap(ruling_id, f"the rulebook does not say how to deal with {n} players")
+    tiles: Tiles = setup.components
+    owners: tuple[int | None, ...] = tuple(range(n))
+    colours = tiles.colours
+    if scheme == "two-layouts":
+        owners = (0, 1, 0, 1)
+    elif scheme == "spare-layout":
+        owners = tuple(range(n)) + (None,)
+    elif scheme == "colour-sets":
+        colours = n
+    deal = o.colour_model if o.colour_model != "four-sets" else ("colour-sets" if colours < tiles.colours else "four-sets")
+    track = o.movable_stacks == "own-top" or deal == "layout-sets"
+    return Geometry(owners, deal, colours, track, tiles.types)
+
+
+# --------------------------------------------------------------------------- state and moves
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    setup: Setup
+    places: tuple
+    """Per place (layout * 6 + type): None (clean), () (empty), or a stack of tile codes, bottom first."""
+    turn: int
+    """The seat whose turn it is (dishes.play.clockwise); -1 while chance picks the first player."""
+    reveal: tuple[int, ...] = ()
+    """Places whose dirty side chance shows next (a tile just turned, or the spare layout)."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Turn:
+    """Turn one of your own clean tiles dirty side up (dishes.play.turn-own-tile)."""
+
+    place: int
+
+    def __str__(self) -> str:
+        return f"turn {place_text(self.place)}"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Place:
+    """Put the stack at ``source`` on the stack at ``target`` (dishes.play.place-dirty, dishes.play.move-whole-stack)."""
+
+    source: int
+    target: int
+
+    def __str__(self) -> str:
+        return f"place {place_text(self.source)} on {place_text(self.target)}"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Pass:
+    """Let the turn go by (dishes.ruling.stuck-player, dishes.ruling.voluntary-pass)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Reveal:
+    """Chance: the dirty side of the tile at ``place`` shows ``colour``."""
+
+    place: int
+    colour: int
+
+    def __str__(self) -> str:
+        return f"reveal {place_text(self.place)} {COLOURS[self.colour]}"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class FirstPlayer:
+    """Chance: who starts, under dishes.ruling.first-player = random."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"first {self.seat}"
+
+
+Move = Turn | Place | Pass | Reveal | FirstPlayer
+
+
+def place_text(place: int) -> str:
+    """`1.soup`: layout 1's soup place."""
+    return f"{place // NT}.{TYPES[place % NT]}"
+
+
+def parse_place(text: str) -> int:
+    layout, dot, kind = text.partition(".")
+    if not dot or not layout.isdigit() or kind not in TYPES:
+        raise MoveSyntaxError(f"bad place {text!r}: expected LAYOUT.TYPE with TYPE one of {', '.join(TYPES)}")
+    return int(layout) * NT + TYPES.index(kind)
+
+
+def parse_move(text: str, setup: Setup | None = None) -> Move:
+    """The move a canonical text names (the inverse of ``str``); MoveSyntaxError if none."""
+    w = text.split()
+    if w == ["pass"]:
+        return Pass()
+    if len(w) == 2 and w[0] == "turn":
+        return Turn(parse_place(w[1]))
+    if len(w) == 4 and w[0] == "place" and w[2] == "on":
+        return Place(parse_place(w[1]), parse_place(w[3]))
+    if len(w) == 3 and w[0] == "reveal":
+        if w[2] not in COLOURS:
+            raise MoveSyntaxError(f"bad colour {w[2]!r} in {text!r}: expected one of {', '.join(COLOURS)}")
+        return Reveal(parse_place(w[1]), COLOURS.index(w[2]))
+    if len(w) == 2 and w[0] == "first" and w[1].isdigit():
+        return FirstPlayer(int(w[1]))
+    raise MoveSyntaxError(f"not a dishes move: {text!r} (moves: turn P, place P on Q, pass, reveal P COLOUR, first SEAT)")
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def new_game(setup: Setup) -> State:
+    """Every tile dealt clean side up in its layout (dishes.setup.deal-one-of-each, dishes.setup.layout)."""
+    g = geometry(setup)
+    places = [CLEAN if t < g.types else () for _ in range(g.layouts) for t in range(NT)]
+    spare = tuple(L * NT + t for L, o in enumerate(g.owners) if o is None for t in range(g.types))
+    random_start = setup.options.first_player == "random"
+    return State(setup, tuple(places), -1 if random_start else 0, spare)
+
+
+def setup_error(setup: Setup) -> str | None:
+    """Why these tiles cannot be dealt to these players, or None."""
+    tiles = setup.components
+    if not isinstance(tiles, Tiles):
+        return "components must be a dishes tile set (--deck box or TYPESxCOLOURS)"
+    try:
+        g = geometry(setup)
+    except RuleGap:
+        return None  # strict deal: new_game raises the gap, where the explorer records it
+    if g.deal in ("four-sets", "colour-sets", "layout-sets") and g.layouts > tiles.colours:
+        return f"{g.layouts} layouts need at least {g.layouts} colours, the tile set has {tiles.colours}"
+    return None
+
+
+# --------------------------------------------------------------------------- who moves
+
+
+def movable(state: State, seat: int, place: int) -> bool:
+    """May ``seat`` move the stack at ``place``? (dishes.ruling.movable-stacks)."""
+    stack = state.places[place]
+    if not stack:
+        return False
+    rule = state.setup.options.movable_stacks
+    if rule == "any-stack":
+        return True
+    g = geometry(state.setup)
+    if rule == "own-places":
+        return g.owner_of_place(place) == seat
+    # own-top: the top tile was dealt to this seat (tile codes carry their layout here).
+    return g.owners[tile_origin(stack[-1])] == seat
+
+
+def matches(a: int, b: int) -> bool:
+    """Same type or same colour (dishes.play.place-match)."""
+    return (a // NC) % NT == (b // NC) % NT or a % NC == b % NC
+
+
+def real_moves(state: State, seat: int) -> list[Move]:
+    """Every Turn and Place open to ``seat``, in canonical order."""
+    places = state.places
+    g = geometry(state.setup)
+    out: list[Move] = [Turn(p) for p in g.places_of(seat) if places[p] is CLEAN]
+    tops = [(p, s[-1]) for p, s in enumerate(places) if s]
+    for src, top in tops:
+        if not movable(state, seat, src):
+            continue
+        for dst, other in tops:
+            if dst != src and matches(top, other):
+                out.append(Place(src, dst))
+    return out
+
+
+def can_move(state: State, seat: int) -> bool:
+    g = geometry(state.setup)
+    places = state.places
+    if any(places[p] is CLEAN for p in g.places_of(seat)):
+        return True
+    tops = [(p, s[-1]) for p, s in enumerate(places) if s]
+    for src, top in tops:
+        if movable(state, seat, src) and any(dst != src and matches(top, other) for dst, other in tops):
+            return True
+    return False
+
+
+def game_over(state: State) -> bool:
+    """Nobody can make a move (dishes.end.no-moves)."""
+    return not any(can_move(state, s) for s in range(state.setup.players))
+
+
+def to_move(state: State) -> Any:
+    if state.reveal or state.turn < 0:
+        return CHANCE
+    if game_over(state):
+        return TERMINAL
+    if state.setup.options.stuck_player == "game-ends" and not can_move(state, state.turn):
+        return TERMINAL
+    return state.turn
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """The moves of the seat to move (dishes.play.one-move) in canonical order."""
+    seat = to_move(state)
+    if not isinstance(seat, int):
+        return ()
+    moves = real_moves(state, seat)
+    if not moves:
+        rule = state.setup.options.stuck_player
+        if rule == STRICT:
+            raise RuleGap("dishes.ruling.stuck-player", f"seat {seat} cannot move but another player can")
+        return (Pass(),)  # skip (game-ends never gets here: to_move said TERMINAL)
+    if state.setup.options.voluntary_pass == "allowed":
+        moves.append(Pass())
+    return tuple(moves)
+
+
+def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
+    if to_move(state) is not CHANCE:
+        return ()
+    if state.turn < 0 and not state.reveal:
+        n = state.setup.players
+        return tuple((FirstPlayer(s), Fraction(1, n)) for s in range(n))
+    place = state.reveal[0]
+    return tuple((Reveal(place, c), p) for c, p in reveal_distribution(state, place))
+
+
+# --------------------------------------------------------------------------- the hidden deal
+
+
+def revealed_codes(state: State) -> list[int]:
+    return [c for s in state.places if s for c in s]
+
+
+def reveal_distribution(state: State, place: int) -> list[tuple[int, Fraction]]:
+    """P(colour) for the clean tile at ``place`` given every colour shown so far.
+
+    four-sets: each type's four tiles are dealt at random to the layouts (and the box);
+    colour-sets: only as many colour sets as players, chosen at random;
+    layout-sets: each layout is one whole colour set; free-colours: independent colours.
+    """
+    g = geometry(state.setup)
+    NC = state.setup.components.colours  # noqa: N806 - colours in this tile set
+    t = place % NT
+    shown = revealed_codes(state)
+    if g.deal == "free-colours":
+        return [(c, Fraction(1, NC)) for c in range(NC)]
+    if g.deal == "layout-sets":
+        layout_colour = _layout_colours(state)
+        L = place // NT
+        if L in layout_colour:
+            return [(layout_colour[L], Fraction(1))]
+        used = set(layout_colour.values())
+        free = [c for c in range(NC) if c not in used]
+        return [(c, Fraction(1, len(free))) for c in free]
+    taken = {tile_colour(c) for c in shown if tile_type(c) == t}
+    if g.deal == "four-sets":
+        free = [c for c in range(NC) if c not in taken]
+        return [(c, Fraction(1, len(free))) for c in free]
+    # colour-sets: weight each possible set S of colours in play by the deals it allows.
+    n = g.colours_in_play
+    used = {tile_colour(c) for c in shown}
+    per_type = [sum(1 for c in shown if tile_type(c) == k) for k in range(NT)]
+
+    def weight(extra: int | None) -> int:
+        total = 0
+        need = used | ({extra} if extra is not None else set())
+        for S in itertools.combinations(range(NC), n):
+            if need <= set(S):
+                w = 1
+                for k in range(NT):
+                    w *= factorial(n - per_type[k] - (1 if (extra is not None and k == t) else 0))
+                total += w
+        return total
+
+    base = weight(None)
+    out = []
+    for c in range(NC):
+        if c in taken:
+            continue
+        w = weight(c)
+        if w:
+            out.append((c, Fraction(w, base)))
+    return out
+
+
+def _layout_colours(state: State) -> dict[int, int]:
+    """Layout -> colour, for layouts with a tile shown (layout-sets only)."""
+    return {tile_origin(code): tile_colour(code) for code in revealed_codes(state)}
+
+
+def deal_probability(setup: Setup, colouring: dict[int, int]) -> Fraction:
+    """The probability of a complete colouring (place -> colour) under the physical deal.
+
+    Computed directly from the deal's combinatorics, independently of the lazy reveals;
+    tests check the two agree.
+    """
+    g = geometry(setup)
+    L, k, m = g.layouts, g.types, setup.components.colours
+    if g.deal == "free-colours":
+        return Fraction(1, m ** (L * k))
+    if g.deal == "layout-sets":
+        cols = [colouring[l * NT] for l in range(L)]
+        if any(colouring[l * NT + t] != cols[l] for l in range(L) for t in range(k)) or len(set(cols)) != L:
+            return Fraction(0)
+        return Fraction(factorial(m - L), factorial(m))
+    if not all(len({colouring[l * NT + t] for l in range(L)}) == L for t in range(k)):
+        return Fraction(0)
+    if g.deal == "four-sets":
+        ways = factorial(m) // factorial(m - L)
+        return Fraction(1, ways ** k)
+    n = g.colours_in_play
+    used = set(colouring.values())
+    if len(used) > n:
+        return Fraction(0)
+    return Fraction(1, comb(m, n)) * sum(
+        Fraction(1, factorial(n) ** k) for S in itertools.combinations(range(m), n) if used <= set(S)
+    )
+
+
+# --------------------------------------------------------------------------- applying moves
+
+
+def illegal_reason(state: State, move: Any) -> str | None:
+    """The clause (or ruling) that forbids ``move`` here, or None if it is legal."""
+    actor = to_move(state)
+    if actor is TERMINAL:
+        return "dishes.end.no-moves"
+    if actor is CHANCE:
+        if isinstance(move, (Reveal, FirstPlayer)) and any(m == move for m, _ in chance_outcomes(state)):
+            return None
+        return "dishes.play.turn-own-tile" if isinstance(move, Reveal) else "dishes.play.first-player"
+    g = geometry(state.setup)
+    places = state.places
+    if isinstance(move, Turn):
+        if not 0 <= move.place < len(places) or g.owner_of_place(move.place) != actor:
+            return "dishes.play.turn-own-tile"
+        if places[move.place] is not CLEAN:
+            return "dishes.play.turn-own-tile"
+        return None
+    if isinstance(move, Place):
+        n = len(places)
+        if not (0 <= move.source < n and 0 <= move.target < n) or move.source == move.target:
+            return "dishes.play.place-dirty"
+        src, dst = places[move.source], places[move.target]
+        if not src or not dst:
+            return "dishes.play.place-dirty"
+        if not movable(state, actor, move.source):
+            return "dishes.ruling.movable-stacks"
+        if not matches(src[-1], dst[-1]):
+            return "dishes.play.place-match"
+        return None
+    if isinstance(move, Pass):
+        if not real_moves(state, actor):
+            return None if state.setup.options.stuck_player != STRICT else "dishes.ruling.stuck-player"
+        return None if state.setup.options.voluntary_pass == "allowed" else "dishes.ruling.voluntary-pass"
+    return "dishes.play.one-move"
+
+
+def _next(state: State) -> int:
+    return (state.turn + 1) % state.setup.players
+
+
+def apply(state: State, move: Any) -> State:
+    """The state after ``move``; IllegalMove names the clause if the rules forbid it."""
+    reason = illegal_reason(state, move)
+    if reason is not None:
+        raise IllegalMove(reason, move)
+    if isinstance(move, FirstPlayer):
+        return replace(state, turn=move.seat)
+    if isinstance(move, Reveal):
+        g = geometry(state.setup)
+        places = list(state.places)
+        places[move.place] = (tile_code(g, move.place, move.colour),)
+        spare_reveal = g.owner_of_place(move.place) is None
+        turn = state.turn if spare_reveal else _next(state)
+        return State(state.setup, tuple(places), turn, state.reveal[1:])
+    if isinstance(move, Turn):
+        return replace(state, reveal=(move.place,))
+    if isinstance(move, Place):
+        places = list(state.places)
+        places[move.target] = places[move.target] + places[move.source]
+        places[move.source] = ()
+        return replace(state, places=tuple(places), turn=_next(state))
+    return replace(state, turn=_next(state))  # Pass
+
+
+def tile_code(g: Geometry, place: int, colour: int) -> int:
+    """The code of the tile dealt to ``place`` once its colour shows."""
+    origin = place // NT if g.track_origin else 0
+    return (origin * NT + place % NT) * NC + colour
+
+
+# --------------------------------------------------------------------------- the end
+
+
+def dishes_in_front(state: State, seat: int, how: str) -> int:
+    """A player's dishes: tiles (or stacks) lying in that player's places (dishes.ruling.dishes-count)."""
+    g = geometry(state.setup)
+    stacks = [state.places[p] for p in g.places_of(seat)]
+    if how == "stacks":
+        return sum(1 for s in stacks if s)
+    return sum(len(s) for s in stacks if s)
+
+
+def outcome(state: State) -> Outcome | None:
+    """Most dishes loses (dishes.end.most-dishes-loses), under the counting and tie rulings."""
+    if to_move(state) is not TERMINAL:
+        return None
+    o: Options = state.setup.options
+    seats = range(state.setup.players)
+    tiles = tuple(dishes_in_front(state, s, "tiles") for s in seats)
+    stacks = tuple(dishes_in_front(state, s, "stacks") for s in seats)
+
+    def most(counts: tuple[int, ...]) -> frozenset[int]:
+        top = max(counts)
+        return frozenset(s for s in seats if counts[s] == top)
+
+    if o.dishes_count == STRICT and most(tiles) != most(stacks):
+        raise RuleGap("dishes.ruling.dishes-count",
+                      f"counting tiles {tiles} and counting stacks {stacks} name different losers")
+    counts = stacks if o.dishes_count == "stacks" else tiles
+    losers = most(counts)
+    if len(losers) == 1:
+        return Outcome(losers=losers, scores=counts, clause="dishes.end.most-dishes-loses")
+    if o.tie_for_most == STRICT:
+        raise RuleGap("dishes.ruling.tie-for-most", f"seats {sorted(losers)} tie for most dishes ({counts})")
+    if o.tie_for_most == "no-loser":
+        return Outcome(draw=True, scores=counts, clause="dishes.ruling.tie-for-most")
+    return Outcome(losers=losers, scores=counts, clause="dishes.ruling.tie-for-most")
+
+
+# --------------------------------------------------------------------------- what players see
+
+
+def observation(state: State, seat: int) -> dict[str, Any]:
+    """What ``seat`` sees: clean tiles by type only (dishes.setup.hidden-backs), and of each
+    stack its top tile and height (dishes.play.top-counts); the tiles below are covered."""
+    out: dict[str, Any] = {}
+    for p, s in enumerate(state.places):
+        if s is CLEAN:
+            out[place_text(p)] = "clean"
+        elif s:
+            out[place_text(p)] = {"top": tile_text(s[-1]), "height": len(s)}
+        else:
+            out[place_text(p)] = "empty"
+    return {"seat": seat, "turn": state.turn, "places": out, "revealing": [place_text(p) for p in state.reveal]}
+
+
+def state_vars(state: State) -> dict[str, Any]:
+    """The whole state as JSON-able values (for reference vectors)."""
+    track = geometry(state.setup).track_origin
+
+    def tile(code: int) -> str:
+        return tile_text(code) + (f"@{tile_origin(code)}" if track else "")
+
+    places = {place_text(p): ("clean" if s is CLEAN else [tile(c) for c in s]) for p, s in enumerate(state.places)}
+    return {"places": places, "turn": state.turn, "reveal": [place_text(p) for p in state.reveal]}
+
+
+# --------------------------------------------------------------------------- invariants
+
+
+def _inv_conservation(state: State) -> str | None:
+    g = geometry(state.setup)
+    for t in range(g.types):
+        clean = sum(1 for L in range(g.layouts) if state.places[L * NT + t] is CLEAN)
+        dirty = sum(1 for c in revealed_codes(state) if tile_type(c) == t)
+        if clean + dirty != g.layouts:
+            return f"{clean} clean + {dirty} dirty {TYPES[t]} tiles, expected {g.layouts}"
+    return None
+
+
+def _inv_clean_never_stacked(state: State) -> str | None:
+    for p, s in enumerate(state.places):
+        if s is CLEAN:
+            continue
+        if not isinstance(s, tuple) or not all(isinstance(c, int) and 0 <= c < NC * NT * 8 for c in s):
+            return f"place {place_text(p)} holds {s!r}: only dirty tiles may stack"
+    return None
+
+
+def _inv_colour_model(state: State) -> str | None:
+    g = geometry(state.setup)
+    codes = revealed_codes(state)
+    if g.deal == "free-colours":
+        return None
+    if g.deal == "layout-sets":
+        seen: dict[int, int] = {}
+        for c in codes:
+            if seen.setdefault(tile_origin(c), tile_colour(c)) != tile_colour(c):
+                return f"layout {tile_origin(c)} shows two colours"
+        if len(set(seen.values())) != len(seen):
+            return "two layouts show the same colour"
+        return None
+    pairs = [(tile_type(c), tile_colour(c)) for c in codes]
+    if len(set(pairs)) != len(pairs):
+        return "two tiles of the same type and colour"
+    if len({c for _, c in pairs}) > g.colours_in_play:
+        return f"more than {g.colours_in_play} colours in play"
+    return None
+
+
+def _inv_reveal_clean(state: State) -> str | None:
+    for p in state.reveal:
+        if state.places[p] is not CLEAN:
+            return f"revealing {place_text(p)}, which is not a clean tile"
+    return None
+
+
+def _inv_turn(state: State) -> str | None:
+    if not -1 <= state.turn < state.setup.players:
+        return f"turn {state.turn} is not a seat"
+    return None
+
+
+INVARIANTS = (
+    Invariant("tile-conservation", "dishes.components.tiles", _inv_conservation,
+              "every type keeps one tile per layout: clean in its place or dirty in some stack"),
+    Invariant("clean-never-stacked", "dishes.play.place-dirty", _inv_clean_never_stacked,
+              "no clean tile under or on a stack"),
+    Invariant("colour-model", "dishes.components.colour-sets", _inv_colour_model,
+              "the colours shown fit the colour model (one tile per type and colour)"),
+    Invariant("reveal-clean", "dishes.play.turn-own-tile", _inv_reveal_clean, "only a clean tile is turned"),
+    Invariant("turn-is-a-seat", "dishes.play.clockwise", _inv_turn, "the turn belongs to a seat"),
+)
+
+
+# --------------------------------------------------------------------------- symmetry
+
+
+def _key(places: tuple) -> tuple:
+    return tuple((-1,) if s is CLEAN else s for s in places)
+
+
+def _rotation_maps(g: Geometry, players: int) -> list[tuple[int, list[int]]]:
+    """(r, layout map) for each seat rotation r."""
+    out = []
+    for r in range(players):
+        m = []
+        for L, owner in enumerate(g.owners):
+            if owner is None:
+                m.append(L)
+            elif g.layouts == 2 * players and players == 2:
+                m.append((L + r) % g.layouts)
+            else:
+                m.append((L + r) % players)
+        out.append((r, m))
+    return out
+
+
+def canonical(state: State, types: bool = True, seats: bool = False) -> State:
+    """A representative of the state's orbit under colour relabelling, tile-type relabelling
+    (the rules treat types alike: dishes.play.place-match) and, when the first player is
+    chosen at random, seat rotation.  Colours are renamed by first appearance."""
+    g = geometry(state.setup)
+    L = g.layouts
+    rotations = _rotation_maps(g, state.setup.players) if seats and state.setup.options.first_player == "random" else [(0, list(range(L)))]
+    best = None
+    for r, lmap in rotations:
+        if r:
+            places = [CLEAN] * len(state.places)
+            for l in range(L):
+                for t in range(NT):
+                    s = state.places[l * NT + t]
+                    if s:
+                        s = tuple((lmap[c // (NC * NT)] * NT * NC + c % (NC * NT)) if g.track_origin else c for c in s)
+                    places[lmap[l] * NT + t] = s
+            turn = (state.turn + r) % state.setup.players if state.turn >= 0 else -1
+            reveal = tuple(lmap[p // NT] * NT + p % NT for p in state.reveal)
+        else:
+            places, turn, reveal = list(state.places), state.turn, state.reveal
+        for order in _type_orders(places, L, g.types) if types else [tuple(range(NT))]:
+            cand = _relabel(places, L, order, reveal)
+            k = (turn, _key(cand[0]), cand[1])
+            if best is None or k < best[0]:
+                best = (k, cand, turn)
+    assert best is not None
+    (_, (places, reveal), turn) = best
+    return State(state.setup, places, turn, reveal)
+
+
+def _type_orders(places: list, L: int, in_play: int) -> list[tuple[int, ...]]:
+    """Orders of the old types that sort them by an invariant signature; ties in all orders.
+    Types not in play keep their places at the end."""
+    sig = []
+    for t in range(in_play):
+        shape = tuple(-1 if places[l * NT + t] is CLEAN else len(places[l * NT + t]) for l in range(L))
+        where = sorted((p // NT, i) for p, s in enumerate(places) if s for i, c in enumerate(s) if tile_type(c) == t)
+        sig.append((shape, tuple(where)))
+    order = sorted(range(in_play), key=lambda t: sig[t])
+    groups: list[list[int]] = []
+    for t in order:
+        if groups and sig[groups[-1][0]] == sig[t]:
+            groups[-1].append(t)
+        else:
+            groups.append([t])
+    rest = tuple(range(in_play, NT))
+    return [tuple(itertools.chain.from_iterable(p)) + rest for p in itertools.product(*(itertools.permutations(g) for g in groups))]
+
+
+def _relabel(places: list, L: int, order: tuple[int, ...], reveal: tuple[int, ...]) -> tuple[tuple, tuple[int, ...]]:
+    """Apply a type order (new index k holds old type order[k]) and rename colours by first appearance."""
+    inv = [0] * NT
+    for k, t in enumerate(order):
+        inv[t] = k
+    sigma: dict[int, int] = {}
+    out = []
+    for l in range(L):
+        for k in range(NT):
+            s = places[l * NT + order[k]]
+            if not s:
+                out.append(s)
+                continue
+            st = []
+            for c in s:
+                col = c % NC
+                if col not in sigma:
+                    sigma[col] = len(sigma)
+                st.append((c // (NC * NT)) * NC * NT + inv[(c // NC) % NT] * NC + sigma[col])
+            out.append(tuple(st))
+    return tuple(out), tuple((p // NT) * NT + inv[p % NT] for p in reveal)
+
+
+def _colours_only(state: State) -> State:
+    return canonical(state, types=False)
+
+
+def _colours_types(state: State) -> State:
+    return canonical(state, types=True)
+
+
+def _all_symmetries(state: State) -> State:
+    return canonical(state, types=True, seats=True)
+
+
+RULES = RuleSet(
+    id="dishes",
+    title="Who Is Going to Do the Dishes?",
+    spec_file="dishes.toml",
+    Options=Options,
+    player_counts=(2, 3, 4),
+    new_game=new_game,
+    to_move=to_move,
+    legal_moves=legal_moves,
+    chance_outcomes=chance_outcomes,
+    apply=apply,
+    illegal_reason=illegal_reason,
+    outcome=outcome,
+    observation=observation,
+    parse_move=parse_move,
+    state_vars=state_vars,
+    invariants=INVARIANTS,
+    symmetries={"colours": _colours_only, "colours+types": _colours_types, "colours+types+seats": _all_symmetries},
+    default_symmetry="colours+types",
+    default_components=Tiles,
+    load_components=parse_tiles,
+    setup_error=setup_error,
+)

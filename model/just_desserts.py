@@ -1,0 +1,916 @@
+"""Just Desserts, current rulebook: the basic game and the three advanced rules.
+
+Clause ids refer to spec/just_desserts.toml.  The shape of a game:
+
+* The deal (jd.setup.deal-hands, jd.setup.deal-guests) and every later draw or turn-up is
+  a CHANCE event drawn from a pile held as an unordered multiset (jd.reshuffle.desserts,
+  jd.reshuffle.guests).  Pending chance events wait in ``State.tasks``.
+* A turn: the draw phase (jd.turn.draw-phase), then ONE option (jd.turn.one-option):
+  serve up to two guests as a run of small moves ending with ``stop``
+  (jd.turn.satisfy-guests), go back to the kitchen (jd.turn.kitchen), dump the tray
+  (jd.turn.dump-tray) or, with the Buffet rule, open a buffet (jd.buffet.aces); then the
+  discard phase (jd.discard.one-per-suit, jd.discard.doorway).
+* Out-of-turn answers (blocks, surprises) are a window: ``phase == "window"``; when more
+  than one seat could answer, a CHANCE "race" decides who speaks first
+  (jd.surprise.first-offered).  The advanced rules live in just_desserts_advanced.py.
+* A player wins the moment their guests show three of a suit or five suits
+  (jd.win.three-of-a-suit, jd.win.five-suits, jd.win.any-time).
+
+Seat 0 is the player who most recently served dessert in real life (jd.first.player).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from fractions import Fraction
+from typing import Any
+
+from .core import (
+    CHANCE,
+    STRICT,
+    TERMINAL,
+    IllegalMove,
+    Invariant,
+    MoveSyntaxError,
+    Outcome,
+    RuleGap,
+    RuleSet,
+    Setup,
+    ruling,
+    variant,
+)
+from .decks import Deck, deck_argument, embedded_deck, favorite_used, servings
+
+RULESET_ID = "just-desserts"
+PLAYER_COUNTS = (2, 3, 4, 5)  # public source: 2 to 5 players (FACTS.md)
+DEFAULT_DECK = "jd-two-suits"
+HAND_SIZE = 3  # jd.setup.deal-hands
+CENTRE_SIZE = 3  # jd.setup.deal-guests
+MAX_SERVINGS = 2  # jd.turn.satisfy-guests
+BUFFET_ACES = 4  # jd.buffet.aces
+BUFFET_DRAWS = 3  # jd.buffet.draw-three
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Rulings (jd.ruling.*) and the three advanced rules (variants)."""
+
+    serving_size: str = ruling("jd.ruling.serving-size", "minimal", "any")
+    dump_none: str = ruling("jd.ruling.dump-none", "forbidden", "allowed")
+    tip_count: str = ruling("jd.ruling.tip-count", "one-per-guest", "one-per-favourite")
+    reshuffle_time: str = ruling("jd.ruling.reshuffle-time", "when-needed", "at-once")
+    dessert_supply: str = ruling("jd.ruling.dessert-supply-empty", "skip", STRICT)
+    guest_supply: str = ruling("jd.ruling.guest-supply-empty", "skip", "draw-game", STRICT)
+    all_claimed: str = ruling("jd.ruling.all-guests-claimed", "draw", "play-on", STRICT)
+    answer_order: str = ruling("jd.ruling.answer-order", "race", "clockwise", STRICT)
+    block_or_surprise: str = ruling("jd.ruling.plain-block-vs-surprise", "first-offered", STRICT)
+    victim_tip_surprise: str = ruling("jd.ruling.victim-tip-on-surprise", "tip", "no-tip", STRICT)
+    poaching: bool = variant("poaching", "Poaching & Blocking (jd.poach.*, jd.block.*)")
+    buffet: bool = variant("buffet", "Opening a Buffet (jd.buffet.*)")
+    surprise_parties: bool = variant("surprise-parties", "Surprise Parties (jd.surprise.*)")
+
+
+# --------------------------------------------------------------------------- state
+
+DRAW = "d"  # task ("d", seat): a dessert card to that seat
+TURN_UP = "g"  # task ("g", -1): the next guest into the middle
+RACE = "race"
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A serving attempt waiting for out-of-turn answers (jd.poach.attempt, jd.surprise.intercept)."""
+
+    server: int
+    guest: str
+    cards: tuple[str, ...]
+    victim: int = -1
+    """Seat the guest is poached from, or -1 for the middle / the doorway."""
+    back: str = "choose"
+    """The phase play returns to: 'choose', or 'buffet' for the buffet's one serving."""
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    setup: Setup
+    hands: tuple[tuple[str, ...], ...]
+    claimed: tuple[tuple[str, ...], ...]
+    dessert_pile: tuple[str, ...]
+    guest_pile: tuple[str, ...]
+    dessert_discard: tuple[str, ...] = ()
+    guest_discard: tuple[str, ...] = ()
+    """Bottom first; the last card stands in the doorway (jd.discard.doorway)."""
+    centre: tuple[str, ...] = ()
+    turn: int = 0
+    phase: str = "choose"
+    """choose | window | return | buffet | discard | over."""
+    tasks: tuple[tuple[str, int], ...] = ()
+    opening: bool = True
+    """True until the first discard phase ends (the dealt middle may hold a suit twice)."""
+    served: int = 0
+    committed: bool = False
+    """The serving option is chosen (a guest served or a poach blocked)."""
+    poach: str = ""
+    """'' | 'done' | 'blocked' (jd.poach.one-opportunity, jd.poach.blocked-no-retry)."""
+    shielded: str = ""
+    """A guest surprised away this turn, not to be poached back (jd.surprise.no-poach-back)."""
+    offer: Offer | None = None
+    answerers: tuple[int, ...] = ()
+    speaker: int = -1
+    returning: tuple[int, ...] = ()
+    winner: int = -1
+    end_clause: str = ""
+
+
+_STATE_FIELDS = State.__slots__
+_new_object = object.__new__
+_set = object.__setattr__
+
+
+def evolve(state: State, **changes: Any) -> State:
+    """``dataclasses.replace`` for State, without its per-call overhead (the explorer's hot path)."""
+    new = _new_object(State)
+    for name in _STATE_FIELDS:
+        _set(new, name, changes[name] if name in changes else getattr(state, name))
+    return new
+
+
+def deck_of(state: State) -> Deck:
+    return state.setup.components
+
+
+def doorway(state: State) -> str | None:
+    """The guest standing in the doorway: the top of the guest discard pile (jd.discard.doorway)."""
+    return state.guest_discard[-1] if state.guest_discard else None
+
+
+def _plus(cards: tuple[str, ...], more) -> tuple[str, ...]:
+    return tuple(sorted(cards + tuple(more)))
+
+
+def _minus(cards: tuple[str, ...], less) -> tuple[str, ...]:
+    left = list(cards)
+    for c in less:
+        left.remove(c)
+    return tuple(left)
+
+
+def _holds(cards: tuple[str, ...], wanted) -> bool:
+    have = Counter(cards)
+    return all(have[c] >= n for c, n in Counter(wanted).items())
+
+
+def _set_seat(seq: tuple, seat: int, value) -> tuple:
+    return seq[:seat] + (value,) + seq[seat + 1:]
+
+
+# --------------------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Move:
+    """One move; ``verb`` picks the form of its text (see :func:`parse_move`)."""
+
+    verb: str
+    guest: str = ""
+    cards: tuple[str, ...] = ()
+    seat: int = -1
+
+    def __str__(self) -> str:
+        cards = "+".join(self.cards)
+        if self.verb in ("serve", "poach"):
+            return f"{self.verb} {self.guest} with {cards}"
+        if self.verb in ("block", "surprise"):
+            return f"{self.verb} with {cards}"
+        if self.verb in ("dump", "buffet"):
+            return f"{self.verb} {cards}".rstrip() if cards else self.verb
+        if self.verb == "draw":
+            return f"draw {cards}"
+        if self.verb == "first":
+            return f"first seat {self.seat}"
+        if self.verb in ("turn-up", "depart", "return"):
+            return f"{self.verb.replace('-', ' ')} {self.guest}"
+        return self.verb
+
+
+def parse_move(text: str, setup: Setup) -> Move:
+    """The move a text names; MoveSyntaxError (one line) if it is not one."""
+    words = text.split()
+    if not words:
+        raise MoveSyntaxError("empty move")
+    verb, rest = words[0], words[1:]
+    deck: Deck = setup.components
+
+    def cards(token: str) -> tuple[str, ...]:
+        out = tuple(sorted(token.split("+")))
+        for c in out:
+            if not deck.has_dessert(c):
+                raise MoveSyntaxError(f"{text!r}: unknown dessert {c!r}")
+        return out
+
+    def guest(token: str) -> str:
+        if not deck.has_guest(token):
+            raise MoveSyntaxError(f"{text!r}: unknown guest {token!r}")
+        return token
+
+    if verb in ("serve", "poach") and len(rest) == 3 and rest[1] == "with":
+        return Move(verb, guest(rest[0]), cards(rest[2]))
+    if verb in ("block", "surprise") and len(rest) == 2 and rest[0] == "with":
+        return Move(verb, cards=cards(rest[1]))
+    if verb in ("dump", "buffet") and len(rest) <= 1:
+        return Move(verb, cards=cards(rest[0]) if rest else ())
+    if verb == "draw" and len(rest) == 1:
+        return Move("draw", cards=cards(rest[0]))
+    if verb == "first" and len(rest) == 2 and rest[0] == "seat" and rest[1].isdigit():
+        return Move("first", seat=int(rest[1]))
+    if verb == "turn" and len(rest) == 2 and rest[0] == "up":
+        return Move("turn-up", guest(rest[1]))
+    if verb in ("depart", "return") and len(rest) == 1:
+        return Move(verb, guest(rest[0]))
+    if verb in ("stop", "kitchen", "pass") and not rest:
+        return Move(verb)
+    raise MoveSyntaxError(
+        f"{text!r}: not a move (try: serve G with A+B, poach G with A, stop, kitchen, dump A+B, "
+        "buffet A+B+C+D, block with A, surprise with F, pass, return G, depart G)"
+    )
+
+
+STOP, KITCHEN, PASS = Move("stop"), Move("kitchen"), Move("pass")
+
+
+# --------------------------------------------------------------------------- satisfying a guest
+
+
+def guest_servings(state: State, hand: tuple[str, ...], guest: str) -> tuple[tuple[str, ...], ...]:
+    """Every set of desserts from ``hand`` that may be served to ``guest`` (jd.turn.satisfy-guests).
+
+    With the default ruling jd.ruling.serving-size=minimal a serving has no card to spare,
+    so it has at most one card per wanted taste.
+    """
+    return _servings(deck_of(state), hand, guest, state.setup.options.serving_size == "minimal")
+
+
+@lru_cache(maxsize=1 << 16)
+def _servings(deck: Deck, hand: tuple[str, ...], guest: str, minimal: bool) -> tuple[tuple[str, ...], ...]:
+    if minimal:
+        return servings(deck, hand, guest, max_cards=len(deck.guest(guest).wants), minimal=True)
+    return servings(deck, hand, guest)
+
+
+def tips_for(state: State, guest: str, cards: tuple[str, ...]) -> int:
+    """Tips for serving these desserts to this guest (jd.tip.favourite, jd.ruling.tip-count)."""
+    favs = deck_of(state).guest(guest).favorites
+    n = sum(1 for c in cards if c in favs)
+    if state.setup.options.tip_count == "one-per-guest":
+        return min(n, 1)
+    return n
+
+
+# --------------------------------------------------------------------------- set up
+
+
+def new_game(setup: Setup) -> State:
+    """Before the deal: three desserts to each seat, three guests face up, then seat 0's draw phase.
+
+    jd.setup.deal-hands, jd.setup.deal-guests, jd.first.player.
+    """
+    deck: Deck = setup.components
+    n = setup.players
+    deal = tuple((DRAW, seat) for _ in range(HAND_SIZE) for seat in range(n))
+    guests = tuple((TURN_UP, -1) for _ in range(CENTRE_SIZE))
+    return State(
+        setup=setup,
+        hands=((),) * n,
+        claimed=((),) * n,
+        dessert_pile=deck.dessert_cards(),
+        guest_pile=deck.guest_cards(),
+        tasks=deal + guests + _draw_phase(0),
+    )
+
+
+def _draw_phase(seat: int) -> tuple[tuple[str, int], ...]:
+    """jd.turn.draw-phase: one dessert to the player, then one guest into the middle."""
+    return ((DRAW, seat), (TURN_UP, -1))
+
+
+def setup_error(setup: Setup) -> str | None:
+    deck = setup.components
+    if not isinstance(deck, Deck):
+        return "components must be a Just Desserts deck"
+    if len(deck.dessert_cards()) < HAND_SIZE * setup.players:
+        return f"deck {deck.name} has too few desserts to deal {HAND_SIZE} to each of {setup.players} players"
+    if len(deck.guests) < CENTRE_SIZE:
+        return f"deck {deck.name} has too few guests"
+    return None
+
+
+# --------------------------------------------------------------------------- who moves
+
+
+def to_move(state: State):
+    if state.phase == "over":
+        return TERMINAL
+    if state.tasks:
+        return CHANCE
+    if state.phase == "window":
+        return CHANCE if state.speaker < 0 else state.speaker
+    if state.phase == "return":
+        return state.returning[0]
+    return state.turn
+
+
+def _dessert_source(state: State) -> tuple[str, ...]:
+    """The cards a dessert draw comes from: the pile, or the reshuffled discards (jd.reshuffle.desserts)."""
+    return state.dessert_pile or state.dessert_discard
+
+
+def _guest_source(state: State) -> tuple[str, ...]:
+    """The guests a turn-up comes from; a reshuffle keeps the top discard back (jd.reshuffle.guests)."""
+    return state.guest_pile or tuple(sorted(state.guest_discard[:-1]))
+
+
+def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
+    if state.tasks:
+        kind, _seat = state.tasks[0]
+        source = _dessert_source(state) if kind == DRAW else _guest_source(state)
+        counts = Counter(source)
+        total = len(source)
+        if kind == DRAW:
+            return tuple((Move("draw", cards=(c,)), Fraction(k, total)) for c, k in sorted(counts.items()))
+        return tuple((Move("turn-up", g), Fraction(k, total)) for g, k in sorted(counts.items()))
+    if state.phase == "window" and state.speaker < 0:
+        # jd.surprise.first-offered: who speaks first is a race; every order is explored.
+        k = len(state.answerers)
+        return tuple((Move("first", seat=s), Fraction(1, k)) for s in state.answerers)
+    return ()
+
+
+# --------------------------------------------------------------------------- legal moves
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """The seat's moves in canonical (sorted) order; cached, since apply checks against them."""
+    return _legal_moves(state)
+
+
+@lru_cache(maxsize=1 << 12)
+def _legal_moves(state: State) -> tuple[Move, ...]:
+    actor = to_move(state)
+    if actor is TERMINAL or actor is CHANCE:
+        return ()
+    from . import just_desserts_advanced as adv
+
+    if state.phase == "window":
+        return adv.answers(state)
+    if state.phase == "return":
+        return tuple(Move("return", g) for g in sorted(set(state.claimed[state.returning[0]])))
+    if state.phase == "discard":
+        return tuple(Move("depart", g) for g in _departable(state))
+    moves: list[Move] = []
+    if state.phase == "buffet":
+        moves += _serve_moves(state)
+        moves.append(STOP)
+        return tuple(sorted(moves))
+    # phase == "choose"
+    if state.served < MAX_SERVINGS:
+        moves += _serve_moves(state)
+        if state.setup.options.poaching:
+            moves += adv.poach_moves(state)
+    if state.committed:
+        moves.append(STOP)
+    else:
+        moves.append(KITCHEN)
+        moves += _dump_moves(state)
+        if state.setup.options.buffet:
+            moves += adv.buffet_moves(state)
+    return tuple(sorted(moves))
+
+
+def _unclaimed_servable(state: State) -> list[str]:
+    """Guests in the middle and the one in the doorway (jd.discard.doorway)."""
+    out = set(state.centre)
+    d = doorway(state)
+    if d is not None:
+        out.add(d)
+    return sorted(out)
+
+
+def _serve_moves(state: State) -> list[Move]:
+    hand = state.hands[state.turn]
+    return [Move("serve", g, s) for g in _unclaimed_servable(state) for s in guest_servings(state, hand, g)]
+
+
+def _sub_multisets(cards: tuple[str, ...]) -> list[tuple[str, ...]]:
+    counts = Counter(cards)
+    out: list[tuple[str, ...]] = [()]
+    for card, k in sorted(counts.items()):
+        out = [prev + (card,) * i for prev in out for i in range(k + 1)]
+    return sorted(tuple(sorted(s)) for s in out)
+
+
+def _dump_moves(state: State) -> list[Move]:
+    """jd.turn.dump-tray; an empty dump only with jd.ruling.dump-none=allowed."""
+    allow_empty = state.setup.options.dump_none == "allowed"
+    return [Move("dump", cards=s) for s in _sub_multisets(state.hands[state.turn]) if s or allow_empty]
+
+
+def _duplicated_suits(state: State) -> set[str]:
+    deck = deck_of(state)
+    counts = Counter(deck.suit_of(g) for g in state.centre)
+    return {s for s, k in counts.items() if k > 1}
+
+
+def _departable(state: State) -> list[str]:
+    """jd.discard.one-per-suit: only a guest whose suit shows more than once may leave."""
+    dup = _duplicated_suits(state)
+    deck = deck_of(state)
+    return sorted({g for g in state.centre if deck.suit_of(g) in dup})
+
+
+# --------------------------------------------------------------------------- legality
+
+
+def illegal_reason(state: State, move: Any) -> str | None:
+    """The clause that forbids ``move`` here, or None if it is legal."""
+    actor = to_move(state)
+    if actor is TERMINAL:
+        return "jd.win.any-time"
+    if actor is CHANCE:
+        return None if any(m == move for m, _ in chance_outcomes(state)) else "jd.reshuffle.desserts"
+    if not isinstance(move, Move):
+        return "jd.turn.one-option"
+    if move in legal_moves(state):
+        return None
+    return _why_illegal(state, move)
+
+
+def _why_illegal(state: State, move: Move) -> str:
+    from . import just_desserts_advanced as adv
+
+    o = state.setup.options
+    if state.phase == "window":
+        return adv.why_bad_answer(state, move)
+    if state.phase == "discard":
+        return "jd.discard.one-per-suit"
+    if state.phase == "return":
+        return "jd.buffet.others-return"
+    if move.verb == "poach":
+        return adv.why_bad_poach(state, move) if o.poaching else "jd.poach.attempt"
+    if move.verb in ("block", "surprise", "pass", "first"):
+        return "jd.block.defender" if move.verb == "block" else "jd.surprise.intercept"
+    if move.verb == "serve":
+        if state.served >= MAX_SERVINGS:
+            return "jd.turn.satisfy-guests"
+        if move.guest not in _unclaimed_servable(state):
+            return "jd.discard.doorway"
+        return "jd.turn.satisfy-guests"
+    if move.verb == "buffet":
+        return adv.why_bad_buffet(state, move) if o.buffet else "jd.buffet.aces"
+    if state.committed or state.phase == "buffet":
+        return "jd.turn.one-option"
+    if move.verb == "dump":
+        return "jd.ruling.dump-none" if not move.cards else "jd.turn.dump-tray"
+    if move.verb == "stop":
+        return "jd.turn.one-option"
+    return "jd.turn.one-option"
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: State, move: Any) -> State:
+    actor = to_move(state)
+    reason = illegal_reason(state, move)
+    if reason is not None:
+        raise IllegalMove(reason, move, "not allowed here")
+    if actor is CHANCE:
+        nxt = _apply_chance(state, move)
+    else:
+        nxt = _apply_seat(state, move)
+    return settle(nxt)
+
+
+def _apply_chance(state: State, move: Move) -> State:
+    if move.verb == "first":
+        return evolve(state, speaker=move.seat)
+    kind, seat = state.tasks[0]
+    rest = state.tasks[1:]
+    if kind == DRAW:
+        s = _refill_desserts(state)
+        card = move.cards[0]
+        hand = _plus(s.hands[seat], (card,))
+        return evolve(s, tasks=rest, dessert_pile=_minus(s.dessert_pile, (card,)), hands=_set_seat(s.hands, seat, hand))
+    s = _refill_guests(state)
+    return evolve(s, tasks=rest, guest_pile=_minus(s.guest_pile, (move.guest,)), centre=_plus(s.centre, (move.guest,)))
+
+
+def _refill_desserts(state: State) -> State:
+    """jd.reshuffle.desserts: an empty dessert pile is replaced by its shuffled discards."""
+    if state.dessert_pile:
+        return state
+    return evolve(state, dessert_pile=state.dessert_discard, dessert_discard=())
+
+
+def _refill_guests(state: State) -> State:
+    """jd.reshuffle.guests: the discards but the top one become the pile; the top one stays."""
+    if state.guest_pile:
+        return state
+    return evolve(state, guest_pile=tuple(sorted(state.guest_discard[:-1])), guest_discard=state.guest_discard[-1:])
+
+
+def _apply_seat(state: State, move: Move) -> State:
+    from . import just_desserts_advanced as adv
+
+    seat = to_move(state)
+    if move.verb == "serve":
+        return adv.offer(state, Offer(seat, move.guest, move.cards, -1, state.phase))
+    if move.verb == "poach":
+        return adv.offer(state, Offer(seat, move.guest, move.cards, adv.holder(state, move.guest), state.phase))
+    if move.verb in ("block", "surprise", "pass"):
+        return adv.answer(state, seat, move)
+    if move.verb == "return":
+        return adv.return_guest(state, seat, move.guest)
+    if move.verb == "buffet":
+        return adv.open_buffet(state, move.cards)
+    if move.verb == "stop":
+        return evolve(state, phase="discard")
+    if move.verb == "kitchen":
+        # jd.turn.kitchen: one extra dessert.
+        return evolve(state, committed=True, phase="discard", tasks=((DRAW, seat),))
+    if move.verb == "dump":
+        # jd.turn.dump-tray: discard the chosen cards, then draw as many.
+        hand = _minus(state.hands[seat], move.cards)
+        return replace(
+            state, hands=_set_seat(state.hands, seat, hand), dessert_discard=_plus(state.dessert_discard, move.cards),
+            committed=True, phase="discard", tasks=((DRAW, seat),) * len(move.cards),
+        )
+    if move.verb == "depart":
+        return _depart(state, move.guest)
+    raise IllegalMove("jd.turn.one-option", move, "unknown move")  # pragma: no cover
+
+
+def _depart(state: State, guest: str) -> State:
+    """jd.discard.one-per-suit / jd.discard.doorway: the guest leaves; the last to leave stands in the doorway."""
+    return evolve(state, centre=_minus(state.centre, (guest,)), guest_discard=state.guest_discard + (guest,))
+
+
+def serve_succeeds(state: State, offer: Offer) -> State:
+    """The guest joins the server; the desserts go to the discard pile; tips follow (jd.tip.favourite)."""
+    s = _take_guest(state, offer.guest, offer.victim)
+    claimed = _set_seat(s.claimed, offer.server, _plus(s.claimed[offer.server], (offer.guest,)))
+    tasks = ((DRAW, offer.server),) * tips_for(state, offer.guest, offer.cards)
+    poach = s.poach
+    if offer.victim >= 0:
+        poach = "done"  # jd.poach.one-opportunity
+        tasks = ((DRAW, offer.victim),) + tasks  # jd.poach.victim-tip
+    phase = "discard" if offer.back == "buffet" else "choose"
+    return replace(
+        s, claimed=claimed, dessert_discard=_plus(s.dessert_discard, offer.cards), served=s.served + 1,
+        committed=True, poach=poach, offer=None, answerers=(), speaker=-1, phase=phase, tasks=s.tasks + tasks,
+    )
+
+
+def _take_guest(state: State, guest: str, victim: int) -> State:
+    """Remove a guest from where it is: a player's guests, the middle or the doorway."""
+    if victim >= 0:
+        return evolve(state, claimed=_set_seat(state.claimed, victim, _minus(state.claimed[victim], (guest,))))
+    if guest in state.centre:
+        return evolve(state, centre=_minus(state.centre, (guest,)))
+    # the doorway guest: the one beneath now stands in the doorway (jd.discard.doorway)
+    return evolve(state, guest_discard=state.guest_discard[:-1])
+
+
+# --------------------------------------------------------------------------- after every move
+
+
+def settle(state: State) -> State:
+    """Everything that happens without a choice: reshuffles, wins, ends of phases and turns."""
+    for _ in range(64):
+        nxt = _settle_once(state)
+        if nxt is state:
+            return state
+        state = nxt
+    raise RuntimeError("settle did not reach a fixed point")  # pragma: no cover
+
+
+def _settle_once(state: State) -> State:
+    if state.phase == "over":
+        return state
+    o = state.setup.options
+    if o.reshuffle_time == "at-once":
+        refilled = _refill_desserts(state) if state.dessert_discard else state
+        if len(refilled.guest_discard) > 1:
+            refilled = _refill_guests(refilled)
+        if refilled != state:
+            return refilled
+    win = winner(state)
+    if win is not None:
+        return evolve(state, phase="over", winner=win[0], end_clause=win[1], tasks=())
+    if state.tasks:
+        return _settle_task(state)
+    if state.phase == "window":
+        from . import just_desserts_advanced as adv
+
+        return adv.settle_window(state)
+    if state.phase == "choose" and state.served >= MAX_SERVINGS:
+        return evolve(state, phase="discard")
+    if state.phase == "return" and not state.returning:
+        return evolve(state, phase="buffet", tasks=((DRAW, state.turn),) * BUFFET_DRAWS)
+    if state.phase == "discard" and not _duplicated_suits(state):
+        return _end_turn(state)
+    if _all_claimed(state):
+        return _all_claimed_end(state)
+    return state
+
+
+def _settle_task(state: State) -> State:
+    """A draw or turn-up with nothing to take from (jd.ruling.dessert-supply-empty, jd.ruling.guest-supply-empty)."""
+    kind, _ = state.tasks[0]
+    o = state.setup.options
+    if kind == DRAW and not _dessert_source(state):
+        if o.dessert_supply == STRICT:
+            raise RuleGap("jd.ruling.dessert-supply-empty", "a dessert must be drawn but pile and discards are empty")
+        return evolve(state, tasks=state.tasks[1:])
+    if kind == TURN_UP and not _guest_source(state):
+        if o.guest_supply == STRICT:
+            raise RuleGap("jd.ruling.guest-supply-empty", "a guest must be turned up but no guest is left to turn up")
+        if o.guest_supply == "draw-game":
+            return evolve(state, phase="over", tasks=(), end_clause="jd.ruling.guest-supply-empty")
+        return evolve(state, tasks=state.tasks[1:])
+    return state
+
+
+def _end_turn(state: State) -> State:
+    """jd.discard.turn-ends: the next seat clockwise starts with a draw phase."""
+    nxt = (state.turn + 1) % state.setup.players
+    return replace(
+        state, turn=nxt, phase="choose", tasks=_draw_phase(nxt), opening=False, served=0, committed=False,
+        poach="", shielded="", offer=None, answerers=(), speaker=-1, returning=(),
+    )
+
+
+def _all_claimed(state: State) -> bool:
+    return not (state.centre or state.guest_discard or state.guest_pile or state.tasks)
+
+
+def _all_claimed_end(state: State) -> State:
+    """jd.ruling.all-guests-claimed: every guest is with a player and nobody has won."""
+    o = state.setup.options
+    movable = o.poaching or o.buffet
+    if o.all_claimed == "play-on" or movable:
+        return state
+    if o.all_claimed == STRICT:
+        raise RuleGap("jd.ruling.all-guests-claimed", "every guest is claimed and nobody has won")
+    return evolve(state, phase="over", end_clause="jd.ruling.all-guests-claimed")
+
+
+# --------------------------------------------------------------------------- winning
+
+
+@lru_cache(maxsize=1 << 14)
+def winning_clause(deck: Deck, guests: tuple[str, ...]) -> str | None:
+    """jd.win.three-of-a-suit or jd.win.five-suits if these guests win, else None."""
+    suits = Counter(deck.suit_of(g) for g in guests)
+    if any(k >= 3 for k in suits.values()):
+        return "jd.win.three-of-a-suit"
+    if len(suits) >= 5:
+        return "jd.win.five-suits"
+    return None
+
+
+def winner(state: State) -> tuple[int, str] | None:
+    """jd.win.any-time: the first seat (from the player whose turn it is) whose guests win."""
+    deck = deck_of(state)
+    n = state.setup.players
+    for k in range(n):
+        seat = (state.turn + k) % n
+        clause = winning_clause(deck, state.claimed[seat])
+        if clause:
+            return seat, clause
+    return None
+
+
+def outcome(state: State) -> Outcome | None:
+    if state.phase != "over":
+        return None
+    n = state.setup.players
+    if state.winner < 0:
+        return Outcome(draw=True, clause=state.end_clause, scores=tuple(len(c) for c in state.claimed))
+    return Outcome(
+        winners=frozenset({state.winner}), losers=frozenset(set(range(n)) - {state.winner}),
+        clause=state.end_clause, scores=tuple(len(c) for c in state.claimed),
+    )
+
+
+# --------------------------------------------------------------------------- views
+
+
+def _offer_json(offer: Offer | None) -> dict | None:
+    if offer is None:
+        return None
+    return {"server": offer.server, "guest": offer.guest, "cards": list(offer.cards), "victim": offer.victim}
+
+
+def observation(state: State, seat: int) -> dict[str, Any]:
+    """What ``seat`` may see: its own hand; other hands only as sizes; piles only as sizes."""
+    actor = to_move(state)
+    return {
+        "seat": seat,
+        "turn": state.turn,
+        "phase": state.phase,
+        "to_move": actor if isinstance(actor, int) else repr(actor),
+        "hand": list(state.hands[seat]),
+        "hand_sizes": [len(h) for h in state.hands],
+        "claimed": [list(c) for c in state.claimed],
+        "centre": list(state.centre),
+        "doorway": doorway(state),
+        "guest_discard_size": len(state.guest_discard),
+        "guest_pile_size": len(state.guest_pile),
+        "dessert_pile_size": len(state.dessert_pile),
+        "dessert_discard": list(state.dessert_discard),
+        "served": state.served,
+        "offer": _offer_json(state.offer),
+        "legal_moves": [str(m) for m in legal_moves(state)] if actor == seat else [],
+    }
+
+
+def state_vars(state: State) -> dict[str, Any]:
+    """The whole state, JSON-able, without the setup."""
+    return {
+        "hands": [list(h) for h in state.hands],
+        "claimed": [list(c) for c in state.claimed],
+        "dessert_pile": list(state.dessert_pile),
+        "dessert_discard": list(state.dessert_discard),
+        "guest_pile": list(state.guest_pile),
+        "guest_discard": list(state.guest_discard),
+        "centre": list(state.centre),
+        "turn": state.turn,
+        "phase": state.phase,
+        "tasks": [list(t) for t in state.tasks],
+        "opening": state.opening,
+        "served": state.served,
+        "committed": state.committed,
+        "poach": state.poach,
+        "shielded": state.shielded,
+        "offer": _offer_json(state.offer),
+        "answerers": list(state.answerers),
+        "speaker": state.speaker,
+        "returning": list(state.returning),
+        "winner": state.winner,
+        "end_clause": state.end_clause,
+    }
+
+
+# --------------------------------------------------------------------------- invariants
+
+
+def _every_card_in_one_zone(state: State) -> str | None:
+    deck = deck_of(state)
+    desserts = list(state.dessert_pile) + list(state.dessert_discard)
+    for h in state.hands:
+        desserts += h
+    if state.offer is not None:
+        desserts += state.offer.cards
+    if sorted(desserts) != list(deck.dessert_cards()):
+        return f"desserts in zones {Counter(desserts)} differ from the deck"
+    guests = list(state.guest_pile) + list(state.guest_discard) + list(state.centre)
+    for c in state.claimed:
+        guests += c
+    if sorted(guests) != list(deck.guest_cards()):
+        return f"guests in zones {sorted(guests)} differ from the deck"
+    return None
+
+
+def _one_per_suit_after_discard(state: State) -> str | None:
+    if state.opening or state.tasks != _draw_phase(state.turn) or state.phase != "choose":
+        return None
+    dup = _duplicated_suits(state)
+    return f"suits {sorted(dup)} show twice after a discard phase" if dup else None
+
+
+def _at_most_two_served(state: State) -> str | None:
+    return f"{state.served} guests served in one turn" if state.served > MAX_SERVINGS else None
+
+
+def _no_unnoticed_win(state: State) -> str | None:
+    if state.phase != "over" and winner(state) is not None:
+        return "a player holds a winning set but the game goes on"
+    return None
+
+
+def _poach_limits(state: State) -> str | None:
+    if state.poach not in ("", "done", "blocked"):
+        return f"bad poach state {state.poach!r}"
+    if state.phase == "window" and state.offer is None:
+        return "an answer window without an offer"
+    return None
+
+
+INVARIANTS = (
+    Invariant("every-card-in-one-zone", "jd.setup.components", _every_card_in_one_zone),
+    Invariant("one-guest-per-suit-after-discard", "jd.discard.one-per-suit", _one_per_suit_after_discard),
+    Invariant("at-most-two-served", "jd.turn.satisfy-guests", _at_most_two_served),
+    Invariant("win-ends-game", "jd.win.any-time", _no_unnoticed_win),
+    Invariant("poach-state", "jd.poach.one-opportunity", _poach_limits),
+)
+
+
+def default_components() -> Deck:
+    return embedded_deck(DEFAULT_DECK)
+
+
+RULES = RuleSet(
+    id=RULESET_ID,
+    title="Just Desserts (current rulebook)",
+    spec_file="just_desserts.toml",
+    Options=Options,
+    player_counts=PLAYER_COUNTS,
+    new_game=new_game,
+    to_move=to_move,
+    legal_moves=legal_moves,
+    chance_outcomes=chance_outcomes,
+    apply=apply,
+    illegal_reason=illegal_reason,
+    outcome=outcome,
+    observation=observation,
+    parse_move=parse_move,
+    state_vars=state_vars,
+    invariants=INVARIANTS,
+    default_components=default_components,
+    load_components=deck_argument,
+    setup_error=setup_error,
+    symmetries={"twins": lambda s: canonical_twins(s)},
+)
+
+
+# --------------------------------------------------------------------------- symmetry
+
+
+def _guest_kind(deck: Deck, guest_id: str) -> tuple:
+    g = deck.guest(guest_id)
+    return (g.suit, tuple(sorted(g.wants)), tuple(sorted(g.refuses)), g.favorites)
+
+
+_TWIN_CACHE: dict[int, tuple[tuple[str, ...], ...]] = {}
+
+
+def twin_classes(deck: Deck) -> tuple[tuple[str, ...], ...]:
+    """Groups of two or more guests whose cards are the same but for the name."""
+    key = id(deck)
+    if key not in _TWIN_CACHE:
+        groups: dict[tuple, list[str]] = {}
+        for gid in deck.guest_cards():
+            groups.setdefault(_guest_kind(deck, gid), []).append(gid)
+        _TWIN_CACHE[key] = tuple(tuple(sorted(v)) for v in groups.values() if len(v) > 1)
+    return _TWIN_CACHE[key]
+
+
+def _where(state: State, guest: str) -> tuple:
+    if guest in state.guest_pile:
+        return (0,)
+    if guest in state.centre:
+        return (1,)
+    if guest in state.guest_discard:
+        return (2, state.guest_discard.index(guest))
+    if state.offer is not None and state.offer.guest == guest:
+        return (3,)
+    for seat, c in enumerate(state.claimed):
+        if guest in c:
+            return (4, seat, guest == state.shielded)
+    return (5,)
+
+
+def canonical_twins(state: State) -> State:
+    """Rename guests that are twins (same suit, tastes and favourites) into a canonical order.
+
+    Sound because the rules look at a guest only through its suit, tastes and favourites;
+    the name never matters.
+    """
+    classes = twin_classes(deck_of(state))
+    if not classes:
+        return state
+    rename: dict[str, str] = {}
+    for members in classes:
+        spots = sorted((_where(state, g), g) for g in members)
+        for new, (_, old) in zip(members, spots):
+            if new != old:
+                rename[old] = new
+    if not rename:
+        return state
+
+    def r(gs):
+        return tuple(sorted(rename.get(g, g) for g in gs))
+
+    offer = state.offer
+    if offer is not None and offer.guest in rename:
+        offer = replace(offer, guest=rename[offer.guest])
+    return replace(
+        state, claimed=tuple(r(c) for c in state.claimed), centre=r(state.centre), guest_pile=r(state.guest_pile),
+        guest_discard=tuple(rename.get(g, g) for g in state.guest_discard), offer=offer,
+        shielded=rename.get(state.shielded, state.shielded),
+    )

@@ -1,0 +1,261 @@
+"""Just Desserts advanced rules: Poaching & Blocking, Opening a Buffet, Surprise Parties.
+
+Helpers of model/just_desserts.py; clause ids refer to spec/just_desserts.toml.  Every
+serving attempt (from the middle, the doorway or a poach) passes through :func:`offer`:
+when somebody may answer it (a block by the poached player, a surprise by anyone holding
+the guest's favourite) the game opens an answer window; otherwise the serving succeeds
+at once.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from .core import STRICT, RuleGap
+from .decks import favorite_used
+from .just_desserts import (
+    BUFFET_ACES,
+    DRAW,
+    Move,
+    Offer,
+    PASS,
+    State,
+    _minus,
+    _plus,
+    _set_seat,
+    _take_guest,
+    deck_of,
+    evolve,
+    guest_servings,
+    serve_succeeds,
+    tips_for,
+)
+
+# --------------------------------------------------------------------------- poaching
+
+
+def holder(state: State, guest: str) -> int:
+    """The seat whose guests include ``guest``, or -1."""
+    for seat, guests in enumerate(state.claimed):
+        if guest in guests:
+            return seat
+    return -1
+
+
+def poach_moves(state: State) -> list[Move]:
+    """jd.poach.attempt: serve a guest another player holds, within jd.poach.one-opportunity."""
+    if state.poach:
+        return []
+    hand = state.hands[state.turn]
+    moves = []
+    for seat, guests in enumerate(state.claimed):
+        if seat == state.turn:
+            continue
+        for g in sorted(set(guests)):
+            if g == state.shielded:
+                continue  # jd.surprise.no-poach-back
+            moves += [Move("poach", g, s) for s in guest_servings(state, hand, g)]
+    return moves
+
+
+def why_bad_poach(state: State, move: Move) -> str:
+    if state.phase != "choose":
+        return "jd.buffet.serve-one"
+    if state.poach == "done":
+        return "jd.poach.one-opportunity"
+    if state.poach == "blocked":
+        return "jd.poach.blocked-no-retry"
+    if move.guest == state.shielded:
+        return "jd.surprise.no-poach-back"
+    if holder(state, move.guest) in (-1, state.turn):
+        return "jd.poach.attempt"
+    return "jd.turn.satisfy-guests"
+
+
+# --------------------------------------------------------------------------- the answer window
+
+
+def offer(state: State, attempt: Offer) -> State:
+    """Put the desserts on the table and open the answer window (settled in :func:`settle_window`)."""
+    hand = _minus(state.hands[attempt.server], attempt.cards)
+    answerers = sorted(set(blockers(state, attempt, hand)) | set(surprisers(state, attempt)))
+    return evolve(
+        state, hands=_set_seat(state.hands, attempt.server, hand), offer=attempt, phase="window",
+        answerers=tuple(answerers), speaker=-1,
+    )
+
+
+def block_sets(state: State, attempt: Offer, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """jd.block.defender: servings from the defender's hand that re-satisfy the guest.
+
+    jd.block.favourite-only-by-other-favourite: a poach made with a favourite can only be
+    blocked with the guest's other favourite.
+    """
+    sets = guest_servings(state, hand, attempt.guest)
+    if favorite_used(deck_of(state), attempt.cards, attempt.guest):
+        others = set(deck_of(state).guest(attempt.guest).favorites) - set(attempt.cards)
+        sets = tuple(s for s in sets if others & set(s))
+    return sets
+
+
+def blockers(state: State, attempt: Offer, server_hand: tuple[str, ...]) -> list[int]:
+    if attempt.victim < 0 or not state.setup.options.poaching:
+        return []
+    return [attempt.victim] if block_sets(state, attempt, state.hands[attempt.victim]) else []
+
+
+def surprise_cards(state: State, attempt: Offer, seat: int) -> list[str]:
+    """jd.surprise.intercept: favourites of the guest this seat could offer instead."""
+    o = state.setup.options
+    deck = deck_of(state)
+    if not o.surprise_parties or seat == attempt.server or favorite_used(deck, attempt.cards, attempt.guest):
+        return []
+    return sorted(set(deck.guest(attempt.guest).favorites) & set(state.hands[seat]))
+
+
+def surprisers(state: State, attempt: Offer) -> list[int]:
+    return [s for s in range(state.setup.players) if surprise_cards(state, attempt, s)]
+
+
+def settle_window(state: State) -> State:
+    """No answer left: the serving succeeds; one seat left: it speaks; several: a race (or clockwise)."""
+    if not state.answerers:
+        return serve_succeeds(state, state.offer)
+    o = state.setup.options
+    _check_plain_block_gap(state)
+    if state.speaker >= 0:
+        return state
+    if len(state.answerers) == 1:
+        return evolve(state, speaker=state.answerers[0])
+    if o.answer_order == STRICT:
+        raise RuleGap("jd.ruling.answer-order", f"seats {list(state.answerers)} may answer at once")
+    if o.answer_order == "clockwise":
+        n = state.setup.players
+        first = min(state.answerers, key=lambda s: (s - state.offer.server) % n)
+        return evolve(state, speaker=first)
+    return state  # jd.surprise.first-offered: a CHANCE race picks who speaks first
+
+
+def _check_plain_block_gap(state: State) -> None:
+    """jd.ruling.plain-block-vs-surprise: a block without a favourite competing with a surprise."""
+    if state.setup.options.block_or_surprise != STRICT:
+        return
+    attempt = state.offer
+    v = attempt.victim
+    if v < 0 or v not in state.answerers:
+        return
+    favs = set(deck_of(state).guest(attempt.guest).favorites)
+    plain = any(not (favs & set(s)) for s in block_sets(state, attempt, state.hands[v]))
+    others = [s for s in state.answerers if s != v]
+    if plain and others:
+        raise RuleGap("jd.ruling.plain-block-vs-surprise", "a block without a favourite competes with a surprise")
+
+
+def answers(state: State) -> tuple[Move, ...]:
+    """The speaker's answers: block, surprise, or pass."""
+    seat, attempt = state.speaker, state.offer
+    moves = []
+    if seat == attempt.victim and state.setup.options.poaching:
+        moves += [Move("block", cards=s) for s in block_sets(state, attempt, state.hands[seat])]
+    moves += [Move("surprise", cards=(f,)) for f in surprise_cards(state, attempt, seat)]
+    moves.append(PASS)
+    return tuple(sorted(moves))
+
+
+def why_bad_answer(state: State, move: Move) -> str:
+    attempt = state.offer
+    if move.verb == "block":
+        if state.speaker != attempt.victim:
+            return "jd.block.defender"
+        if favorite_used(deck_of(state), attempt.cards, attempt.guest):
+            return "jd.block.favourite-only-by-other-favourite"
+        return "jd.block.defender"
+    if move.verb == "surprise":
+        if favorite_used(deck_of(state), attempt.cards, attempt.guest):
+            return "jd.surprise.intercept"
+        return "jd.surprise.needs-favourite"
+    return "jd.surprise.first-offered"
+
+
+def answer(state: State, seat: int, move: Move) -> State:
+    if move.verb == "pass":
+        rest = tuple(s for s in state.answerers if s != seat)
+        return evolve(state, answerers=rest, speaker=-1)
+    thwarted = _return_offer(state)
+    if move.verb == "block":
+        return _block(thwarted, state.offer, seat, move.cards)
+    return _surprise(thwarted, state.offer, seat, move.cards[0])
+
+
+def _return_offer(state: State) -> State:
+    """jd.block.cards-back / jd.surprise.continue: the thwarted server takes the desserts back."""
+    a = state.offer
+    return evolve(
+        state, hands=_set_seat(state.hands, a.server, _plus(state.hands[a.server], a.cards)), offer=None,
+        answerers=(), speaker=-1, phase=a.back,
+    )
+
+
+def _block(state: State, attempt: Offer, seat: int, cards: tuple[str, ...]) -> State:
+    """jd.block.defender: the defender keeps the guest; jd.poach.blocked-no-retry; jd.tip.block-favourite."""
+    tips = ((DRAW, seat),) * tips_for(state, attempt.guest, cards)
+    return evolve(
+        state, hands=_set_seat(state.hands, seat, _minus(state.hands[seat], cards)),
+        dessert_discard=_plus(state.dessert_discard, cards), poach="blocked", committed=True,
+        tasks=state.tasks + tips,
+    )
+
+
+def _surprise(state: State, attempt: Offer, seat: int, card: str) -> State:
+    """jd.surprise.intercept: the guest goes to the surprising player; jd.surprise.no-tip."""
+    s = _take_guest(state, attempt.guest, attempt.victim)
+    claimed = _set_seat(s.claimed, seat, _plus(s.claimed[seat], (attempt.guest,)))
+    tasks = s.tasks
+    if attempt.victim >= 0 and attempt.victim != seat:
+        choice = s.setup.options.victim_tip_surprise
+        if choice == STRICT:
+            raise RuleGap("jd.ruling.victim-tip-on-surprise", "a poached guest was surprised away from its holder")
+        if choice == "tip":
+            tasks = tasks + ((DRAW, attempt.victim),)  # jd.poach.victim-tip
+    return evolve(
+        s, claimed=claimed, hands=_set_seat(s.hands, seat, _minus(s.hands[seat], (card,))),
+        dessert_discard=_plus(s.dessert_discard, (card,)), shielded=attempt.guest, tasks=tasks,
+    )
+
+
+# --------------------------------------------------------------------------- the buffet
+
+
+def aces(state: State, hand: tuple[str, ...]) -> tuple[str, ...]:
+    """jd.buffet.aces: desserts with a single taste icon."""
+    deck = deck_of(state)
+    return tuple(c for c in hand if len(deck.dessert(c).tastes) == 1)
+
+
+def buffet_moves(state: State) -> list[Move]:
+    own = aces(state, state.hands[state.turn])
+    return [Move("buffet", cards=c) for c in sorted(set(combinations(own, BUFFET_ACES)))]
+
+
+def why_bad_buffet(state: State, move: Move) -> str:
+    if state.committed or state.phase != "choose":
+        return "jd.turn.one-option"
+    return "jd.buffet.aces"
+
+
+def open_buffet(state: State, cards: tuple[str, ...]) -> State:
+    """jd.buffet.aces, jd.buffet.others-return: every other player with guests returns one."""
+    seat, n = state.turn, state.setup.players
+    others = tuple((seat + k) % n for k in range(1, n) if state.claimed[(seat + k) % n])
+    return evolve(
+        state, hands=_set_seat(state.hands, seat, _minus(state.hands[seat], cards)),
+        dessert_discard=_plus(state.dessert_discard, cards), committed=True, phase="return", returning=others,
+    )
+
+
+def return_guest(state: State, seat: int, guest: str) -> State:
+    """jd.buffet.others-return: the guest goes back to the middle; then jd.buffet.draw-three."""
+    return evolve(
+        state, claimed=_set_seat(state.claimed, seat, _minus(state.claimed[seat], (guest,))),
+        centre=_plus(state.centre, (guest,)), returning=state.returning[1:],
+    )

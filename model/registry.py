@@ -1,0 +1,40 @@
+"""Rule sets by id.  Modules are imported on first use so one broken rule set cannot stop the rest."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from .core import RuleSet, SetupError
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str
+    title: str
+    model: str
+    """Module whose ``RULES`` attribute is the RuleSet."""
+    check: str
+    """Module (under tablerules.proofs) whose ``checks(options)`` lists the check-suite items."""
+
+
+ENTRIES: dict[str, Entry] = {
+    e.id: e
+    for e in (
+        Entry("dishes", "Who Is Going to Do the Dishes?", "tablerules.model.dishes", "tablerules.proofs.dishes_check"),
+        Entry("just-desserts", "Just Desserts (current rulebook)", "tablerules.model.just_desserts", "tablerules.proofs.just_desserts_check"),
+        Entry("just-desserts-2.3", "Just Desserts, rules version 2.3", "tablerules.model.just_desserts_v23", "tablerules.proofs.just_desserts_v23_check"),
+    )
+}
+
+
+def ruleset_ids() -> list[str]:
+    return list(ENTRIES)
+
+
+def get(ruleset_id: str) -> RuleSet:
+    """The RuleSet for an id; SetupError (one line) for an unknown id."""
+    entry = ENTRIES.get(ruleset_id)
+    if entry is None:
+        raise SetupError(f"unknown rule set {ruleset_id!r} (known: {', '.join(ENTRIES)})")
+    return importlib.import_module(entry.model).RULES

@@ -1,0 +1,1 @@
+"""What we establish about the rules: exploration, divergence, z3 proofs, metrics."""

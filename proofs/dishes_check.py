@@ -1,0 +1,159 @@
+"""The dishes part of `tablerules check` (what it covers is listed in its report).
+
+* exhaustive exploration with the networkx pass (every state can reach an end, longest
+  game within the proved bound) on small tile sets for 2, 3 and 4 players;
+* every ruling alternative, one at a time, explored exhaustively on small tile sets;
+* strict mode: every gap reached must be a registered ruling;
+* the boxed game (6 kinds x 4 colours) for 2, 3 and 4 players as far as the budget goes;
+* the z3 proofs (termination bound, the worked example), against proofs/manifests/dishes.toml.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+from tablerules.model import dishes
+from tablerules.model.core import STRICT, RuleGap, ruling_fields
+from tablerules.model.dishes import RULES, Options, Tiles
+from tablerules.spec import load_spec
+
+from . import dishes_proofs
+from .checks import FAIL, PASS, CheckItem, CheckResult, Context, explore_result, proof_item, setup_label
+from .explorer import Budget, Finding, explore, finding_traces, graph_analysis
+
+SMALL = ((2, Tiles(3, 4)), (3, Tiles(2, 4)), (4, Tiles(2, 4)))
+"""Configurations explored to the end (kinds x colours kept small so every state is seen)."""
+
+
+def small_configs():
+    """Setups the gap finder and divergence finder use (model-independent tools look here)."""
+    return [RULES.setup(n, Options(), tiles) for n, tiles in SMALL]
+
+
+def _exhaustive_default(ctx: Context) -> CheckResult:
+    results = []
+    rows = []
+    t0 = time.perf_counter()
+    bounds = dishes_proofs.termination().data["bounds"]
+    ok = True
+    for n, tiles in SMALL:
+        setup = RULES.setup(n, Options(), tiles)
+        r = explore_result(RULES, [setup], f"{n}p {tiles.name}", symmetry=RULES.default_symmetry,
+                           budget=Budget(max_seconds=ctx.seconds(60)), ctx=ctx, graph=True)
+        results.append(r)
+        ok &= r.ok and "complete" in r.summary
+        longest = dict(r.rows).get("longest game (moves incl. chance)", "?")
+        dealt = n * tiles.types
+        bound = n * 2 * dealt + n - 1
+        if longest.isdigit() and int(longest) > bound + dealt:
+            ok = False
+            longest += f" EXCEEDS the proved bound {bound} + {dealt}"
+        rows.append((f"{n} players, {tiles.name}", r.summary + f"; reach-end: {dict(r.rows).get('every state can reach an end')}; "
+                     f"longest {longest} (proved bound {bound} seat moves + {dealt} reveals)"))
+    findings = [f for r in results for f in r.findings]
+    return CheckResult("dishes", "explore small tile sets exhaustively (default rulings)", PASS if ok else FAIL,
+                       f"{len(SMALL)} configurations, " + ("all complete" if ok else "problems found"), rows, findings,
+                       time.perf_counter() - t0)
+
+
+def _every_alternative(ctx: Context) -> CheckResult:
+    """Each non-strict alternative of each ruling, alone, explored to the end on small sets."""
+    t0 = time.perf_counter()
+    rows = []
+    findings: list[Finding] = []
+    ok = True
+    for rid, f in ruling_fields(Options).items():
+        for alt in f.metadata["alternatives"][1:]:
+            if alt == STRICT:
+                continue
+            opts = dataclasses.replace(Options(), **{f.name: alt})
+            for n, tiles in SMALL[:2]:
+                if (rid.endswith("deal-2-players") and n != 2) or (rid.endswith("deal-3-players") and n != 3):
+                    continue
+                if alt == "two-layouts":
+                    tiles = Tiles(2, 4)  # four layouts: keep the kinds few
+                setup = RULES.setup(n, opts, tiles)
+                budget = Budget(max_states=400_000, max_seconds=ctx.seconds(20))
+                ex = explore(RULES, [RULES.new_game(setup)], symmetry=RULES.default_symmetry, budget=budget,
+                             keep_graph=True, progress=ctx.progress(f"{rid} = {alt}"))
+                bad = [x for x in finding_traces(ex) if x.kind != "gap"]
+                end = "n/a"
+                if ex.complete:
+                    gr = graph_analysis(ex)
+                    end = "yes" if not gr.traps else f"NO ({gr.traps} traps)"
+                    cyc = "" if gr.acyclic else ", has cycles"
+                else:
+                    cyc = ""
+                    ok = False
+                ok &= not bad and end != "n/a" and not end.startswith("NO")
+                findings += bad
+                rows.append((f"{rid.split('.ruling.')[-1]}={alt}, {setup_label(setup)}, {tiles.name}",
+                             f"{ex.states:,} states, {ex.terminals:,} ends, reach-end {end}{cyc}"
+                             + ("" if ex.complete else f", INCOMPLETE ({ex.stopped})")))
+    return CheckResult("dishes", "every ruling alternative explored (small tile sets)", PASS if ok else FAIL,
+                       f"{len(rows)} explorations", rows, findings, time.perf_counter() - t0)
+
+
+def _strict(ctx: Context) -> CheckResult:
+    """Each strict alternative alone: every gap reached must be a registered ruling."""
+    t0 = time.perf_counter()
+    spec = load_spec("dishes")
+    rows = []
+    findings: list[Finding] = []
+    ok = True
+    for rid, f in ruling_fields(Options).items():
+        if STRICT not in f.metadata["alternatives"]:
+            continue
+        opts = dataclasses.replace(Options(), **{f.name: STRICT})
+        for n, tiles in SMALL:
+            if rid.endswith(("deal-2-players", "deal-3-players")) and f"deal-{n}-players" not in rid:
+                continue  # a deal ruling only applies to its own player count
+            setup = RULES.setup(n, opts, tiles)
+            try:
+                start = RULES.new_game(setup)
+            except RuleGap as g:
+                registered = g.ruling in spec.rulings
+                ok &= registered
+                rows.append((f"{rid.split('.ruling.')[-1]}=strict, {n}p", f"gap {g.ruling} at the deal (0 moves)"
+                             + (" (registered)" if registered else " UNREGISTERED")))
+                continue
+            ex = explore(RULES, [start], symmetry=RULES.default_symmetry, budget=Budget(max_states=300_000, max_seconds=ctx.seconds(15)),
+                         progress=ctx.progress(f"strict {rid} {n}p"))
+            fs = finding_traces(ex)
+            gaps = [x for x in fs if x.kind == "gap"]
+            unregistered = [x for x in fs if x.kind != "gap" or x.key not in spec.rulings]
+            ok &= not unregistered
+            findings += unregistered
+            text = ", ".join(f"gap {x.key} after {len(x.trace)} steps" for x in gaps) or "no gap reached"
+            rows.append((f"{rid.split('.ruling.')[-1]}=strict, {n}p {tiles.name}", text + ("" if ex.complete else f" (partial: {ex.stopped})")))
+    return CheckResult("dishes", "strict mode: every gap is a registered ruling", PASS if ok else FAIL,
+                       f"{len(rows)} strict runs", rows, findings, time.perf_counter() - t0)
+
+
+def _box(players: int, seconds: float):
+    def run(ctx: Context) -> CheckResult:
+        setup = RULES.setup(players)
+        r = explore_result(RULES, [setup], f"{players}p box", symmetry=RULES.default_symmetry,
+                           budget=Budget(max_seconds=ctx.seconds(seconds)), ctx=ctx)
+        r.name = f"explore the boxed game, {players} players (budgeted)"
+        return r
+
+    return run
+
+
+def checks(ctx: Context) -> list[CheckItem]:
+    return [
+        proof_item("dishes", "termination", dishes_proofs.termination),
+        proof_item("dishes", "termination-voluntary-pass", dishes_proofs.termination_with_voluntary_pass),
+        proof_item("dishes", "worked-example", dishes_proofs.worked_example),
+        CheckItem("dishes", "explore small tile sets exhaustively (default rulings)", _exhaustive_default),
+        CheckItem("dishes", "every ruling alternative explored (small tile sets)", _every_alternative),
+        CheckItem("dishes", "strict mode: every gap is a registered ruling", _strict),
+        CheckItem("dishes", "explore the boxed game, 2 players (budgeted)", _box(2, 25)),
+        CheckItem("dishes", "explore the boxed game, 3 players (budgeted)", _box(3, 10)),
+        CheckItem("dishes", "explore the boxed game, 4 players (budgeted)", _box(4, 10)),
+    ]
+
+
+__all__ = ["checks", "small_configs", "dishes"]

@@ -1,0 +1,211 @@
+"""`tablerules check` items for Just Desserts 2.3 (model/just_desserts_v23.py).
+
+* exhaustive exploration of the teaching deck v23-tiny with two players, on the default
+  rulings and on the other alternatives, invariants at every state and the graph pass
+  (every state can still reach an end);
+* the strict run: every ruling with a ``strict`` alternative set to it, so each place the
+  text is silent shows up as a gap with its shortest trace;
+* the witness files spec/witnesses/jd23-*.json replay into the gap their ruling names;
+* a bounded exploration of v23-crowd (four guests);
+* deck facts (proofs/just_desserts_v23_proofs.py) on the teaching decks, and on the retail
+  card list when ``ctx.retail_deck`` is set.
+
+``python -m tablerules.proofs.just_desserts_v23_check --write-witnesses`` regenerates the
+witness files (each from a full exploration with only that ruling strict).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from tablerules.model import just_desserts_v23 as jd
+from tablerules.model.core import STRICT, RuleGap, play, ruling_fields, short_ruling_name, strict_options
+from tablerules.model.decks import embedded_deck, load_deck
+
+from . import just_desserts_v23_proofs as facts
+from .checks import FAIL, PASS, CheckItem, CheckResult, Context, explore_result, proof_item
+from .explorer import Budget, explore, finding_traces
+
+RULES = jd.RULES
+RULESET = RULES.id
+DEFAULT_DECK = jd.DEFAULT_DECK
+
+GAP_DECKS = {
+    "jd23.ruling.favourite-trump": "v23-tiny",
+    "jd23.ruling.two-favourites": "v23-tiny",
+    "jd23.ruling.penalty-taker": "v23-tiny",
+    "jd23.ruling.penalty-empty-hand": "v23-crowd",
+    "jd23.ruling.nothing-to-reshuffle": "v23-tiny",
+    "jd23.ruling.kitchen-check": "v23-tiny",
+}
+"""The smallest teaching deck on which each strict alternative raises its gap."""
+
+
+def other_alternatives(position: int) -> jd.Options:
+    """Options with every ruling at its ``position``-th alternative, skipping strict (default where it has none)."""
+    values = {}
+    for f in dataclasses.fields(jd.Options):
+        alts = [a for a in f.metadata["alternatives"] if a != STRICT]
+        values[f.name] = alts[position] if position < len(alts) else alts[0]
+    return jd.Options(**values)
+
+
+def strict_rulings() -> list[str]:
+    return [rid for rid, f in ruling_fields(jd.Options).items() if STRICT in f.metadata["alternatives"]]
+
+
+def only_strict(ruling_id: str) -> jd.Options:
+    """Default options except ``ruling_id`` set to strict."""
+    f = ruling_fields(jd.Options)[ruling_id]
+    return dataclasses.replace(jd.Options(), **{f.name: STRICT})
+
+
+# --------------------------------------------------------------------------- witnesses
+
+
+def witness_folder() -> Path:
+    return Path(str(resources.files("tablerules.spec").joinpath("witnesses")))
+
+
+def witness_path(ruling_id: str) -> Path:
+    return witness_folder() / f"jd23-{short_ruling_name(ruling_id)}.json"
+
+
+def find_gap(ruling_id: str, deck_name: str | None = None, max_seconds: float = 120.0) -> dict[str, Any] | None:
+    """The shortest trace into the gap of ``ruling_id`` (only that ruling strict), as a witness document."""
+    deck_name = deck_name or GAP_DECKS[ruling_id]
+    setup = RULES.setup(2, only_strict(ruling_id), embedded_deck(deck_name))
+    ex = explore(RULES, [RULES.new_game(setup)], budget=Budget(max_seconds=max_seconds))
+    for f in finding_traces(ex):
+        if f.kind == "gap" and f.key == ruling_id:
+            return {
+                "ruleset": RULESET,
+                "ruling": ruling_id,
+                "setup": {
+                    "players": 2, "deck": deck_name, "rulings": {ruling_id: STRICT},
+                    "description": f"two players, teaching deck {deck_name}, every other ruling at its default",
+                },
+                "moves": [s.move for s in f.trace],
+                "raises_at": None if f.move is None else str(f.move),
+                "detail": f.detail,
+                "search": f"breadth-first over {ex.states:,} states ({ex.coverage()}); this trace is a shortest one",
+            }
+    return None
+
+
+def write_witnesses() -> list[Path]:
+    out = []
+    for rid in strict_rulings():
+        doc = find_gap(rid)
+        if doc is None:
+            print(f"{rid}: no gap found on {GAP_DECKS[rid]}", file=sys.stderr)
+            continue
+        path = witness_path(rid)
+        path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+        out.append(path)
+    return out
+
+
+def load_witness(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def replay_witness(doc: dict[str, Any]) -> str | None:
+    """None if the witness replays into the gap it names; else what went wrong."""
+    rid = doc["ruling"]
+    options = jd.Options()
+    fields = ruling_fields(jd.Options)
+    for r, alt in doc["setup"]["rulings"].items():
+        options = dataclasses.replace(options, **{fields[r].name: alt})
+    setup = RULES.setup(doc["setup"]["players"], options, embedded_deck(doc["setup"]["deck"]))
+    try:
+        state = play(RULES, RULES.new_game(setup), doc["moves"])
+    except RuleGap as g:
+        return f"raised {g.ruling} before the last move"
+    try:
+        if doc["raises_at"] is not None:
+            RULES.apply(state, RULES.parse_move(doc["raises_at"], setup))
+        else:
+            RULES.successors(state)
+    except RuleGap as g:
+        return None if g.ruling == rid else f"raised {g.ruling}, not {rid}"
+    return f"no RuleGap {rid} at the end of the trace"
+
+
+# --------------------------------------------------------------------------- check items
+
+
+def _explore_item(name: str, options: jd.Options, deck_name: str, seconds: float, graph: bool) -> CheckItem:
+    def run(ctx: Context) -> CheckResult:
+        setup = RULES.setup(2, options, embedded_deck(deck_name))
+        return explore_result(RULES, [setup], name, budget=Budget(max_seconds=ctx.seconds(seconds)), ctx=ctx, graph=graph)
+
+    return CheckItem(RULESET, name, run)
+
+
+def _strict_item() -> CheckItem:
+    name = f"explore strict rulings ({DEFAULT_DECK}, 2 players)"
+
+    def run(ctx: Context) -> CheckResult:
+        setup = RULES.setup(2, strict_options(jd.Options), embedded_deck(DEFAULT_DECK))
+        allowed = [("gap", r) for r in strict_rulings()]
+        result = explore_result(RULES, [setup], name, budget=Budget(max_seconds=ctx.seconds(10)), ctx=ctx, allowed=allowed)
+        return result
+
+    return CheckItem(RULESET, name, run)
+
+
+def _witness_item() -> CheckItem:
+    name = "witnesses replay into their gaps"
+
+    def run(ctx: Context) -> CheckResult:
+        t0 = time.perf_counter()
+        rows, bad = [], []
+        for rid in strict_rulings():
+            path = witness_path(rid)
+            if not path.exists():
+                bad.append(f"{path.name} missing")
+                continue
+            doc = load_witness(path)
+            problem = replay_witness(doc)
+            rows.append((path.name, f"{len(doc['moves'])} moves on {doc['setup']['deck']}: " + (problem or "raises " + rid)))
+            if problem:
+                bad.append(f"{path.name}: {problem}")
+        summary = f"{len(rows) - len(bad)} of {len(strict_rulings())} witnesses replay" + (": " + "; ".join(bad) if bad else "")
+        return CheckResult(RULESET, name, FAIL if bad else PASS, summary, rows, seconds=time.perf_counter() - t0)
+
+    return CheckItem(RULESET, name, run)
+
+
+def checks(ctx: Context) -> list[CheckItem]:
+    items = [
+        _explore_item(f"explore defaults ({DEFAULT_DECK}, 2 players)", jd.Options(), DEFAULT_DECK, 20, graph=True),
+        _explore_item(f"explore second alternatives ({DEFAULT_DECK}, 2 players)", other_alternatives(1), DEFAULT_DECK, 20, graph=True),
+        _explore_item(f"explore third alternatives ({DEFAULT_DECK}, 2 players)", other_alternatives(2), DEFAULT_DECK, 8, graph=False),
+        _strict_item(),
+        _witness_item(),
+        _explore_item("explore defaults (v23-crowd, 2 players, bounded)", jd.Options(), "v23-crowd", 4, graph=False),
+    ]
+    decks = [(name, (lambda n=name: embedded_deck(n))) for name in facts.TEACHING_DECKS]
+    if ctx.retail_deck:
+        decks.append(("retail", lambda p=ctx.retail_deck: load_deck(p, name="retail-2015")))
+    for label, get_deck in decks:
+        for fact, fn in facts.FACTS.items():
+            items.append(proof_item(RULESET, facts.fact_name(fact, label),
+                                    lambda fn=fn, get_deck=get_deck, n=facts.fact_name(fact, label): fn(get_deck(), n)))
+    return items
+
+
+if __name__ == "__main__":  # pragma: no cover - maintenance entry point
+    if sys.argv[1:] == ["--write-witnesses"]:
+        for p in write_witnesses():
+            print(p)
+    else:
+        print("usage: python -m tablerules.proofs.just_desserts_v23_check --write-witnesses", file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,126 @@
+"""Deck facts for Just Desserts 2.3: the rulebook's claims about its (lost) deck, checked on ours.
+
+The 2.3 rules were written for an older deck whose card list is not available.  Its
+"Tips & Hints" and its Favorites section state facts about that deck; each is checked here,
+directly, as a property of a deck in the schema (the retail 2015 list, given at run time,
+and the project's teaching decks).  A result is ``holds`` or ``fails``; a failure names the
+cards that break the claim.  Expected results are on record in
+proofs/manifests/just_desserts_23.toml.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from tablerules.model import just_desserts_v23 as jd
+from tablerules.model.decks import Deck
+
+from .checks import ProofResult
+
+RULESET = jd.RULESET_ID
+HOLDS, FAILS = "holds", "fails"
+
+
+def _result(name: str, deck: Deck, clause: str, claim: str, breakers: tuple, witnesses: tuple = ()) -> ProofResult:
+    status = FAILS if breakers else HOLDS
+    rows = [("deck", f"{deck.name} ({len(deck.dessert_cards())} desserts, {len(deck.guests)} guests)"), ("claim", claim)]
+    if breakers:
+        rows.append(("broken by", ", ".join(_names(deck, breakers))))
+    if witnesses:
+        rows.append(("for instance", ", ".join(_names(deck, witnesses))))
+    detail = "broken by: " + ", ".join(_names(deck, breakers)) if breakers else "nothing breaks it"
+    return ProofResult(RULESET, name, (clause,), status, detail, rows,
+                       data={"deck": deck.name, "breakers": [list(b) if isinstance(b, tuple) else b for b in breakers]})
+
+
+def _names(deck: Deck, items: tuple) -> list[str]:
+    out = []
+    for it in items:
+        if isinstance(it, tuple):
+            out.append(" / ".join(_name(deck, x) for x in it))
+        else:
+            out.append(_name(deck, it))
+    return out
+
+
+def _name(deck: Deck, card: str) -> str:
+    if deck.has_dessert(card):
+        return deck.dessert(card).name
+    if deck.has_guest(card):
+        return deck.guest(card).name
+    return card
+
+
+def three_icons_favourite(deck: Deck, name: str) -> ProofResult:
+    """jd23.tips.three-icons-favourite"""
+    return _result(name, deck, "jd23.tips.three-icons-favourite",
+                   "every dessert with three or more icons is some guest's Favorite",
+                   jd.three_icons_not_favourite(deck))
+
+
+def two_icons_some_favourite(deck: Deck, name: str) -> ProofResult:
+    """jd23.tips.two-icons-some-favourite: both halves; a half that is empty breaks the claim."""
+    favs, others = jd.two_icon_split(deck)
+    breakers: tuple = ()
+    if not favs:
+        breakers += ("no two-icon dessert is a Favorite",)
+    if not others:
+        breakers += ("every two-icon dessert is a Favorite",)
+    return _result(name, deck, "jd23.tips.two-icons-some-favourite",
+                   "some two-icon desserts are Favorites and some are not", breakers,
+                   witnesses=favs[:1] + others[:1])
+
+
+def single_icon_never_favourite(deck: Deck, name: str) -> ProofResult:
+    """jd23.tips.single-icon-never-favourite"""
+    return _result(name, deck, "jd23.tips.single-icon-never-favourite",
+                   "no single-icon dessert is a Favorite", jd.single_icon_favourites(deck))
+
+
+def names_hint(deck: Deck, name: str) -> ProofResult:
+    """jd23.tips.names-hint: holds when at least one guest's name shares a word with its Favorite."""
+    hints = jd.name_hints(deck)
+    breakers = () if hints else ("no guest's name shares a word with its Favorite",)
+    return _result(name, deck, "jd23.tips.names-hint",
+                   "some guest's name shares a word (4+ letters) with its Favorite", breakers, witnesses=hints)
+
+
+def nature_girl(deck: Deck, name: str) -> ProofResult:
+    """jd23.favourite.nature-girl"""
+    return _result(name, deck, "jd23.favourite.nature-girl",
+                   "every guest but Nature Girl has a Favorite, and she has none", jd.favourite_exceptions(deck))
+
+
+def servable_guests(deck: Deck, name: str) -> ProofResult:
+    """jd23.serve.one-to-three: each guest can be served from the deck's cards with one to three desserts."""
+    return _result(name, deck, "jd23.serve.one-to-three",
+                   "every guest can be satisfied by one to three desserts of the deck", jd.unservable_guests(deck))
+
+
+def favourites_usable(deck: Deck, name: str) -> ProofResult:
+    """jd23.favourite.extra-card: each Favorite belongs to a serving with no card to spare."""
+    return _result(name, deck, "jd23.favourite.extra-card",
+                   "every Favorite is part of some serving of one to three cards with none to spare",
+                   jd.idle_favourites(deck))
+
+
+FACTS: dict[str, Callable[[Deck, str], ProofResult]] = {
+    "three-icons-favourite": three_icons_favourite,
+    "two-icons-some-favourite": two_icons_some_favourite,
+    "single-icon-never-favourite": single_icon_never_favourite,
+    "names-hint": names_hint,
+    "nature-girl": nature_girl,
+    "servable-guests": servable_guests,
+    "favourites-usable": favourites_usable,
+}
+TEACHING_DECKS = ("v23-tiny", "v23-crowd", "v23-tips")
+
+
+def fact_name(fact: str, deck_label: str) -> str:
+    """Manifest key: `<fact>@<deck>`, e.g. `single-icon-never-favourite@retail`."""
+    return f"{fact}@{deck_label}"
+
+
+def deck_facts(deck: Deck, deck_label: str) -> list[ProofResult]:
+    """Every claim on one deck."""
+    return [fn(deck, fact_name(fact, deck_label)) for fact, fn in FACTS.items()]

@@ -1,0 +1,647 @@
+"""`tablerules vectors generate [--out DIR] [--check]` and `tablerules vectors verify FILE...`.
+
+generate writes the golden set vectors/<ruleset>/*.itf.json, deterministically (fixed
+seeds; nothing depends on time or dict order):
+
+* for each player count: seeded random playthroughs under the default options (for each
+  suitable set of components);
+* for each ruling alternative other than the default (strict ones too: such a game ends
+  where the rules fall silent) and each optional rule: one playthrough, at the first
+  player count where it plays differently from the base options;
+* every witness trace of the rulings register (spec/witnesses/*.json);
+* edge cases: more seeded playthroughs, steered towards clauses no vector exercises yet,
+  kept only when they exercise something new.
+
+It prints a coverage table (clause -> vectors; ruling alternative -> vectors) and lists the
+clauses no vector exercises.  A rule set whose model does not import is skipped with a
+line saying so.  --check regenerates into a temporary folder and compares.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import filecmp
+import json
+import random
+import shutil
+import sys
+import tempfile
+import time
+import zlib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Sequence
+
+from tablerules.model import registry
+from tablerules.model.core import (
+    CHANCE, TERMINAL, IllegalMove, MoveSyntaxError, RuleGap, RuleSet, SetupError, options_text, parse_options,
+    ruling_fields, short_ruling_name, variant_fields,
+)
+
+from . import coverage
+from .vectors import (
+    MAX_FILE_BYTES, VectorError, dumps, parse_document, record_game, spec_digest, trace_document, verify_file,
+)
+
+MAX_STEPS = 400
+"""Playthroughs stop here (and say so in #meta.capped): a game that long is a pass loop."""
+DEFAULT_SEEDS = 2
+"""Seeded playthroughs per player count under the default options."""
+EDGE_TRIES = 60
+"""Extra steered playthroughs per rule set in the search for uncovered clauses."""
+EDGE_KEEP = 12
+"""At most this many edge-case vectors per rule set."""
+COMPONENTS: dict[str, tuple[str, ...]] = {"dishes": ("box", "3x4")}
+"""Components to try per rule set, by --deck argument (default: the default, then embedded decks)."""
+SMALL_COMPONENTS: dict[str, str] = {"dishes": "3x4"}
+"""Components for the ruling and option vectors, where a small set keeps them short."""
+SUFFIX = ".itf.json"
+MAX_VECTOR_BYTES = 40_000
+"""A playthrough whose file would be larger is replaced by another seed's (up to SIZE_ATTEMPTS)."""
+SIZE_ATTEMPTS = 6
+
+
+class UsageError(Exception):
+    """Bad command-line input (exit status 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def default_out() -> Path:
+    """The repository's vectors/ folder (or ./vectors outside a checkout)."""
+    repo = Path(__file__).resolve().parent.parent
+    return repo / "vectors" if (repo / "pyproject.toml").exists() else Path.cwd() / "vectors"
+
+
+# --------------------------------------------------------------------------- configurations
+
+
+@dataclass(frozen=True)
+class Config:
+    """One setup to play: players, options, components, and how to name its files."""
+
+    players: int
+    options: Any
+    components: Any
+    components_argument: str | None
+    label: str
+
+    def slug(self) -> str:
+        return f"{self.players}p-{self.label}"
+
+
+@dataclass
+class Vector:
+    name: str
+    document: dict[str, Any]
+    clauses: list[str]
+    option_keys: list[str]
+
+
+@dataclass
+class Report:
+    ruleset: str
+    vectors: list[Vector] = field(default_factory=list)
+    universe: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    skipped: str = ""
+    seconds: float = 0.0
+
+
+def _components_choices(rules: RuleSet) -> list[tuple[str | None, Any]]:
+    """(--deck argument or None for the default, components) in the order to try them."""
+    out: list[tuple[str | None, Any]] = []
+    names = COMPONENTS.get(rules.id)
+    if names is None:
+        out.append((None, rules.default_components()))
+        try:
+            from tablerules.model.decks import embedded_deck_names
+
+            names = tuple(embedded_deck_names())
+        except ImportError:
+            names = ()
+    for name in names:
+        if rules.load_components is None:
+            break
+        try:
+            out.append((name, rules.load_components(name)))
+        except (SetupError, OSError, ValueError):
+            continue
+    seen, unique = set(), []
+    for arg, comp in out:
+        key = getattr(comp, "digest", lambda: repr(comp))() if comp is not None else None
+        if key not in seen:
+            seen.add(key)
+            unique.append((arg if arg else getattr(comp, "name", None), comp))
+    return unique
+
+
+def _working(rules: RuleSet, players: int, options: Any, choices: list[tuple[str | None, Any]]) -> list[tuple[str | None, Any]]:
+    ok = []
+    for arg, comp in choices:
+        try:
+            rules.setup(players, options, comp)
+        except SetupError:
+            continue
+        ok.append((arg, comp))
+    return ok
+
+
+def _comp_label(arg: str | None, comp: Any) -> str:
+    return (arg or getattr(comp, "name", "default")).replace("/", "-").replace(" ", "-")
+
+
+def option_variants(rules: RuleSet) -> list[tuple[str, Any]]:
+    """(label, options) for every optional rule on its own, and every non-default ruling
+    alternative on a base of all optional rules on (so rulings about them can matter)."""
+    Options = rules.Options
+    out: list[tuple[str, Any]] = []
+    variants = variant_fields(Options)
+    for name, f in sorted(variants.items()):
+        out.append((f"+{name}", dataclasses.replace(Options(), **{f.name: True})))
+    base = dataclasses.replace(Options(), **{f.name: True for f in variants.values()})
+    prefix = "+all-" if variants else ""
+    for rid, f in sorted(ruling_fields(Options).items()):
+        for alt in f.metadata["alternatives"][1:]:
+            out.append((f"{prefix}{short_ruling_name(rid)}={alt}", dataclasses.replace(base, **{f.name: alt})))
+    return out
+
+
+# --------------------------------------------------------------------------- playing
+
+
+def _seed(*parts: Any) -> int:
+    return zlib.crc32("/".join(map(str, parts)).encode())
+
+
+def playthrough(rules: RuleSet, setup: Any, seed: int, steer: set[str] | None = None, max_steps: int = MAX_STEPS) -> list[Any]:
+    """Moves of one game: chance by its probabilities, seats uniformly at random.
+
+    With ``steer`` (clauses not yet covered), a move or outcome whose step exercises one of
+    them is preferred (the probabilities recorded stay the true ones).
+    """
+    rng = random.Random(seed)
+    try:
+        state = rules.new_game(setup)
+    except RuleGap:
+        return []
+    moves: list[Any] = []
+    for _ in range(max_steps):
+        actor = rules.to_move(state)
+        if actor is TERMINAL:
+            break
+        try:
+            if actor is CHANCE:
+                outs = rules.chance_outcomes(state)
+                choices = [m for m, _ in outs]
+            else:
+                outs = None
+                choices = list(rules.legal_moves(state))
+        except RuleGap:
+            break
+        if not choices:
+            break
+        move = None
+        if steer:
+            move = _steered(rules, state, choices, steer, rng, actor)
+        if move is None:
+            if outs is not None:
+                move = rng.choices(choices, weights=[float(p) for _, p in outs])[0]
+            else:
+                move = rng.choice(choices)
+        moves.append(move)
+        try:
+            state = rules.apply(state, move)
+        except RuleGap:
+            break
+    return moves
+
+
+def _steered(rules: RuleSet, state: Any, choices: list[Any], steer: set[str], rng: random.Random, actor: Any) -> Any:
+    sample = choices if len(choices) <= 40 else rng.sample(choices, 40)
+    hits = []
+    for m in sample:
+        try:
+            after = rules.apply(state, m)
+            if steer & set(coverage.transition_clauses(rules, state, m, after, actor)):
+                hits.append(m)
+        except (RuleGap, IllegalMove):
+            continue
+    return rng.choice(hits) if hits else None
+
+
+def _make_vector(rules: RuleSet, cfg: Config, moves: Sequence[Any], name: str, generator: dict[str, Any],
+                 description: str, note: str = "", max_steps: int | None = MAX_STEPS) -> Vector:
+    setup = rules.setup(cfg.players, cfg.options, cfg.components)
+    trace = record_game(rules, setup, moves, components_argument=cfg.components_argument, max_steps=max_steps)
+    doc = trace_document(trace, description=description, generator=generator, note=note)
+    keys = coverage.option_keys(options_text(setup.options), {})
+    return Vector(name, doc, list(trace.clauses), keys)
+
+
+# --------------------------------------------------------------------------- witnesses
+
+
+def witness_files() -> list[Path]:
+    try:
+        root = Path(str(resources.files("tablerules.spec").joinpath("witnesses")))
+    except (ModuleNotFoundError, TypeError):
+        return []
+    return sorted(root.glob("*.json")) if root.is_dir() else []
+
+
+def witness_vector(rules: RuleSet, path: Path) -> tuple[Vector | None, str]:
+    """The witness at ``path`` as a vector, or (None, why not).
+
+    Two shapes are read: {ruleset, players, options, components, moves, note} and
+    {ruleset, ruling, setup: {players, deck, rulings}, moves, raises_at, detail}.
+    """
+    try:
+        w = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        return None, f"witness {path.name}: unreadable ({e})"
+    if not isinstance(w, dict) or w.get("ruleset") != rules.id:
+        return None, ""
+    s = w.get("setup") if isinstance(w.get("setup"), dict) else {}
+    players = w.get("players", s.get("players"))
+    rulings = w.get("options", s.get("rulings", {})) or {}
+    comp_name = w.get("components", s.get("deck", s.get("components")))
+    moves = list(w.get("moves", []))
+    raises_at = w.get("raises_at")
+    note = w.get("note") or w.get("detail") or ""
+    try:
+        pairs = [f"{k}={v}" for k, v in rulings.items() if not isinstance(v, bool)]
+        variants = [k for k, v in rulings.items() if v is True]
+        options = parse_options(rules.Options, pairs, variants=variants)
+        comp = rules.load_components(comp_name) if comp_name and rules.load_components else None
+        setup = rules.setup(players, options, comp)
+        cfg = Config(players, options, setup.components, comp_name, "witness")
+        all_moves = moves + ([raises_at] if isinstance(raises_at, str) else [])
+        generator = {"kind": "witness", "file": f"spec/witnesses/{path.name}"}
+        if w.get("ruling"):
+            generator["ruling"] = w["ruling"]
+        vec = _make_vector(rules, cfg, all_moves, f"witness-{path.stem}", generator,
+                           f"witness for {w.get('ruling') or 'a ruling'}: {s.get('description', '')}".rstrip(": "),
+                           note, max_steps=None)
+    except (SetupError, MoveSyntaxError, IllegalMove, TypeError, ValueError) as e:
+        return None, f"witness {path.name}: cannot be replayed: {str(e).splitlines()[0]}"
+    gap = vec.document["#meta"].get("rule_gap")
+    problem = ""
+    if raises_at is not None or "raises_at" in w:
+        if not gap:
+            problem = f"witness {path.name}: expected a rule gap{' at ' + raises_at if raises_at else ''}, none was raised"
+    return vec, problem
+
+
+# --------------------------------------------------------------------------- one rule set
+
+
+def generate_ruleset(ruleset_id: str, progress: bool = True) -> Report:
+    """Every vector for one rule set (in memory), with its coverage."""
+    report = Report(ruleset_id)
+    t0 = time.perf_counter()
+    try:
+        rules = registry.get(ruleset_id)
+    except Exception as e:  # noqa: BLE001 - any import failure means: skip this rule set for now
+        report.skipped = f"model does not import ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})"
+        return report
+    from tablerules.spec.loader import SpecError, load_spec
+
+    try:
+        spec = load_spec(ruleset_id)
+        report.universe = sorted(spec.clauses)
+        ruling_alts = {rid: r.alternative_ids() for rid, r in spec.rulings.items()}
+    except (SpecError, OSError) as e:
+        report.notes.append(f"no spec to list the clauses from ({str(e).splitlines()[0]})")
+        ruling_alts = {}
+    for rid, f in ruling_fields(rules.Options).items():
+        ruling_alts.setdefault(rid, f.metadata["alternatives"])
+    report.universe = sorted(set(report.universe) | {f"{rid}={a}" for rid, alts in ruling_alts.items() for a in alts})
+    choices = _components_choices(rules)
+    used_names: set[str] = set()
+
+    def add(vec: Vector) -> None:
+        if vec.name in used_names:
+            raise RuntimeError(f"duplicate vector name {vec.name}")
+        used_names.add(vec.name)
+        report.vectors.append(vec)
+
+    configs_by_n: dict[int, list[Config]] = {}
+    for n in rules.player_counts:
+        working = _working(rules, n, rules.Options(), choices)
+        if not working:
+            report.notes.append(f"{n} players: no components that allow this count")
+            continue
+        configs_by_n[n] = [Config(n, rules.Options(), comp, arg, f"{_comp_label(arg, comp)}-default") for arg, comp in working]
+        for i, cfg in enumerate(configs_by_n[n]):
+            seeds = DEFAULT_SEEDS if i == 0 else 1
+            for k in range(1, seeds + 1):
+                add(_pick_game(rules, cfg, k, f"{rules.title}: {n} players, default rulings, "
+                               f"components {_comp_label(cfg.components_argument, cfg.components)}"))
+    small = SMALL_COMPONENTS.get(ruleset_id)
+    for label, options in option_variants(rules):
+        vec = _option_vector(rules, ruleset_id, label, options, choices, small)
+        if vec is None:
+            report.notes.append(f"{label}: no player count and components allow it")
+            continue
+        add(vec)
+    for path in witness_files():
+        vec, problem = witness_vector(rules, path)
+        if problem:
+            report.notes.append(problem)
+        if vec is not None:
+            add(vec)
+    _edge_cases(rules, report, configs_by_n, add)
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _pick_game(rules: RuleSet, cfg: Config, k: int, description: str, first_moves: list[Any] | None = None) -> Vector:
+    """Playthrough number ``k`` of a configuration: the first of a few seeds whose file stays
+    under MAX_VECTOR_BYTES (else the smallest), so that one endless game cannot bloat the set."""
+    setup = rules.setup(cfg.players, cfg.options, cfg.components)
+    best: tuple[int, Vector] | None = None
+    for attempt in range(SIZE_ATTEMPTS):
+        seed = _seed(rules.id, cfg.slug(), k, attempt)
+        moves = first_moves if attempt == 0 and first_moves is not None else playthrough(rules, setup, seed)
+        vec = _make_vector(rules, cfg, moves, f"{cfg.slug()}-s{k}", {"kind": "random", "seed": seed}, description)
+        size = len(dumps(vec.document))
+        if size <= MAX_VECTOR_BYTES:
+            return vec
+        if best is None or size < best[0]:
+            best = (size, vec)
+    assert best is not None
+    return best[1]
+
+
+def _option_vector(rules: RuleSet, ruleset_id: str, label: str, options: Any, choices: list, small: str | None) -> Vector | None:
+    """One playthrough under ``options``: at the first player count where it differs from
+    the same seed under the default options (else the first count that allows it)."""
+    first: Config | None = None
+    for n in rules.player_counts:
+        working = _working(rules, n, options, choices)
+        if not working:
+            continue
+        pick = next(((a, c) for a, c in working if a == small), working[0])
+        cfg = Config(n, options, pick[1], pick[0], f"{_comp_label(pick[0], pick[1])}-{label}")
+        first = first or cfg
+        setup = rules.setup(n, options, pick[1])
+        seed = _seed(rules.id, cfg.slug(), 1, 0)
+        moves = playthrough(rules, setup, seed)
+        if _differs(rules, cfg, moves, seed):
+            return _pick_game(rules, cfg, 1, f"{rules.title}: {n} players, {label}", first_moves=moves)
+    if first is None:
+        return None
+    return _pick_game(rules, first, 1, f"{rules.title}: {first.players} players, {label} (plays as under the base options)")
+
+
+def _differs(rules: RuleSet, cfg: Config, moves: list[Any], seed: int) -> bool:
+    """Does this game differ from one under the default options (same seed, same setup otherwise)?"""
+    try:
+        base_setup = rules.setup(cfg.players, rules.Options(), cfg.components)
+    except SetupError:
+        return True
+    base_moves = playthrough(rules, base_setup, seed)
+    if [str(m) for m in base_moves] != [str(m) for m in moves]:
+        return True
+    setup = rules.setup(cfg.players, cfg.options, cfg.components)
+    try:
+        a, b = rules.new_game(setup), rules.new_game(base_setup)
+        for m in moves:
+            if rules.state_vars(a) != rules.state_vars(b) or rules.to_move(a) != rules.to_move(b):
+                return True
+            if rules.to_move(a) is not CHANCE and rules.legal_moves(a) != rules.legal_moves(b):
+                return True
+            a, b = rules.apply(a, m), rules.apply(b, m)
+        if rules.outcome(a) != rules.outcome(b):
+            return True
+    except (RuleGap, IllegalMove):
+        return True
+    return False
+
+
+def _edge_cases(rules: RuleSet, report: Report, configs_by_n: dict[int, list[Config]], add: Any) -> None:
+    """Steered playthroughs over every configuration, kept when they cover a clause no vector has."""
+    covered = {c for v in report.vectors for c in v.clauses}
+    wanted = {c for c in report.universe if "=" not in c and ".ruling." not in c} - covered
+    if not wanted:
+        return
+    configs = [cfg for n in sorted(configs_by_n) for cfg in configs_by_n[n]]
+    variants = option_variants(rules)
+    for label, options in variants:
+        for n in rules.player_counts:
+            for arg, comp in _working(rules, n, options, _components_choices(rules))[:1]:
+                configs.append(Config(n, options, comp, arg, f"{_comp_label(arg, comp)}-{label}"))
+    kept = 0
+    for k in range(EDGE_TRIES):
+        if not wanted or kept >= EDGE_KEEP or not configs:
+            break
+        cfg = configs[k % len(configs)]
+        setup = rules.setup(cfg.players, cfg.options, cfg.components)
+        moves = playthrough(rules, setup, _seed(rules.id, "edge", cfg.slug(), k), steer=wanted)
+        vec = _make_vector(rules, cfg, moves, f"edge-{cfg.slug()}-e{k}", {"kind": "edge-search", "seed": k},
+                           f"{rules.title}: {cfg.players} players, {cfg.label}: a playthrough steered to uncovered clauses")
+        new = wanted & set(vec.clauses)
+        if new:
+            vec.document["#meta"]["note"] = "covers " + ", ".join(sorted(new))
+            add(vec)
+            kept += 1
+            wanted -= new
+
+
+# --------------------------------------------------------------------------- writing and comparing
+
+
+def write_set(reports: list[Report], out: Path) -> list[Path]:
+    """Write every vector; remove stale *.itf.json in the folders of the rule sets written."""
+    written = []
+    for r in reports:
+        if r.skipped:
+            continue
+        folder = out / r.ruleset
+        folder.mkdir(parents=True, exist_ok=True)
+        names = {v.name + SUFFIX for v in r.vectors}
+        for old in folder.glob("*" + SUFFIX):
+            if old.name not in names:
+                old.unlink()
+        for v in r.vectors:
+            p = folder / (v.name + SUFFIX)
+            text = dumps(v.document)
+            if not p.exists() or p.read_text(encoding="utf-8") != text:
+                p.write_text(text, encoding="utf-8")
+            written.append(p)
+    return written
+
+
+def compare_sets(fresh: Path, golden: Path) -> list[str]:
+    """One readable line per vector that was added, removed or changed."""
+    lines = []
+    fresh_files = {p.relative_to(fresh).as_posix() for p in fresh.rglob("*" + SUFFIX)}
+    golden_files = {p.relative_to(golden).as_posix() for p in golden.rglob("*" + SUFFIX)} if golden.is_dir() else set()
+    for name in sorted(fresh_files - golden_files):
+        lines.append(f"added    {name}")
+    for name in sorted(golden_files - fresh_files):
+        lines.append(f"removed  {name}")
+    for name in sorted(fresh_files & golden_files):
+        a, b = golden / name, fresh / name
+        if filecmp.cmp(a, b, shallow=False):
+            continue
+        lines.append(f"changed  {name}: {_change_summary(a, b)}")
+    return lines
+
+
+def _change_summary(old: Path, new: Path) -> str:
+    """Where a vector changed: its #meta, and the first state (with the moves) that differs."""
+    try:
+        a = parse_document(old.read_bytes())
+        b = parse_document(new.read_bytes())
+    except (VectorError, OSError) as e:
+        return f"unreadable golden file ({e})"
+    parts = []
+    ma, mb = a.get("#meta", {}), b.get("#meta", {})
+    keys = [k for k in sorted(set(ma) | set(mb)) if ma.get(k) != mb.get(k)]
+    if keys:
+        parts.append("#meta " + ", ".join(keys))
+    sa, sb = a.get("states", []), b.get("states", [])
+    for i in range(max(len(sa), len(sb))):
+        x = sa[i] if i < len(sa) else None
+        y = sb[i] if i < len(sb) else None
+        if x != y:
+            def mv(s: Any) -> str:
+                return (s or {}).get("#meta", {}).get("move", "(start)" if i == 0 else "(none)") if s else "(absent)"
+
+            what = "move" if mv(x) != mv(y) else next((k for k in sorted(set(x or {}) | set(y or {})) if (x or {}).get(k) != (y or {}).get(k)), "?")
+            parts.append(f"states from {i} differ ({what}: {mv(x)!r} -> {mv(y)!r}); {len(sa)} -> {len(sb)} states")
+            break
+    return "; ".join(parts) or "formatting only"
+
+
+# --------------------------------------------------------------------------- the coverage table
+
+
+def coverage_lines(reports: list[Report], show: int = 3) -> list[str]:
+    lines = []
+    for r in reports:
+        if r.skipped:
+            lines.append(f"{r.ruleset}: skipped: {r.skipped}")
+            continue
+        by_item: dict[str, list[str]] = {}
+        for v in r.vectors:
+            for c in v.clauses:
+                by_item.setdefault(c, []).append(v.name)
+            for k in v.option_keys:
+                by_item.setdefault(k, []).append(v.name)
+        items = sorted(set(by_item) | set(r.universe))
+        width = max((len(i) for i in items), default=10)
+        lines.append(f"{r.ruleset}: {len(r.vectors)} vectors in {r.seconds:.1f} s")
+        lines.append(f"  {'clause / ruling=alternative'.ljust(width)}  vectors")
+        for item in items:
+            names = by_item.get(item, [])
+            shown = ", ".join(names[:show]) + (f" +{len(names) - show} more" if len(names) > show else "")
+            lines.append(f"  {item.ljust(width)}  {shown or '-- NONE --'}")
+        missing = [i for i in r.universe if i not in by_item]
+        clauses = [i for i in missing if "=" not in i]
+        alts = [i for i in missing if "=" in i]
+        lines.append(f"  clauses with no vector ({len(clauses)}): {', '.join(clauses) or 'none'}")
+        lines.append(f"  ruling alternatives with no vector ({len(alts)}): {', '.join(alts) or 'none'}")
+        for n in r.notes:
+            lines.append(f"  note: {n}")
+    return lines
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="tablerules vectors", description="Reference test vectors in the ITF trace format.")
+    sub = p.add_subparsers(dest="action", parser_class=_Parser)
+    g = sub.add_parser("generate", help="write the golden vectors (deterministic)")
+    g.add_argument("--out", metavar="DIR", help="folder to write (default: the repository's vectors/)")
+    g.add_argument("--check", action="store_true", help="regenerate into a temporary folder and compare with DIR")
+    g.add_argument("--ruleset", action="append", default=[], help="only this rule set (repeatable)")
+    g.add_argument("--quiet", "-q", action="store_true", help="no coverage table")
+    v = sub.add_parser("verify", help="replay trace files against the rules")
+    v.add_argument("files", nargs="+", metavar="FILE")
+    v.add_argument("--deck", metavar="FILE|NAME", help="components for traces whose components we do not ship")
+    v.add_argument("--max-bytes", type=int, default=MAX_FILE_BYTES, help=f"refuse larger files (default {MAX_FILE_BYTES:,})")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    try:
+        try:
+            args = _parser().parse_args(argv)
+        except SystemExit as e:  # --help
+            return int(e.code or 0)
+        if args.action is None:
+            _parser().print_help()
+            return 2
+        if args.action == "verify":
+            return _verify(args)
+        return _generate(args)
+    except UsageError as e:
+        print(f"tablerules: error: {e}", file=sys.stderr)
+        return 2
+    except (SetupError, OSError) as e:
+        print(f"tablerules: error: {str(e).splitlines()[0] if str(e) else type(e).__name__}", file=sys.stderr)
+        return 2
+
+
+def _verify(args: argparse.Namespace) -> int:
+    if args.max_bytes <= 0:
+        raise UsageError("tablerules vectors verify: --max-bytes must be positive")
+    worst = 0
+    for f in args.files:
+        status, line = verify_file(f, deck=args.deck, max_bytes=args.max_bytes)
+        print(line, file=sys.stdout if status == 0 else sys.stderr)
+        worst = max(worst, status)
+    return worst
+
+
+def _generate(args: argparse.Namespace) -> int:
+    ids = args.ruleset or registry.ruleset_ids()
+    for rid in ids:
+        if rid not in registry.ruleset_ids():
+            raise UsageError(f"tablerules vectors generate: unknown rule set {rid!r} (known: {', '.join(registry.ruleset_ids())})")
+    out = Path(args.out) if args.out else default_out()
+    reports = [generate_ruleset(rid) for rid in ids]
+    if not args.quiet:
+        for line in coverage_lines(reports):
+            print(line)
+    for r in reports:
+        if r.skipped:
+            print(f"skipped {r.ruleset}: {r.skipped}", file=sys.stderr)
+    if not args.check:
+        written = write_set(reports, out)
+        size = sum(p.stat().st_size for p in written)
+        print(f"wrote {len(written)} vectors ({size / 1e6:.2f} MB) to {out}")
+        return 0
+    with tempfile.TemporaryDirectory(prefix="tablerules-vectors-") as tmp:
+        fresh = Path(tmp)
+        for r in reports:
+            if r.skipped and (out / r.ruleset).is_dir():
+                shutil.copytree(out / r.ruleset, fresh / r.ruleset)
+        write_set(reports, fresh)
+        golden = out
+        if args.ruleset:
+            lines = []
+            for rid in ids:
+                lines += [f"{rid}: {line}" for line in compare_sets(fresh / rid, golden / rid)]
+        else:
+            lines = compare_sets(fresh, golden)
+    if lines:
+        print(f"vectors differ from {out} ({len(lines)} files): regenerate with `tablerules vectors generate` and review the diff")
+        for line in lines:
+            print("  " + line)
+        return 1
+    print(f"vectors in {out} are up to date")
+    return 0
+
+
+__all__ = ["main", "generate_ruleset", "compare_sets", "coverage_lines", "playthrough", "write_set"]
+
