@@ -152,7 +152,10 @@ def violated(invariants: Iterable[Invariant], state: Any) -> list[tuple[Invarian
     """Every invariant the state breaks, with what is wrong."""
     found = []
     for inv in invariants:
-        problem = inv.check(state)
+        try:
+            problem = inv.check(state)
+        except Exception as e:  # a state so broken that the check itself fails
+            problem = f"invariant raised {type(e).__name__}: {e}"
         if problem is not None:
             found.append((inv, problem))
     return found

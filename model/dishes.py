@@ -9,6 +9,10 @@ Colours are dealt lazily: a tile's dirty side is fixed by a CHANCE event when th
 turned (dishes.play.turn-own-tile), with the conditional probability the physical deal
 gives it (the principle of deferred decisions).  One exploration from the single initial
 state therefore covers every deal; :func:`deal_probability` is tested against that.
+
+Each player wants to be rid of dishes (dishes.goal): a pile put on another player's tile
+lies in that player's places.  The rulebook's worked example (dishes.example.ania-krzys)
+is checked by tests/model/test_dishes.py and proved consistent in proofs/dishes_proofs.py.
 """
 
 from __future__ import annotations
@@ -95,6 +99,7 @@ class Options:
     dishes_count: str = ruling("dishes.ruling.dishes-count", "tiles", "stacks", STRICT)
     tie_for_most: str = ruling("dishes.ruling.tie-for-most", "all-tied-lose", "no-loser", STRICT)
     first_player: str = ruling("dishes.ruling.first-player", "seat-0", "random")
+    clean_at_end: str = ruling("dishes.ruling.clean-at-end", "not-dishes", "dishes", STRICT)
 
 
 # --------------------------------------------------------------------------- the table's geometry
@@ -127,7 +132,9 @@ class Geometry:
 
 @lru_cache(maxsize=64)
 def geometry(setup: Setup) -> Geometry:
-    """The layouts for this setup, as the deal rulings say (dishes.ruling.deal-2-players, -3-players)."""
+    """The layouts for this setup, as the deal rulings say (dishes.ruling.deal-2-players,
+    dishes.ruling.deal-3-players): the rulebook leaves dealing to 2 or 3 players open
+    (dishes.setup.deal-2-3-unspecified)."""
     o: Options = setup.options
     n = setup.players
     scheme = "random-subset" if n == 4 else (o.deal_2_players if n == 2 else o.deal_3_players)
@@ -249,7 +256,8 @@ def parse_move(text: str, setup: Setup | None = None) -> Move:
 
 
 def new_game(setup: Setup) -> State:
-    """Every tile dealt clean side up in its layout (dishes.setup.deal-one-of-each, dishes.setup.layout)."""
+    """Every tile dealt clean side up in its layout (dishes.setup.sort, dishes.setup.deal-one-of-each,
+    dishes.setup.layout)."""
     g = geometry(setup)
     places = [CLEAN if t < g.types else () for _ in range(g.layouts) for t in range(NT)]
     spare = tuple(L * NT + t for L, o in enumerate(g.owners) if o is None for t in range(g.types))
@@ -295,7 +303,8 @@ def matches(a: int, b: int) -> bool:
 
 
 def real_moves(state: State, seat: int) -> list[Move]:
-    """Every Turn and Place open to ``seat``, in canonical order."""
+    """Every Turn and Place open to ``seat``, in canonical order; a pile may land in any
+    layout, the mover's own included (dishes.play.place-anyone)."""
     places = state.places
     g = geometry(state.setup)
     out: list[Move] = [Turn(p) for p in g.places_of(seat) if places[p] is CLEAN]
@@ -535,9 +544,10 @@ def dishes_in_front(state: State, seat: int, how: str) -> int:
     """A player's dishes: tiles (or stacks) lying in that player's places (dishes.ruling.dishes-count)."""
     g = geometry(state.setup)
     stacks = [state.places[p] for p in g.places_of(seat)]
+    clean = sum(1 for s in stacks if s is CLEAN) if state.setup.options.clean_at_end == "dishes" else 0
     if how == "stacks":
-        return sum(1 for s in stacks if s)
-    return sum(len(s) for s in stacks if s)
+        return sum(1 for s in stacks if s) + clean
+    return sum(len(s) for s in stacks if s) + clean
 
 
 def outcome(state: State) -> Outcome | None:
@@ -546,6 +556,8 @@ def outcome(state: State) -> Outcome | None:
         return None
     o: Options = state.setup.options
     seats = range(state.setup.players)
+    if o.clean_at_end == STRICT and any(p is CLEAN for p in state.places):
+        raise RuleGap("dishes.ruling.clean-at-end", "the game ended with clean tiles on the table")
     tiles = tuple(dishes_in_front(state, s, "tiles") for s in seats)
     stacks = tuple(dishes_in_front(state, s, "stacks") for s in seats)
 
@@ -571,7 +583,8 @@ def outcome(state: State) -> Outcome | None:
 
 
 def observation(state: State, seat: int) -> dict[str, Any]:
-    """What ``seat`` sees: clean tiles by type only (dishes.setup.hidden-backs), and of each
+    """What ``seat`` sees: clean tiles by type only (dishes.setup.hidden-backs,
+    dishes.components.clean-side), and of each
     stack its top tile and height (dishes.play.top-counts); the tiles below are covered."""
     out: dict[str, Any] = {}
     for p, s in enumerate(state.places):
@@ -720,11 +733,16 @@ def canonical(state: State, types: bool = True, seats: bool = False) -> State:
 def _type_orders(places: list, L: int, in_play: int) -> list[tuple[int, ...]]:
     """Orders of the old types that sort them by an invariant signature; ties in all orders.
     Types not in play keep their places at the end."""
+    where: list[list[tuple[int, int]]] = [[] for _ in range(NT)]
+    for p, s in enumerate(places):
+        if s:
+            layout = p // NT
+            for i, c in enumerate(s):
+                where[(c // NC) % NT].append((layout, i))
     sig = []
     for t in range(in_play):
         shape = tuple(-1 if places[l * NT + t] is CLEAN else len(places[l * NT + t]) for l in range(L))
-        where = sorted((p // NT, i) for p, s in enumerate(places) if s for i, c in enumerate(s) if tile_type(c) == t)
-        sig.append((shape, tuple(where)))
+        sig.append((shape, tuple(sorted(where[t]))))
     order = sorted(range(in_play), key=lambda t: sig[t])
     groups: list[list[int]] = []
     for t in order:
@@ -776,7 +794,7 @@ RULES = RuleSet(
     title="Who Is Going to Do the Dishes?",
     spec_file="dishes.toml",
     Options=Options,
-    player_counts=(2, 3, 4),
+    player_counts=(2, 3, 4),  # dishes.components.players
     new_game=new_game,
     to_move=to_move,
     legal_moves=legal_moves,

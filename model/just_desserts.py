@@ -17,6 +17,14 @@ Clause ids refer to spec/just_desserts.toml.  The shape of a game:
   (jd.win.three-of-a-suit, jd.win.five-suits, jd.win.any-time).
 
 Seat 0 is the player who most recently served dessert in real life (jd.first.player).
+
+Where the other clauses live: the deck and its tastes come from model/decks.py
+(jd.setup.components, jd.tastes.icons, jd.suits.six: any number of suits of equal size);
+:func:`guest_servings` decides what satisfies a guest (jd.serve.satisfies; the rulebook's
+worked example jd.turn.example is a test); the two piles and their discard piles are
+fields of :class:`State` (jd.setup.piles); hands are tuples of any length
+(jd.discard.no-hand-limit); 2 to 5 players (jd.players.count); the advanced rules are the
+variant fields of :class:`Options` (jd.advanced.options).
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from operator import attrgetter
 from fractions import Fraction
 from typing import Any
 
@@ -132,12 +141,16 @@ _new_object = object.__new__
 _set = object.__setattr__
 
 
+_all_fields = attrgetter(*_STATE_FIELDS)
+_FIELD_INDEX = {name: i for i, name in enumerate(_STATE_FIELDS)}
+
+
 def evolve(state: State, **changes: Any) -> State:
     """``dataclasses.replace`` for State, without its per-call overhead (the explorer's hot path)."""
-    new = _new_object(State)
-    for name in _STATE_FIELDS:
-        _set(new, name, changes[name] if name in changes else getattr(state, name))
-    return new
+    values = list(_all_fields(state))
+    for name, value in changes.items():
+        values[_FIELD_INDEX[name]] = value
+    return State(*values)
 
 
 def deck_of(state: State) -> Deck:
@@ -335,6 +348,12 @@ def _guest_source(state: State) -> tuple[str, ...]:
 
 
 def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
+    """Exact outcomes of the next chance event: a draw, a turn-up or a race (cached)."""
+    return _chance_outcomes(state)
+
+
+@lru_cache(maxsize=1 << 12)
+def _chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
     if state.tasks:
         kind, _seat = state.tasks[0]
         source = _dessert_source(state) if kind == DRAW else _guest_source(state)
@@ -545,7 +564,7 @@ def _apply_seat(state: State, move: Move) -> State:
     if move.verb == "dump":
         # jd.turn.dump-tray: discard the chosen cards, then draw as many.
         hand = _minus(state.hands[seat], move.cards)
-        return replace(
+        return evolve(
             state, hands=_set_seat(state.hands, seat, hand), dessert_discard=_plus(state.dessert_discard, move.cards),
             committed=True, phase="discard", tasks=((DRAW, seat),) * len(move.cards),
         )
@@ -569,7 +588,7 @@ def serve_succeeds(state: State, offer: Offer) -> State:
         poach = "done"  # jd.poach.one-opportunity
         tasks = ((DRAW, offer.victim),) + tasks  # jd.poach.victim-tip
     phase = "discard" if offer.back == "buffet" else "choose"
-    return replace(
+    return evolve(
         s, claimed=claimed, dessert_discard=_plus(s.dessert_discard, offer.cards), served=s.served + 1,
         committed=True, poach=poach, offer=None, answerers=(), speaker=-1, phase=phase, tasks=s.tasks + tasks,
     )
@@ -648,7 +667,7 @@ def _settle_task(state: State) -> State:
 def _end_turn(state: State) -> State:
     """jd.discard.turn-ends: the next seat clockwise starts with a draw phase."""
     nxt = (state.turn + 1) % state.setup.players
-    return replace(
+    return evolve(
         state, turn=nxt, phase="choose", tasks=_draw_phase(nxt), opening=False, served=0, committed=False,
         poach="", shielded="", offer=None, answerers=(), speaker=-1, returning=(),
     )
@@ -661,8 +680,8 @@ def _all_claimed(state: State) -> bool:
 def _all_claimed_end(state: State) -> State:
     """jd.ruling.all-guests-claimed: every guest is with a player and nobody has won."""
     o = state.setup.options
-    movable = o.poaching or o.buffet
-    if o.all_claimed == "play-on" or movable:
+    if o.all_claimed == "play-on" or o.poaching:
+        # with Poaching a claimed guest can still change hands (jd.poach.attempt)
         return state
     if o.all_claimed == STRICT:
         raise RuleGap("jd.ruling.all-guests-claimed", "every guest is claimed and nobody has won")
@@ -685,11 +704,15 @@ def winning_clause(deck: Deck, guests: tuple[str, ...]) -> str | None:
 
 def winner(state: State) -> tuple[int, str] | None:
     """jd.win.any-time: the first seat (from the player whose turn it is) whose guests win."""
-    deck = deck_of(state)
-    n = state.setup.players
+    return _winner(deck_of(state), state.claimed, state.turn)
+
+
+@lru_cache(maxsize=1 << 14)
+def _winner(deck: Deck, claimed: tuple[tuple[str, ...], ...], turn: int) -> tuple[int, str] | None:
+    n = len(claimed)
     for k in range(n):
-        seat = (state.turn + k) % n
-        clause = winning_clause(deck, state.claimed[seat])
+        seat = (turn + k) % n
+        clause = winning_clause(deck, claimed[seat])
         if clause:
             return seat, clause
     return None
@@ -845,7 +868,15 @@ RULES = RuleSet(
     load_components=deck_argument,
     setup_error=setup_error,
     symmetries={"twins": lambda s: canonical_twins(s)},
+    default_symmetry="twins",
 )
+
+TEACHING_DECKS = ("jd-two-suits", "jd-one-suit", "jd-rivals")
+
+
+def SMALL_CONFIGS() -> list[Setup]:  # noqa: N802 - the name proofs/gaps.py looks for
+    """Configurations small enough to explore to the end: 2 players on each teaching deck."""
+    return [RULES.setup(2, Options(), embedded_deck(name)) for name in TEACHING_DECKS]
 
 
 # --------------------------------------------------------------------------- symmetry
@@ -909,7 +940,7 @@ def canonical_twins(state: State) -> State:
     offer = state.offer
     if offer is not None and offer.guest in rename:
         offer = replace(offer, guest=rename[offer.guest])
-    return replace(
+    return evolve(
         state, claimed=tuple(r(c) for c in state.claimed), centre=r(state.centre), guest_pile=r(state.guest_pile),
         guest_discard=tuple(rename.get(g, g) for g in state.guest_discard), offer=offer,
         shielded=rename.get(state.shielded, state.shielded),

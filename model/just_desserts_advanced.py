@@ -188,7 +188,11 @@ def answer(state: State, seat: int, move: Move) -> State:
 
 
 def _return_offer(state: State) -> State:
-    """jd.block.cards-back / jd.surprise.continue: the thwarted server takes the desserts back."""
+    """jd.block.cards-back / jd.surprise.continue: the thwarted server takes the desserts back.
+
+    No tip for a thwarted server, favourite or not (jd.poach.blocked-no-tip): tips are only
+    queued when a serving succeeds.
+    """
     a = state.offer
     return evolve(
         state, hands=_set_seat(state.hands, a.server, _plus(state.hands[a.server], a.cards)), offer=None,

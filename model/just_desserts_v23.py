@@ -413,9 +413,7 @@ def illegal_reason(state: State, move: Move) -> str | None:
     if actor is TERMINAL:
         return "jd23.end.second-exhaustion"  # the game is over
     if actor is CHANCE:
-        if any(m == move for m, _ in chance_outcomes(state)):
-            return None
-        return _CHANCE_CLAUSE[state.phase]
+        return None if _possible_chance(state, move) else _CHANCE_CLAUSE[state.phase]
     if state.phase == ANSWER:
         # an answer is "call" or "pass"; nothing else while the guest waits
         return None if isinstance(move, (Call, Pass)) else "jd23.call.got-it"
@@ -436,6 +434,21 @@ def illegal_reason(state: State, move: Move) -> str | None:
     if move.cards not in offered_servings(state):
         return "jd23.call.favourite-trump"
     return None
+
+
+def _possible_chance(state: State, move: Move) -> bool:
+    """True if ``move`` is one of ``chance_outcomes(state)`` (checked directly, without listing them)."""
+    phase = state.phase
+    if isinstance(move, Draw):
+        return phase in (DEAL, DRAW) and move.seat == state.draws[0] and move.card in state.dessert_pile
+    if isinstance(move, TurnUp):
+        return phase == TURN_UP and move.guest in state.guest_pile
+    if isinstance(move, Race):
+        return phase == RACE and (move.seat is None or move.seat in contenders(state))
+    if isinstance(move, Penalty):
+        return (phase == PENALTY and move.seat == state.penalties[0] and move.card in state.hands[move.seat]
+                and move.taker == penalty_taker(state, move.seat))
+    return False
 
 
 _CHANCE_CLAUSE = {
@@ -724,27 +737,25 @@ def state_vars(state: State) -> dict[str, Any]:
 # --------------------------------------------------------------------------- invariants
 
 
+@lru_cache(maxsize=64)
+def _cards_of(deck: Deck) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    return deck.dessert_cards(), deck.guest_cards()
+
+
 def _every_dessert_once(state: State) -> str | None:
     deck: Deck = state.setup.components
-    seen = Counter(state.dessert_pile) + Counter(state.set_aside) + Counter(state.floor)
-    for h in state.hands:
-        seen += Counter(h)
-    for d in state.dishes:
-        seen += Counter(d)
-    if seen != Counter(deck.dessert_cards()):
-        return f"desserts out of balance: {dict(seen - Counter(deck.dessert_cards()))} extra, " \
-               f"{dict(Counter(deck.dessert_cards()) - seen)} missing"
+    seen = sorted(itertools.chain(state.dessert_pile, state.set_aside, state.floor, *state.hands, *state.dishes))
+    if tuple(seen) != _cards_of(deck)[0]:
+        want, have = Counter(deck.dessert_cards()), Counter(seen)
+        return f"desserts out of balance: {dict(have - want)} extra, {dict(want - have)} missing"
     return None
 
 
 def _every_guest_once(state: State) -> str | None:
     deck: Deck = state.setup.components
-    seen = Counter(state.guest_pile) + Counter(state.discards)
-    for c in state.collected:
-        seen += Counter(c)
-    if state.guest is not None:
-        seen[state.guest] += 1
-    if seen != Counter(deck.guest_cards()):
+    table = (state.guest,) if state.guest is not None else ()
+    seen = sorted(itertools.chain(state.guest_pile, state.discards, table, *state.collected))
+    if tuple(seen) != _cards_of(deck)[1]:
         return "guests out of balance"
     return None
 

@@ -162,13 +162,19 @@ class Exploration:
         ]
 
 
-def _successors(rules: RuleSet, state: Any) -> list[tuple[Any, Fraction | None, Any]]:
+def _successors(rules: RuleSet, state: Any) -> Iterable[tuple[Any, Fraction | None, Any]]:
+    """(move, probability, next state), lazily; a move that raises RuleGap leads to no state and is skipped
+    (a state on a trace may have a sibling move into a gap of a strict ruling)."""
     actor = rules.to_move(state)
-    if actor is CHANCE:
-        return [(m, p, rules.apply(state, m)) for m, p in rules.chance_outcomes(state)]
     if actor is TERMINAL:
-        return []
-    return [(m, None, rules.apply(state, m)) for m in rules.legal_moves(state)]
+        return
+    pairs = rules.chance_outcomes(state) if actor is CHANCE else [(m, None) for m in rules.legal_moves(state)]
+    for m, p in pairs:
+        try:
+            nxt = rules.apply(state, m)
+        except RuleGap:
+            continue
+        yield m, p, nxt
 
 
 def explore(

@@ -71,6 +71,8 @@ class Config:
 
     players: int
     components: Any = None
+    deck: str | None = None
+    """The text the components were loaded from (``--config 2:3x4``), if any: witnesses keep it."""
 
     def components_name(self) -> str:
         return str(getattr(self.components, "name", "default") if self.components is not None else "default")
@@ -371,7 +373,8 @@ def find_gaps(rules: RuleSet, configs: Configs | Sequence[Config] | None = None,
     """Strict runs over the configurations; every finding with its shortest trace, judged.
 
     First every strict alternative at once; then, for each strict ruling no run reached,
-    a run with only that ruling strict (another gap may have cut the way to it).
+    a run with only that ruling strict (another gap may have cut the way to it) on every
+    configuration whose first run was complete.
     """
     t0 = time.perf_counter()
     if configs is None:
@@ -384,9 +387,12 @@ def find_gaps(rules: RuleSet, configs: Configs | Sequence[Config] | None = None,
     report = GapReport(rules.id, configs, spec_problem=spec_problem)
     found: dict[tuple[str, str], GapFinding] = {}
     strict_all = strict_options(rules.Options)
+    complete = []
     for config in configs.configs:
         run, fs = explore_config(rules, config, strict_all, budget, progress)
         report.runs.append(run)
+        if run.complete:
+            complete.append(config)
         for f in fs:
             _keep(found, f)
     reached = {k for (kind, k) in found if kind == "gap"}
@@ -394,7 +400,9 @@ def find_gaps(rules: RuleSet, configs: Configs | Sequence[Config] | None = None,
         if rid in reached:
             continue
         only = with_alternative(rules.Options(), rules, rid, STRICT)
-        for config in configs.configs:
+        # Only where the strict run was complete: there another gap cut the way; where the
+        # budget cut the run, the same budget would not reach further.
+        for config in complete:
             run, fs = explore_config(rules, config, only, budget, progress)
             run.note = f"only {rid} strict"
             report.runs.append(run)

@@ -94,7 +94,7 @@ def find_gap(ruling_id: str, deck_name: str | None = None, max_seconds: float = 
                 "moves": [s.move for s in f.trace],
                 "raises_at": None if f.move is None else str(f.move),
                 "detail": f.detail,
-                "search": f"breadth-first over {ex.states:,} states ({ex.coverage()}); this trace is a shortest one",
+                "search": f"breadth-first search, {ex.coverage()}: no shorter trace reaches this gap",
             }
     return None
 

@@ -64,6 +64,28 @@ def _other_layout(before: dict, after: dict, move: Any) -> bool:
     return len(words) == 4 and words[0] == "place" and words[1].split(".")[0] != words[3].split(".")[0]
 
 
+def _claimed(sv: dict) -> list[int]:
+    return [len(c) for c in sv.get("claimed", [])]
+
+
+def _poached(before: dict, after: dict, move: Any) -> bool:
+    """Just Desserts: one seat lost a claimed guest and another gained one."""
+    b, a = _claimed(before), _claimed(after)
+    return len(a) == len(b) and any(x < y for x, y in zip(a, b)) and any(x > y for x, y in zip(a, b))
+
+
+def _tipped(before: dict, after: dict, move: Any) -> bool:
+    """Just Desserts: a guest was served and more draws are due than a poach's parting tip."""
+    served = sum(_claimed(after)) > sum(_claimed(before)) or _poached(before, after, move)
+    extra = _size(after.get("tasks")) - _size(before.get("tasks"))
+    return served and extra > (1 if _poached(before, after, move) else 0)
+
+
+def _big_hand(before: dict, after: dict, move: Any) -> bool:
+    """A hand larger than any limit a player might assume (jd.discard.no-hand-limit)."""
+    return any(isinstance(h, list) and len(h) > 7 for h in after.get("hands", []))
+
+
 def _stack_height_moved(before: dict, after: dict, move: Any) -> bool:
     """Dishes: a Place moved a stack of two or more tiles (dishes.play.move-whole-stack)."""
     words = str(move).split()
@@ -78,12 +100,14 @@ def _stack_height_moved(before: dict, after: dict, move: Any) -> bool:
 START_CLAUSES: dict[str, tuple[str, ...]] = {
     "dishes": ("dishes.components.players", "dishes.components.tiles", "dishes.components.clean-side", "dishes.setup.sort",
                "dishes.setup.deal-one-of-each", "dishes.setup.layout", "dishes.setup.hidden-backs"),
-    "just-desserts": ("jd.setup.components", "jd.first.player"),
+    "just-desserts": ("jd.setup.components", "jd.players.count", "jd.setup.deal-hands", "jd.setup.deal-guests",
+                      "jd.setup.piles", "jd.first.player"),
     "just-desserts-2.3": ("jd23.setup.shuffle", "jd23.setup.maitre-d", "jd23.setup.players"),
 }
 
 START_WHEN: dict[str, tuple[tuple[Callable[[Any], bool], tuple[str, ...]], ...]] = {
     "dishes": ((lambda state: state.setup.players in (2, 3), ("dishes.setup.deal-2-3-unspecified",)),),
+    "just-desserts": ((lambda state: _any_variant(state), ("jd.advanced.options",)),),
 }
 """Start clauses that hold only for some setups: (test on the initial state, clauses)."""
 
@@ -99,14 +123,14 @@ MOVE_CLAUSES: dict[str, dict[str, tuple[str, ...]]] = {
         "draw": ("jd.turn.draw-phase",),
         "turn-up": ("jd.setup.deal-guests",),
         "first": ("jd.surprise.first-offered",),
-        "serve": ("jd.turn.one-option", "jd.turn.satisfy-guests"),
+        "serve": ("jd.turn.one-option", "jd.turn.satisfy-guests", "jd.serve.satisfies"),
         "stop": ("jd.turn.satisfy-guests",),
         "kitchen": ("jd.turn.one-option", "jd.turn.kitchen"),
         "dump": ("jd.turn.one-option", "jd.turn.dump-tray"),
         "depart": ("jd.discard.one-per-suit",),
         "poach": ("jd.poach.attempt",),
-        "block": ("jd.block.defender",),
-        "surprise": ("jd.surprise.intercept", "jd.surprise.needs-favourite"),
+        "block": ("jd.block.defender", "jd.block.cards-back"),
+        "surprise": ("jd.surprise.intercept", "jd.surprise.needs-favourite", "jd.surprise.continue", "jd.surprise.no-tip"),
         "buffet": ("jd.buffet.aces", "jd.buffet.draw-three"),
         "return": ("jd.buffet.others-return",),
         "pass": (),
@@ -138,7 +162,11 @@ CHANGE_CLAUSES: dict[str, tuple[tuple[str, Change, tuple[str, ...]], ...]] = {
         ("*", became("poach", "done"), ("jd.poach.one-opportunity",)),
         ("*", became_true("shielded"), ("jd.surprise.no-poach-back",)),
         ("*", changed("turn"), ("jd.discard.turn-ends",)),
-        ("*", became_true("winner"), ("jd.win.any-time",)),
+        ("*", lambda b, a, m: a.get("winner", -1) >= 0 and b.get("winner", -1) < 0, ("jd.win.any-time",)),
+        ("*", _poached, ("jd.poach.victim-tip",)),
+        ("*", _tipped, ("jd.tip.favourite",)),
+        ("block", grew("tasks"), ("jd.tip.block-favourite",)),
+        ("*", _big_hand, ("jd.discard.no-hand-limit",)),
         ("*", became_true("returning"), ("jd.buffet.others-return",)),
         ("buffet", changed("phase"), ("jd.buffet.serve-one",)),
     ),
@@ -175,6 +203,14 @@ OPTION_CLAUSES: dict[str, tuple[tuple[str, str, Change, tuple[str, ...]], ...]] 
     ),
 }
 """(move kind, "only" / "voluntary" (was it the only legal move?), test, clauses)."""
+
+
+def _any_variant(state: Any) -> bool:
+    """Is any optional rule switched on (Options classes use slots, so no vars())?"""
+    import dataclasses
+
+    options = state.setup.options
+    return any(f.metadata.get("variant") and getattr(options, f.name) for f in dataclasses.fields(options))
 
 
 # --------------------------------------------------------------------------- lookups

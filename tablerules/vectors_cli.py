@@ -42,17 +42,25 @@ from tablerules.model.core import (
 
 from . import coverage
 from .vectors import (
-    MAX_FILE_BYTES, VectorError, dumps, parse_document, record_game, spec_digest, trace_document, verify_file,
+    MAX_FILE_BYTES, VectorError, dumps, parse_document, record_game, trace_document, verify_file,
 )
 
 MAX_STEPS = 400
 """Playthroughs stop here (and say so in #meta.capped): a game that long is a pass loop."""
 DEFAULT_SEEDS = 2
 """Seeded playthroughs per player count under the default options."""
-EDGE_TRIES = 60
+EDGE_TRIES = 80
 """Extra steered playthroughs per rule set in the search for uncovered clauses."""
 EDGE_KEEP = 12
 """At most this many edge-case vectors per rule set."""
+EDGE_MAX_BYTES = 250_000
+"""Edge-case vectors larger than this are dropped (the clause stays listed as uncovered)."""
+RULESET_MAX_BYTES = 1_500_000
+"""No edge-case vector is added once a rule set's vectors would pass this size (the set stays near 3 MB)."""
+EDGE_PATIENCE = 12
+"""The search for edge cases stops after this many tries in a row that find nothing new."""
+STEER_SAMPLE = 6
+"""Choices looked at in full per step of a steered playthrough."""
 COMPONENTS: dict[str, tuple[str, ...]] = {"dishes": ("box", "3x4")}
 """Components to try per rule set, by --deck argument (default: the default, then embedded decks)."""
 SMALL_COMPONENTS: dict[str, str] = {"dishes": "3x4"}
@@ -110,6 +118,7 @@ class Report:
     universe: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     skipped: str = ""
+    failed: str = ""
     seconds: float = 0.0
 
 
@@ -165,7 +174,7 @@ def option_variants(rules: RuleSet) -> list[tuple[str, Any]]:
     for name, f in sorted(variants.items()):
         out.append((f"+{name}", dataclasses.replace(Options(), **{f.name: True})))
     base = dataclasses.replace(Options(), **{f.name: True for f in variants.values()})
-    prefix = "+all-" if variants else ""
+    prefix = "advanced+" if variants else ""
     for rid, f in sorted(ruling_fields(Options).items()):
         for alt in f.metadata["alternatives"][1:]:
             out.append((f"{prefix}{short_ruling_name(rid)}={alt}", dataclasses.replace(base, **{f.name: alt})))
@@ -223,7 +232,13 @@ def playthrough(rules: RuleSet, setup: Any, seed: int, steer: set[str] | None = 
 
 
 def _steered(rules: RuleSet, state: Any, choices: list[Any], steer: set[str], rng: random.Random, actor: Any) -> Any:
-    sample = choices if len(choices) <= 40 else rng.sample(choices, 40)
+    """A choice whose step exercises a clause in ``steer``, or None.  Cheap first (the
+    clauses a move's kind maps to), then a full look at a few sampled choices."""
+    table = coverage.MOVE_CLAUSES.get(rules.id, {})
+    by_kind = [m for m in choices if steer & set(table.get(coverage.move_kind(m), ()))]
+    if by_kind:
+        return rng.choice(by_kind)
+    sample = choices if len(choices) <= STEER_SAMPLE else rng.sample(choices, STEER_SAMPLE)
     hits = []
     for m in sample:
         try:
@@ -255,61 +270,130 @@ def witness_files() -> list[Path]:
     return sorted(root.glob("*.json")) if root.is_dir() else []
 
 
-def witness_vector(rules: RuleSet, path: Path) -> tuple[Vector | None, str]:
-    """The witness at ``path`` as a vector, or (None, why not).
+def _slug(text: str) -> str:
+    out = "".join(ch if ch.isalnum() else "-" for ch in text.lower())
+    while "--" in out:
+        out = out.replace("--", "-")
+    return out.strip("-") or "trace"
 
-    Two shapes are read: {ruleset, players, options, components, moves, note} and
-    {ruleset, ruling, setup: {players, deck, rulings}, moves, raises_at, detail}.
+
+def witness_vectors(rules: RuleSet, path: Path) -> tuple[list[Vector], list[str]]:
+    """The witness traces in ``path`` for this rule set, as vectors, and a note per problem.
+
+    Three shapes are read: {ruleset, players, options, components, moves, note};
+    {ruleset, ruling, setup: {players, deck, rulings}, moves, raises_at, detail}; and
+    {ruleset, players, deck, options, witnesses: {name: {moves, about, ...}}} holding several.
     """
     try:
         w = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        return None, f"witness {path.name}: unreadable ({e})"
+        return [], [f"witness {path.name}: unreadable ({e})"]
     if not isinstance(w, dict) or w.get("ruleset") != rules.id:
-        return None, ""
+        return [], []
     s = w.get("setup") if isinstance(w.get("setup"), dict) else {}
-    players = w.get("players", s.get("players"))
-    rulings = w.get("options", s.get("rulings", {})) or {}
-    comp_name = w.get("components", s.get("deck", s.get("components")))
-    moves = list(w.get("moves", []))
-    raises_at = w.get("raises_at")
-    note = w.get("note") or w.get("detail") or ""
+    common = {
+        "players": w.get("players", s.get("players")),
+        "options": w.get("options", s.get("rulings", s.get("options", {}))) or {},
+        "components": [w.get("deck"), w.get("components"), s.get("deck"), s.get("components")],
+        "description": s.get("description", "") or w.get("about", ""),
+        "ruling": w.get("ruling", ""),
+    }
+    entries = w.get("witnesses")
+    if isinstance(entries, dict):
+        items = [(f"witness-{path.stem}-{_slug(name)}", e) for name, e in entries.items() if isinstance(e, dict)]
+    elif isinstance(entries, list):
+        items = [(f"witness-{path.stem}-{i + 1}", e) for i, e in enumerate(entries) if isinstance(e, dict)]
+    else:
+        items = [(f"witness-{path.stem}", w)]
+    vectors, notes = [], []
+    for name, entry in items:
+        vec, problem = _witness_entry(rules, path, name, common, entry)
+        if vec is not None:
+            vectors.append(vec)
+        if problem:
+            notes.append(problem)
+    return vectors, notes
+
+
+def _load_first(rules: RuleSet, names: list[str]) -> tuple[str | None, Any]:
+    """(argument, components) for the first name that loads (a witness may give a --deck
+    argument and a display name); (None, None) for the default components."""
+    if not names or rules.load_components is None:
+        return None, None
+    problem: Exception | None = None
+    for name in names:
+        try:
+            return name, rules.load_components(name)
+        except (SetupError, OSError, ValueError) as e:
+            problem = problem or e
+    raise SetupError(str(problem).splitlines()[0] if str(problem) else f"cannot load components {names[0]!r}")
+
+
+def _witness_entry(rules: RuleSet, path: Path, name: str, common: dict, entry: dict) -> tuple[Vector | None, str]:
+    players = entry.get("players", common["players"])
+    rulings = entry.get("options", common["options"]) or {}
+    names = [entry.get("deck"), entry.get("components")]
+    names = [n for n in names + common["components"] if isinstance(n, str) and n]
+    moves = entry.get("moves", [])
+    raises_at = entry.get("raises_at")
+    note = entry.get("note") or entry.get("detail") or entry.get("about") or ""
+    ruling = entry.get("ruling", common["ruling"])
+    label = f"witness {path.name}" + (f" ({name})" if name != f"witness-{path.stem}" else "")
     try:
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves) or not isinstance(rulings, dict):
+            raise ValueError("moves must be a list of move texts and options an object")
         pairs = [f"{k}={v}" for k, v in rulings.items() if not isinstance(v, bool)]
         variants = [k for k, v in rulings.items() if v is True]
         options = parse_options(rules.Options, pairs, variants=variants)
-        comp = rules.load_components(comp_name) if comp_name and rules.load_components else None
+        comp_name, comp = _load_first(rules, names)
         setup = rules.setup(players, options, comp)
         cfg = Config(players, options, setup.components, comp_name, "witness")
         all_moves = moves + ([raises_at] if isinstance(raises_at, str) else [])
         generator = {"kind": "witness", "file": f"spec/witnesses/{path.name}"}
-        if w.get("ruling"):
-            generator["ruling"] = w["ruling"]
-        vec = _make_vector(rules, cfg, all_moves, f"witness-{path.stem}", generator,
-                           f"witness for {w.get('ruling') or 'a ruling'}: {s.get('description', '')}".rstrip(": "),
-                           note, max_steps=None)
+        if ruling:
+            generator["ruling"] = ruling
+        description = f"witness for {ruling or 'a ruling'}" + (f": {common['description']}" if common["description"] else "")
+        vec = _make_vector(rules, cfg, all_moves, name, generator, description, note, max_steps=None)
     except (SetupError, MoveSyntaxError, IllegalMove, TypeError, ValueError) as e:
-        return None, f"witness {path.name}: cannot be replayed: {str(e).splitlines()[0]}"
-    gap = vec.document["#meta"].get("rule_gap")
-    problem = ""
-    if raises_at is not None or "raises_at" in w:
-        if not gap:
-            problem = f"witness {path.name}: expected a rule gap{' at ' + raises_at if raises_at else ''}, none was raised"
-    return vec, problem
+        return None, f"{label}: cannot be replayed: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+    if "raises_at" in entry and not vec.document["#meta"].get("rule_gap"):
+        where = f" at {raises_at}" if raises_at else ""
+        return vec, f"{label}: expected a rule gap{where}, none was raised (is the witness out of date?)"
+    return vec, ""
 
 
 # --------------------------------------------------------------------------- one rule set
 
 
-def generate_ruleset(ruleset_id: str, progress: bool = True) -> Report:
-    """Every vector for one rule set (in memory), with its coverage."""
+def generate_ruleset(ruleset_id: str) -> Report:
+    """Every vector for one rule set (in memory), with its coverage.
+
+    A model that does not import is skipped (``report.skipped``); one that raises while
+    playing is reported (``report.failed``) and none of its vectors are written.
+    """
     report = Report(ruleset_id)
     t0 = time.perf_counter()
     try:
         rules = registry.get(ruleset_id)
     except Exception as e:  # noqa: BLE001 - any import failure means: skip this rule set for now
-        report.skipped = f"model does not import ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})"
+        report.skipped = f"model does not import ({_one_line(e)})"
         return report
+    try:
+        _generate_into(report, rules)
+    except Exception as e:  # noqa: BLE001 - a model bug must not hide the other rule sets' vectors
+        report.failed = f"the model raised {_one_line(e)} while generating; nothing written for {ruleset_id}"
+        report.vectors = []
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(e).splitlines()[0] if str(e) else ""
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
+
+
+def _generate_into(report: Report, rules: RuleSet) -> None:
+    ruleset_id = rules.id
     from tablerules.spec.loader import SpecError, load_spec
 
     try:
@@ -351,14 +435,11 @@ def generate_ruleset(ruleset_id: str, progress: bool = True) -> Report:
             continue
         add(vec)
     for path in witness_files():
-        vec, problem = witness_vector(rules, path)
-        if problem:
-            report.notes.append(problem)
-        if vec is not None:
+        vecs, problems = witness_vectors(rules, path)
+        report.notes += problems
+        for vec in vecs:
             add(vec)
     _edge_cases(rules, report, configs_by_n, add)
-    report.seconds = time.perf_counter() - t0
-    return report
 
 
 def _pick_game(rules: RuleSet, cfg: Config, k: int, description: str, first_moves: list[Any] | None = None) -> Vector:
@@ -431,16 +512,24 @@ def _edge_cases(rules: RuleSet, report: Report, configs_by_n: dict[int, list[Con
     wanted = {c for c in report.universe if "=" not in c and ".ruling." not in c} - covered
     if not wanted:
         return
-    configs = [cfg for n in sorted(configs_by_n) for cfg in configs_by_n[n]]
-    variants = option_variants(rules)
-    for label, options in variants:
+    configs = [cfgs[0] for n, cfgs in sorted(configs_by_n.items())]
+    variants = variant_fields(rules.Options)
+    if variants:
+        base = rules.Options()
+        option_sets = [(f"+{name}", dataclasses.replace(base, **{f.name: True})) for name, f in sorted(variants.items())]
+        option_sets.append(("advanced", dataclasses.replace(base, **{f.name: True for f in variants.values()})))
+        choices = _components_choices(rules)
         for n in rules.player_counts:
-            for arg, comp in _working(rules, n, options, _components_choices(rules))[:1]:
-                configs.append(Config(n, options, comp, arg, f"{_comp_label(arg, comp)}-{label}"))
-    kept = 0
+            for label, options in option_sets:
+                for arg, comp in _working(rules, n, options, choices)[:1]:
+                    configs.append(Config(n, options, comp, arg, f"{_comp_label(arg, comp)}-{label}"))
+    patience = max(EDGE_PATIENCE, len(configs))
+    kept = idle = 0
+    total = sum(len(dumps(v.document)) for v in report.vectors)
     for k in range(EDGE_TRIES):
-        if not wanted or kept >= EDGE_KEEP or not configs:
+        if not wanted or kept >= EDGE_KEEP or not configs or idle >= patience:
             break
+        idle += 1
         cfg = configs[k % len(configs)]
         setup = rules.setup(cfg.players, cfg.options, cfg.components)
         moves = playthrough(rules, setup, _seed(rules.id, "edge", cfg.slug(), k), steer=wanted)
@@ -448,9 +537,18 @@ def _edge_cases(rules: RuleSet, report: Report, configs_by_n: dict[int, list[Con
                            f"{rules.title}: {cfg.players} players, {cfg.label}: a playthrough steered to uncovered clauses")
         new = wanted & set(vec.clauses)
         if new:
+            last = max(i for i, st in enumerate(vec.document["states"]) if new & set(st["#meta"].get("clauses", ())))
+            if last < len(moves):  # stop right after the last step of interest
+                vec = _make_vector(rules, cfg, moves[:last], vec.name, vec.document["#meta"]["generator"],
+                                   vec.document["#meta"]["description"] + " (cut after the last step of interest)")
+            size = len(dumps(vec.document))
+            if size > EDGE_MAX_BYTES or total + size > RULESET_MAX_BYTES:
+                continue
+            total += size
             vec.document["#meta"]["note"] = "covers " + ", ".join(sorted(new))
             add(vec)
             kept += 1
+            idle = 0
             wanted -= new
 
 
@@ -461,7 +559,7 @@ def write_set(reports: list[Report], out: Path) -> list[Path]:
     """Write every vector; remove stale *.itf.json in the folders of the rule sets written."""
     written = []
     for r in reports:
-        if r.skipped:
+        if r.skipped or r.failed:
             continue
         folder = out / r.ruleset
         folder.mkdir(parents=True, exist_ok=True)
@@ -527,8 +625,8 @@ def _change_summary(old: Path, new: Path) -> str:
 def coverage_lines(reports: list[Report], show: int = 3) -> list[str]:
     lines = []
     for r in reports:
-        if r.skipped:
-            lines.append(f"{r.ruleset}: skipped: {r.skipped}")
+        if r.skipped or r.failed:
+            lines.append(f"{r.ruleset}: {'skipped: ' + r.skipped if r.skipped else 'FAILED: ' + r.failed}")
             continue
         by_item: dict[str, list[str]] = {}
         for v in r.vectors:
@@ -579,8 +677,7 @@ def main(argv: list[str]) -> int:
         except SystemExit as e:  # --help
             return int(e.code or 0)
         if args.action is None:
-            _parser().print_help()
-            return 2
+            raise UsageError("tablerules vectors: say what to do: generate or verify (see --help)")
         if args.action == "verify":
             return _verify(args)
         return _generate(args)
@@ -616,15 +713,18 @@ def _generate(args: argparse.Namespace) -> int:
     for r in reports:
         if r.skipped:
             print(f"skipped {r.ruleset}: {r.skipped}", file=sys.stderr)
+        if r.failed:
+            print(f"tablerules: error: {r.ruleset}: {r.failed}", file=sys.stderr)
+    failed = 1 if any(r.failed for r in reports) else 0
     if not args.check:
         written = write_set(reports, out)
         size = sum(p.stat().st_size for p in written)
         print(f"wrote {len(written)} vectors ({size / 1e6:.2f} MB) to {out}")
-        return 0
+        return failed
     with tempfile.TemporaryDirectory(prefix="tablerules-vectors-") as tmp:
         fresh = Path(tmp)
         for r in reports:
-            if r.skipped and (out / r.ruleset).is_dir():
+            if (r.skipped or r.failed) and (out / r.ruleset).is_dir():
                 shutil.copytree(out / r.ruleset, fresh / r.ruleset)
         write_set(reports, fresh)
         golden = out
@@ -640,7 +740,7 @@ def _generate(args: argparse.Namespace) -> int:
             print("  " + line)
         return 1
     print(f"vectors in {out} are up to date")
-    return 0
+    return failed
 
 
 __all__ = ["main", "generate_ruleset", "compare_sets", "coverage_lines", "playthrough", "write_set"]

@@ -1,6 +1,6 @@
 """Scenario tests for Just Desserts 2.3 (model/just_desserts_v23.py): one or more per clause.
 
-Positions are built on the teaching deck v23-tiny: Fudge (Chocolate) x3, Berries (Fruit) x3,
+Positions are built on the teaching deck v23-tiny: Fudge (Chocolate) x3, Berries (Fruit) x4,
 Chocolate berry tart (Chocolate, Fruit) x2, Nut bar (Nuts) x3; Berry Belle wants Chocolate
 and Fruit, refuses Nuts, favours the tart; Nutty Ned wants Chocolate and Nuts and favours
 both the fudge and the nut bar.
@@ -72,17 +72,17 @@ def test_deal_five_each_with_exact_probabilities():
     s = RULES.new_game(RULES.setup(2))
     assert RULES.to_move(s) is CHANCE and s.phase == jd.DEAL
     first = outcomes(s)
-    assert first == {"seat 0 draws BERRIES": Fraction(3, 11), "seat 0 draws FUDGE": Fraction(3, 11),
-                     "seat 0 draws NUT_BAR": Fraction(3, 11), "seat 0 draws TART": Fraction(2, 11)}
-    # three fudge and two berries, in this order: 3/11 * 2/10 * 3/9 * 2/8 * 1/7
+    assert first == {"seat 0 draws BERRIES": Fraction(4, 12), "seat 0 draws FUDGE": Fraction(3, 12),
+                     "seat 0 draws NUT_BAR": Fraction(3, 12), "seat 0 draws TART": Fraction(2, 12)}
+    # two berries then three fudge: 4/12 * 3/11 * 3/10 * 2/9 * 1/8
     p = Fraction(1)
     for m in ["seat 0 draws BERRIES"] * 2 + ["seat 0 draws FUDGE"] * 3:
         p *= outcomes(s)[m]
         s = play(RULES, s, [m])
-    assert p == Fraction(3 * 2 * 3 * 2 * 1, 11 * 10 * 9 * 8 * 7)
+    assert p == Fraction(4 * 3 * 3 * 2 * 1, 12 * 11 * 10 * 9 * 8)
     assert all(m.startswith("seat 1 draws") for m in outcomes(s))
     s = play(RULES, s, DEAL[5:])
-    assert [len(h) for h in s.hands] == [5, 5] and len(s.dessert_pile) == 1
+    assert [len(h) for h in s.hands] == [5, 5] and s.dessert_pile == ("BERRIES", "BERRIES")
     assert s.phase == jd.TURN_UP
 
 
@@ -271,14 +271,14 @@ def test_favourite_earns_an_extra_card():
     hands = [("TART", "NUT_BAR", "NUT_BAR", "NUT_BAR", "FUDGE"), ("BERRIES",) * 3 + ("FUDGE", "FUDGE")]
     s = play(RULES, at_guest(hands, "BELLE"), ["call", "pass", "serve TART"])
     assert s.phase == jd.DRAW and s.draws == (0,)
-    assert outcomes(s) == {"seat 0 draws TART": Fraction(1)}
+    assert outcomes(s) == {"seat 0 draws TART": Fraction(1, 2), "seat 0 draws BERRIES": Fraction(1, 2)}
     s = play(RULES, s, ["seat 0 draws TART"])
     assert len(s.hands[0]) == 5 and s.phase == jd.TURN_UP
 
 
 def test_two_favourites_and_favourite_with_others():
     """jd23.ruling.two-favourites and jd23.ruling.favourite-with-others on Nutty Ned (two favourites)."""
-    hands = [("FUDGE", "NUT_BAR", "BERRIES", "BERRIES", "BERRIES"), ("FUDGE", "FUDGE", "TART", "TART", "NUT_BAR")]
+    hands = [("FUDGE", "NUT_BAR", "BERRIES", "BERRIES", "BERRIES"), ("BERRIES", "FUDGE", "FUDGE", "TART", "TART", "NUT_BAR")]
     one = play(RULES, at_guest(hands, "NED"), ["call", "pass", "serve FUDGE+NUT_BAR"])
     assert one.draws == (0,)
     two = play(RULES, at_guest(hands, "NED", options=opts(two_favourites="card-per-favourite")),
@@ -317,10 +317,10 @@ def test_all_pass_discards_and_everyone_draws():
 
 def test_kitchen_closes_when_the_pile_cannot_feed_everyone():
     """jd23.kitchen.closes: one dessert left for two players: set aside, nobody draws again."""
-    hands = [("FUDGE",) * 3 + ("NUT_BAR", "NUT_BAR"), ("BERRIES",) * 3 + ("NUT_BAR", "TART")]
+    hands = [("FUDGE",) * 3 + ("NUT_BAR", "NUT_BAR"), ("BERRIES",) * 4 + ("NUT_BAR", "TART")]
     s = play(RULES, at_guest(hands, "BELLE"), ["pass", "pass"])
     assert s.kitchen_closed and s.set_aside == ("TART",) and s.dessert_pile == ()
-    assert s.phase == jd.TURN_UP and [len(h) for h in s.hands] == [5, 5]
+    assert s.phase == jd.TURN_UP and [len(h) for h in s.hands] == [5, 6]
     # not even a favourite draws after the kitchen closed (reminders)
     s = play(RULES, s, ["turn up NED"])
     s = play(RULES, replace_hands(s, [("TART", "FUDGE", "FUDGE", "FUDGE", "NUT_BAR"), s.hands[1]]), [])
@@ -338,12 +338,15 @@ def replace_hands(state, hands):
 
 def test_kitchen_check_rulings():
     """jd23.ruling.kitchen-check: a favourite's card from a short pile; whenever-short closes after the deal."""
-    hands = [("TART", "NUT_BAR", "NUT_BAR", "NUT_BAR", "FUDGE"), ("BERRIES",) * 3 + ("FUDGE", "FUDGE")]
+    hands = [("TART", "NUT_BAR", "NUT_BAR", "NUT_BAR", "FUDGE"), ("BERRIES",) * 4 + ("FUDGE", "FUDGE")]
     with pytest.raises(RuleGap) as gap:
         play(RULES, at_guest(hands, "BELLE", options=opts(kitchen_check="strict")), ["call", "pass", "serve TART"])
     assert gap.value.ruling == "jd23.ruling.kitchen-check"
-    s = play(RULES, RULES.new_game(RULES.setup(2, opts(kitchen_check="whenever-short"))), DEAL)
-    assert s.kitchen_closed and s.set_aside == ("BERRIES",)
+    drawn_out = DEAL + ["turn up NED", "pass", "pass", "seat 0 draws BERRIES", "seat 1 draws BERRIES"]
+    s = play(RULES, RULES.new_game(RULES.setup(2, opts(kitchen_check="whenever-short"))), drawn_out)
+    assert s.kitchen_closed and s.dessert_pile == () and s.set_aside == ()
+    s = play(RULES, RULES.new_game(RULES.setup(2)), drawn_out)
+    assert not s.kitchen_closed and s.dessert_pile == ()
 
 
 # --------------------------------------------------------------------------- running out of guests

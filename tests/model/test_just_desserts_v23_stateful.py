@@ -65,6 +65,15 @@ class Game(RuleBasedStateMachine):
             assert self.strict and gap.ruling in STRICT_GAPS, gap
             self.gap = gap
 
+    @precondition(lambda self: self.state is not None and not self.live())
+    @rule()
+    def finished(self):
+        """A game that ended (or, under strict rulings, reached a gap) stays where it is."""
+        if self.gap is None:
+            assert RULES.to_move(self.state) is TERMINAL and RULES.legal_moves(self.state) == ()
+        else:
+            assert self.gap.ruling in STRICT_GAPS
+
     @invariant()
     def invariants_hold(self):
         if self.state is not None:

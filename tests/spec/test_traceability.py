@@ -13,6 +13,7 @@ from tablerules.model.core import ruling_fields
 from tablerules.spec import load_spec
 
 REPO = Path(__file__).resolve().parents[2]
+SEEDS = REPO.parent / "shared" / "seeds"
 IDS = registry.ruleset_ids()
 
 
@@ -62,8 +63,6 @@ def test_every_ruling_is_an_options_field_with_the_same_alternatives(ruleset):
 
 @pytest.mark.parametrize("ruleset", IDS)
 def test_spec_cites_a_real_seed_heading(ruleset):
-    from tests.conftest import SEEDS
-
     spec = load_spec(ruleset)
     seed = SEEDS / spec.seed
     if not seed.exists():
@@ -78,8 +77,6 @@ def test_spec_cites_a_real_seed_heading(ruleset):
 @pytest.mark.parametrize("ruleset", IDS)
 def test_spec_paraphrases_and_does_not_paste_the_rulebook(ruleset):
     """No clause or ruling shares a run of eight words with the rulebook."""
-    from tests.conftest import SEEDS
-
     spec = load_spec(ruleset)
     seed = SEEDS / spec.seed
     if not seed.exists():

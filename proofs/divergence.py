@@ -1,0 +1,718 @@
+"""Where two readings of a ruling part ways (issue 6, part 2).
+
+For a ruling and two of its alternatives a and b (``strict`` included: it diverges where
+it raises), a breadth-first search over *pairs* of states (a product construction) plays
+the same moves under both readings, from the same start, until the two differ in what the
+table sees: who is to move, the legal moves, the chance outcomes and their probabilities,
+the outcome at the end, or a :class:`~tablerules.model.core.RuleGap` raised by one only.
+The first such pair is a shortest witness.  Where only the recorded state differs
+(``rules.state_vars``) and nothing a player sees, the search goes on, and that quieter
+difference is reported only if nothing louder is found within the bound.  When the search
+ends without a difference it says so, with its bound: *complete* (every reachable pair of
+the configurations compared) or cut by depth / pairs / seconds.
+
+Every configuration is a source of the same search, so the witness is the shortest over
+all of them.  The other rulings stay at their defaults.
+
+:func:`order_of_resolution` asks, for models with out-of-turn races (a model attribute
+``is_race(state)``), whether who answers first changes the outcome.
+
+Witness files (spec/witnesses/<rule set>-<ruling slug>.json) are plain JSON, read and
+written by :func:`write_witness` / :func:`read_witness`, replayed by :func:`replay_witness`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable, Sequence
+
+from tablerules.model.core import (
+    CHANCE, STRICT, TERMINAL, IllegalMove, RuleGap, RuleSet, SetupError, actor_text, options_text, ruling_fields,
+    short_ruling_name,
+)
+
+from .explorer import Step
+from .gaps import Config, Configs, model_module, small_configs, with_alternative
+
+# --------------------------------------------------------------------------- what a reading does at a point
+
+
+@dataclass(frozen=True)
+class Raised:
+    """A pseudo-state: the reading raised instead of giving a state (a gap, or a refusal)."""
+
+    kind: str
+    """gap, illegal or error."""
+    key: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one reading shows at one point of a trace."""
+
+    sig: tuple
+    """Everything the table sees, comparable between readings."""
+    vars: str
+    """The recorded state (JSON of rules.state_vars), compared only when sig agrees."""
+    text: str
+    """One line for people: `seat 1 to move: pass`, `raises RuleGap ...`, `game over: loser 0`."""
+    data: dict
+
+    def to_json(self) -> dict:
+        return dict(self.data, next=self.text)
+
+
+def _short_list(items: Sequence[str], limit: int = 6) -> str:
+    shown = ", ".join(items[:limit])
+    return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "")
+
+
+def read_state(rules: RuleSet, state: Any) -> Reading:
+    """The observable signature of a state (or of a Raised pseudo-state)."""
+    if isinstance(state, Raised):
+        text = {"gap": f"raises RuleGap {state.key}", "illegal": f"refuses the move [{state.key}]"}.get(state.kind, f"fails: {state.key}")
+        return Reading((state.kind, state.key), "", text + (f": {state.detail}" if state.detail else ""),
+                       {"raises": state.kind, "key": state.key, "detail": state.detail})
+    try:
+        actor = rules.to_move(state)
+        if actor is TERMINAL:
+            out = rules.outcome(state)
+            summary = out.summary() if out else "no outcome"
+            scores = list(out.scores) if out else []
+            sig: tuple = ("end", summary, tuple(scores))
+            text = f"game over: {summary}" + (f" (scores {tuple(scores)})" if scores else "")
+            data = {"to_move": "TERMINAL", "outcome": summary, "scores": scores}
+        elif actor is CHANCE:
+            outs = tuple((str(m), p) for m, p in rules.chance_outcomes(state))
+            sig = ("chance", outs)
+            text = "chance: " + _short_list([f"{m} {p}" for m, p in outs])
+            data = {"to_move": "CHANCE", "chance": [[m, str(p)] for m, p in outs]}
+        else:
+            moves = tuple(str(m) for m in rules.legal_moves(state))
+            sig = ("seat", actor, moves)
+            text = f"{actor_text(actor)} to move: " + (_short_list(list(moves)) if moves else "no move")
+            data = {"to_move": actor_text(actor), "legal": list(moves)}
+    except RuleGap as g:
+        return Reading(("gap", g.ruling), "", f"raises RuleGap {g.ruling}" + (f": {g.detail}" if g.detail else ""),
+                       {"raises": "gap", "key": g.ruling, "detail": g.detail})
+    except Exception as e:  # a model fault is a difference too, and worth seeing
+        return Reading(("error", type(e).__name__), "", f"fails: {type(e).__name__}: {e}",
+                       {"raises": "error", "key": type(e).__name__, "detail": str(e)})
+    try:
+        vars_text = json.dumps(rules.state_vars(state), sort_keys=True, default=str)
+    except Exception as e:  # pragma: no cover - state_vars must not fail
+        vars_text = f"<state_vars failed: {e}>"
+    return Reading(sig, vars_text, text, data)
+
+
+def difference_kind(a: Reading, b: Reading) -> str:
+    """How two readings differ: start/moves/actor/chance/outcome/gap/state, or '' if not at all."""
+    if a.sig != b.sig:
+        ka, kb = a.sig[0], b.sig[0]
+        if "gap" in (ka, kb):
+            return "gap"
+        if ka != kb or (ka == "seat" and a.sig[1] != b.sig[1]):
+            return "actor"
+        return {"seat": "moves", "chance": "chance", "end": "outcome"}.get(ka, "error")
+    if a.vars != b.vars:
+        return "state"
+    return ""
+
+
+def _apply(rules: RuleSet, state: Any, move: Any) -> Any:
+    try:
+        return rules.apply(state, move)
+    except RuleGap as g:
+        return Raised("gap", g.ruling, g.detail)
+    except IllegalMove as e:
+        return Raised("illegal", e.clause, str(e))
+    except Exception as e:
+        return Raised("error", type(e).__name__, str(e))
+
+
+def start_state(rules: RuleSet, config: Config, options: Any) -> Any:
+    """The state before play, a Raised gap if the reading raises at the start; SetupError passes through."""
+    setup = config.setup(rules, options)
+    try:
+        return rules.new_game(setup)
+    except RuleGap as g:
+        return Raised("gap", g.ruling, g.detail)
+
+
+# --------------------------------------------------------------------------- the product search
+
+
+@dataclass
+class PairBudget:
+    max_pairs: int = 100_000
+    max_seconds: float | None = 5.0
+    max_depth: int | None = None
+
+    def text(self) -> str:
+        parts = [f"{self.max_pairs:,} state pairs"]
+        if self.max_depth is not None:
+            parts.append(f"depth {self.max_depth}")
+        if self.max_seconds:
+            parts.append(f"{self.max_seconds:g} s")
+        return " / ".join(parts)
+
+
+@dataclass
+class Divergence:
+    """The answer for one ruling and one pair of its alternatives."""
+
+    ruling: str
+    a: str
+    b: str
+    found: bool
+    kind: str = ""
+    """start, moves, actor, chance, outcome, gap, error or state (only the recorded state)."""
+    config: Config | None = None
+    options_a: Any = None
+    options_b: Any = None
+    steps: tuple[Step, ...] = ()
+    next_a: Reading | None = None
+    next_b: Reading | None = None
+    pairs: int = 0
+    depth: int = 0
+    """Every pair within this many moves was compared."""
+    complete: bool = False
+    stopped: str = ""
+    seconds: float = 0.0
+    skipped: tuple[str, ...] = ()
+    """Configurations left out because one reading cannot set them up."""
+    symmetry: str = "none"
+
+    @property
+    def moves(self) -> list[str]:
+        return [s.move for s in self.steps]
+
+    def bound(self) -> str:
+        sym = "" if self.symmetry == "none" else f", symmetry {self.symmetry}"
+        if self.found and self.kind != "state":
+            return f"breadth-first: found among {self.pairs:,} state pairs{sym}"
+        if self.complete:
+            return f"complete: all {self.pairs:,} reachable state pairs compared{sym}"
+        return f"every pair within {self.depth} moves compared ({self.pairs:,} pairs{sym}; stopped by {self.stopped})"
+
+    def statement(self) -> str:
+        """One sentence: where the readings part, or that they do not within the bound."""
+        if not self.found:
+            return f"{self.a} and {self.b} do not differ ({self.bound()})"
+        where = "at the start" if not self.steps else f"after {len(self.steps)} moves"
+        what = {"start": "at the start", "moves": "in the legal moves", "actor": "in who is to move",
+                "chance": "in the chance outcomes", "outcome": "in the outcome", "gap": "where one raises a RuleGap",
+                "error": "in a model error", "state": "only in the recorded state (nothing a player sees, within the bound)"}[self.kind]
+        return f"{self.a} and {self.b} differ {where} on {self.config.label()}, {what}"
+
+
+class _PairKeys:
+    """Keys for pairs of states, reduced by the rule set's default symmetry where that is safe.
+
+    A pair whose two states record the same thing (same ``state_vars``; they differ only in
+    their options) is replaced by the pair of its canonical states, provided these still
+    record the same thing: the symmetry then acts on both readings alike.  A pair already
+    apart is kept as it is.  The symmetry is assumed to hold under both readings; a witness
+    is always re-checked on the real, unreduced trace.
+    """
+
+    def __init__(self, rules: RuleSet, symmetry: str | None) -> None:
+        self.rules = rules
+        self.canon = rules.symmetries.get(symmetry) if symmetry else None
+        self.symmetry = symmetry if self.canon else None
+
+    def __call__(self, a: Any, b: Any, ra: Reading, rb: Reading) -> tuple:
+        if self.canon is None or isinstance(a, Raised) or isinstance(b, Raised) or ra.vars != rb.vars:
+            return (a, b)
+        ca, cb = self.canon(a), self.canon(b)
+        if self._vars(ca) != self._vars(cb):
+            return (a, b)
+        return (ca, cb)
+
+    def _vars(self, s: Any) -> str:
+        return json.dumps(self.rules.state_vars(s), sort_keys=True, default=str)
+
+
+def diverge(rules: RuleSet, ruling_id: str, a: str, b: str, configs: Sequence[Config], *,
+            budget: PairBudget | None = None, base: Any = None, symmetry: str | None = "default") -> Divergence:
+    """The shortest trace after which readings ``a`` and ``b`` of ``ruling_id`` differ.
+
+    ``base`` is the options for every other ruling (default: the defaults); ``symmetry``
+    names the reduction of in-step pairs (``"default"``: the rule set's, None: none).
+    """
+    budget = budget or PairBudget()
+    t0 = time.perf_counter()
+    base = rules.Options() if base is None else base
+    oa = with_alternative(base, rules, ruling_id, a)
+    ob = with_alternative(base, rules, ruling_id, b)
+    keys = _PairKeys(rules, rules.default_symmetry if symmetry == "default" else symmetry)
+    result = Divergence(ruling_id, a, b, False, options_a=oa, options_b=ob, symmetry=keys.symmetry or "none")
+    parents: dict[tuple, tuple[tuple | None, Any]] = {}
+    roots: dict[tuple, tuple[Config, Any, Any]] = {}
+    frontier: list[tuple] = []
+    skipped = []
+    quiet: tuple | None = None  # the first state-only difference: (key, kind)
+
+    def found(key: tuple, kind: str) -> Divergence:
+        config, steps, (sa, sb) = _real_trace(rules, keys, parents, roots, key)
+        ra, rb = read_state(rules, sa), read_state(rules, sb)
+        real = difference_kind(ra, rb)
+        expected = "state" if kind == "state" else ("start" if real not in ("", "state", "gap") and kind == "start" else real)
+        if not real or (real == "state") != (kind == "state") or expected != kind:  # pragma: no cover - unsound symmetry
+            raise RuntimeError(f"{ruling_id}: the reduced search found {kind}, the real trace shows {real or 'nothing'}")
+        result.found, result.kind, result.config = True, kind, config
+        result.steps, result.next_a, result.next_b = steps, ra, rb
+        result.pairs, result.seconds = len(parents), time.perf_counter() - t0
+        return result
+
+    for config in configs:
+        try:
+            sa, sb = start_state(rules, config, oa), start_state(rules, config, ob)
+        except SetupError as e:
+            skipped.append(f"{config.label()}: {e}")
+            continue
+        ra, rb = read_state(rules, sa), read_state(rules, sb)
+        key = keys(sa, sb, ra, rb)
+        if key in parents:
+            continue
+        parents[key] = (None, None)
+        roots[key] = (config, sa, sb)
+        kind = difference_kind(ra, rb)
+        if kind and kind != "state":
+            return found(key, "start" if kind != "gap" else "gap")
+        if kind == "state" and quiet is None:
+            quiet = (key, kind)
+        frontier.append(key)
+    result.skipped = tuple(skipped)
+    depth = 0
+    stop = ""
+    while frontier and not stop:
+        if budget.max_depth is not None and depth >= budget.max_depth:
+            stop = f"depth bound ({budget.max_depth})"
+            break
+        nxt: list[tuple] = []
+        for key in frontier:
+            sa, sb = key
+            if isinstance(sa, Raised) or isinstance(sb, Raised):
+                continue
+            actor = rules.to_move(sa)
+            if actor is TERMINAL:
+                continue
+            if actor is CHANCE:
+                moves = [m for m, _p in rules.chance_outcomes(sa)]
+            else:
+                moves = list(rules.legal_moves(sa))
+            for move in moves:
+                na, nb = _apply(rules, sa, move), _apply(rules, sb, move)
+                ra, rb = read_state(rules, na), read_state(rules, nb)
+                child = keys(na, nb, ra, rb)
+                if child in parents:
+                    continue
+                parents[child] = (key, move)
+                kind = difference_kind(ra, rb)
+                if kind and kind != "state":
+                    result.depth = depth
+                    return found(child, kind)
+                if kind == "state" and quiet is None:
+                    quiet = (child, kind)
+                nxt.append(child)
+            if len(parents) >= budget.max_pairs:
+                stop = f"pair budget ({budget.max_pairs:,})"
+                break
+            if budget.max_seconds and time.perf_counter() - t0 > budget.max_seconds:
+                stop = f"time budget ({budget.max_seconds:g} s)"
+                break
+        if stop:
+            break
+        frontier = nxt
+        depth += 1
+    result.depth = depth
+    result.complete = not stop
+    result.stopped = stop
+    if quiet is not None:
+        found(quiet[0], "state")
+        result.depth, result.complete, result.stopped = depth, not stop, stop
+    result.pairs, result.seconds = len(parents), time.perf_counter() - t0
+    return result
+
+
+def _real_trace(rules: RuleSet, keys: _PairKeys, parents: dict, roots: dict, key: tuple):
+    """(config, real steps, real final pair) for a stored (possibly reduced) pair key.
+
+    A reduced key matches when the real pair reduces to it; a pair kept as it was (its
+    parent may have been reduced) matches when each of its states has the same canonical
+    form; the search backtracks if such a looser match leads nowhere.
+    """
+    path = []
+    while True:
+        parent, _move = parents[key]
+        path.append(key)
+        if parent is None:
+            break
+        key = parent
+    path.reverse()
+    config, sa, sb = roots[path[0]]
+    canon = keys.canon
+
+    def same(na: Any, nb: Any, target: tuple) -> bool:
+        ra, rb = read_state(rules, na), read_state(rules, nb)
+        if keys(na, nb, ra, rb) == target:
+            return True
+        ta, tb = target
+        if canon is None or isinstance(ta, Raised) or isinstance(tb, Raised) or isinstance(na, Raised) or isinstance(nb, Raised):
+            return (na, nb) == target
+        return canon(na) == canon(ta) and canon(nb) == canon(tb)
+
+    def walk(i: int, sa: Any, sb: Any) -> list | None:
+        if i == len(path):
+            return [(sa, sb)]
+        actor = rules.to_move(sa)
+        options = list(rules.chance_outcomes(sa)) if actor is CHANCE else [(m, None) for m in rules.legal_moves(sa)]
+        for move, p in options:
+            na, nb = _apply(rules, sa, move), _apply(rules, sb, move)
+            if same(na, nb, path[i]):
+                rest = walk(i + 1, na, nb)
+                if rest is not None:
+                    return [Step(actor_text(actor), str(move), p)] + rest
+        return None
+
+    got = walk(1, sa, sb)
+    if got is None:  # pragma: no cover - would mean the symmetry is not a symmetry of both readings
+        raise RuntimeError("divergence trace reconstruction failed: the symmetry does not hold for both readings")
+    return config, tuple(got[:-1]), got[-1]
+
+
+def alternative_pairs(rules: RuleSet, ruling_id: str) -> list[tuple[str, str]]:
+    alts = ruling_fields(rules.Options)[ruling_id].metadata["alternatives"]
+    return [(alts[i], alts[j]) for i in range(len(alts)) for j in range(i + 1, len(alts))]
+
+
+@dataclass
+class RulingDivergence:
+    ruling: str
+    alternatives: tuple[str, ...]
+    pairs: list[Divergence] = field(default_factory=list)
+
+    def primary(self) -> Divergence | None:
+        """The witness to show: default vs strict where strict exists, else the default
+        against the alternative it parts from soonest (a player-visible difference first)."""
+        default = self.alternatives[0]
+        with_default = [d for d in self.pairs if d.a == default and d.found]
+        if not with_default:
+            return next((d for d in self.pairs if d.found), None)
+        strict = [d for d in with_default if d.b == STRICT]
+        if strict:
+            return strict[0]
+        return min(with_default, key=lambda d: (d.kind == "state", len(d.steps)))
+
+
+def all_divergences(rules: RuleSet, configs: Configs | Sequence[Config] | None = None, *,
+                    budget: PairBudget | None = None, rulings: Sequence[str] | None = None,
+                    progress: Callable[[str], None] | None = None) -> list[RulingDivergence]:
+    """Every ruling, every pair of its alternatives."""
+    if configs is None:
+        configs = small_configs(rules)
+    cfgs = configs.configs if isinstance(configs, Configs) else tuple(configs)
+    out = []
+    fields_ = ruling_fields(rules.Options)
+    for rid in rulings or list(fields_):
+        rd = RulingDivergence(rid, tuple(fields_[rid].metadata["alternatives"]))
+        for a, b in alternative_pairs(rules, rid):
+            if progress:
+                progress(f"divergence {short_ruling_name(rid)}: {a} vs {b}")
+            rd.pairs.append(diverge(rules, rid, a, b, cfgs, budget=budget))
+        out.append(rd)
+    return out
+
+
+# --------------------------------------------------------------------------- every reading at the end of a witness
+
+
+def readings_after(rules: RuleSet, ruling_id: str, config: Config, base: Any, moves: Sequence[str]) -> dict[str, dict]:
+    """For every alternative of the ruling: what it does after the moves (or where the trace leaves it)."""
+    out = {}
+    for alt in ruling_fields(rules.Options)[ruling_id].metadata["alternatives"]:
+        options = with_alternative(base, rules, ruling_id, alt)
+        try:
+            state = start_state(rules, config, options)
+        except SetupError as e:
+            out[alt] = {"next": f"cannot set up this configuration: {e}"}
+            continue
+        for i, text in enumerate(moves, 1):
+            if isinstance(state, Raised):
+                break
+            try:
+                move = rules.parse_move(text, state.setup)
+            except Exception as e:
+                state = Raised("illegal", "syntax", str(e))
+                break
+            state = _apply(rules, state, move)
+            if isinstance(state, Raised) and i < len(moves):
+                out[alt] = {"next": f"leaves this trace at move {i} ({text}): {read_state(rules, state).text}"}
+                break
+        if alt not in out:
+            out[alt] = read_state(rules, state).to_json()
+    return out
+
+
+# --------------------------------------------------------------------------- witness files
+
+
+def witness_folder() -> Path:
+    return Path(str(resources.files("tablerules.spec").joinpath("witnesses")))
+
+
+def witness_name(ruleset_id: str, ruling_id: str) -> str:
+    return f"{ruleset_id}-{short_ruling_name(ruling_id)}.json"
+
+
+def witness_doc(rules: RuleSet, d: Divergence) -> dict[str, Any]:
+    """The witness of a divergence as a plain JSON document (the format the vector tools convert)."""
+    assert d.found and d.config is not None and d.next_a is not None and d.next_b is not None
+    base = d.options_a
+    return {
+        "ruleset": rules.id,
+        "ruling": d.ruling,
+        "players": d.config.players,
+        "options": options_text(base),
+        "components": d.config.components_name(),
+        **({"deck": d.config.deck} if d.config.deck else {}),
+        "moves": d.moves,
+        "note": d.statement(),
+        "differs": {
+            "ruling": d.ruling,
+            "a": d.a,
+            "b": d.b,
+            "kind": d.kind,
+            "readings": {d.a: d.next_a.to_json(), d.b: d.next_b.to_json()},
+            "every_alternative": readings_after(rules, d.ruling, d.config, base, d.moves),
+            "search": d.bound(),
+        },
+    }
+
+
+def write_witness(path: Path, doc: dict[str, Any]) -> None:
+    path.write_text(json.dumps(doc, indent=2, sort_keys=False, default=str) + "\n", encoding="utf-8")
+
+
+def read_witness(path: Path) -> dict[str, Any]:
+    doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    for key in ("ruleset", "players", "options", "components", "moves", "differs"):
+        if key not in doc:
+            raise ValueError(f"{path}: witness lacks {key!r}")
+    return doc
+
+
+def _components(rules: RuleSet, name: str, module: ModuleType | None, deck: str | None = None) -> Any:
+    """Components by name: loaded from ``deck`` if given, else among the small configurations and
+    the defaults, else via load_components(name)."""
+    if deck is not None and rules.load_components is not None:
+        return rules.load_components(deck)
+    cands = [c.components for c in small_configs(rules, module).configs] + [rules.default_components()]
+    for c in cands:
+        if Config(0, c).components_name() == name:
+            return c
+    if rules.load_components is not None:
+        return rules.load_components(name)
+    raise SetupError(f"{rules.id}: unknown components {name!r}")
+
+
+def witness_options(rules: RuleSet, doc: dict[str, Any], alternative: str) -> Any:
+    """The options of a witness with its ruling set to ``alternative``."""
+    options = rules.Options()
+    by_id = ruling_fields(rules.Options)
+    changes = {by_id[k].name: v for k, v in doc["options"].items() if k in by_id}
+    options = dataclasses.replace(options, **changes)
+    return with_alternative(options, rules, doc["differs"]["ruling"], alternative)
+
+
+def replay_witness(rules: RuleSet, doc: dict[str, Any], module: ModuleType | None = None) -> dict[str, Reading]:
+    """Replay a witness under both readings it names: alternative -> what that reading does next.
+
+    Raises ValueError if a move of the trace does not replay under a reading.
+    """
+    module = module if module is not None else model_module(rules)
+    config = Config(doc["players"], _components(rules, doc["components"], module, doc.get("deck")))
+    out = {}
+    for alt in (doc["differs"]["a"], doc["differs"]["b"]):
+        state = start_state(rules, config, witness_options(rules, doc, alt))
+        for i, text in enumerate(doc["moves"], 1):
+            if isinstance(state, Raised):
+                raise ValueError(f"{alt}: raised {state.key} before move {i}")
+            state = _apply(rules, state, rules.parse_move(text, state.setup))
+        out[alt] = read_state(rules, state)
+    return out
+
+
+def check_witness(rules: RuleSet, doc: dict[str, Any], module: ModuleType | None = None) -> str | None:
+    """None if the witness replays and shows the difference it claims; else what is wrong."""
+    try:
+        got = replay_witness(rules, doc, module)
+    except Exception as e:
+        return f"does not replay: {e}"
+    d = doc["differs"]
+    ra, rb = got[d["a"]], got[d["b"]]
+    kind = difference_kind(ra, rb)
+    if not kind:
+        return "the two readings do not differ at the end of the trace"
+    if kind != d["kind"] and not (d["kind"] == "start" and not doc["moves"]):
+        return f"the readings differ in {kind}, the witness claims {d['kind']}"
+    for alt, r in ((d["a"], ra), (d["b"], rb)):
+        recorded = {k: v for k, v in d["readings"][alt].items() if k != "next"}  # the data, not the wording
+        if r.data != recorded:
+            return f"{alt}: now {r.text!r}, the witness says {d['readings'][alt].get('next')!r}"
+    return None
+
+
+def write_witnesses(rules: RuleSet, results: Sequence[RulingDivergence], folder: Path | None = None) -> list[Path]:
+    """Write the primary witness of every ruling (deterministic: no times in the files)."""
+    folder = folder or witness_folder()
+    written = []
+    for rd in results:
+        d = rd.primary()
+        if d is None:
+            continue
+        path = folder / witness_name(rules.id, rd.ruling)
+        write_witness(path, witness_doc(rules, d))
+        written.append(path)
+    return written
+
+
+def witness_paths(ruleset_id: str, folder: Path | None = None) -> list[Path]:
+    folder = folder or witness_folder()
+    return sorted(folder.glob(f"{ruleset_id}-*.json"))
+
+
+# --------------------------------------------------------------------------- order of resolution
+
+
+@dataclass
+class RaceResult:
+    applicable: bool
+    statement: str
+    races: int = 0
+    """Race states examined."""
+    config: Config | None = None
+    steps: tuple[Step, ...] = ()
+    branches: tuple[tuple[str, str], ...] = ()
+    """(race outcome, what follows: the outcome distribution under uniform random play)."""
+    matters: bool | None = None
+
+
+def order_of_resolution(rules: RuleSet, configs: Configs | Sequence[Config] | None = None, *,
+                        module: ModuleType | None = None, max_states: int = 20_000, max_races: int = 30,
+                        max_seconds: float = 10.0) -> RaceResult:
+    """Does who answers first change the outcome?
+
+    Needs a model attribute ``is_race(state) -> bool`` (True at the CHANCE or seat states
+    that choose who answers first).  Race states are met breadth-first (default options);
+    at each, every branch's outcome distribution under uniform random play is computed
+    exactly (:func:`tablerules.proofs.impact.exact_values`); the first race whose branches
+    give different distributions is the witness.
+    """
+    from .impact import TooLarge, exact_values, outcome_distribution
+
+    module = module if module is not None else model_module(rules)
+    is_race = getattr(module, "is_race", None) if module is not None else None
+    if is_race is None:
+        return RaceResult(False, "not applicable: the model has no out-of-turn races (no is_race predicate)")
+    if configs is None:
+        configs = small_configs(rules, module)
+    cfgs = configs.configs if isinstance(configs, Configs) else tuple(configs)
+    t0 = time.perf_counter()
+    races = 0
+    for config in cfgs:
+        try:
+            start = rules.new_game(config.setup(rules, rules.Options()))
+        except (SetupError, RuleGap):
+            continue
+        parents: dict[Any, tuple[Any, Step | None]] = {start: (None, None)}
+        frontier = [start]
+        while frontier and races < max_races and len(parents) < max_states and time.perf_counter() - t0 < max_seconds:
+            nxt = []
+            for s in frontier:
+                if rules.to_move(s) is TERMINAL:
+                    continue
+                if is_race(s):
+                    races += 1
+                    branches = []
+                    try:
+                        for move, _p, t in rules.successors(s):
+                            branches.append((str(move), outcome_distribution(exact_values(rules, t, max_states=max_states), t)))
+                    except TooLarge:
+                        branches = []
+                    if branches and len({tuple(sorted(b[1].items())) for b in branches}) > 1:
+                        steps = _race_steps(parents, s)
+                        text = tuple((m, ", ".join(f"{k} {float(v):.3f}" for k, v in sorted(dist.items()))) for m, dist in branches)
+                        return RaceResult(True, f"the order changes the outcome: a race after {len(steps)} moves on {config.label()}",
+                                          races, config, steps, text, True)
+                    if races >= max_races:
+                        break
+                actor = rules.to_move(s)
+                for move, p, t in rules.successors(s):
+                    if t not in parents:
+                        parents[t] = (s, Step(actor_text(actor), str(move), p))
+                        nxt.append(t)
+            frontier = nxt
+    if races == 0:
+        return RaceResult(True, "no race state reached within the bound", 0, matters=None)
+    return RaceResult(True, f"the order did not change the outcome distribution at any of the {races} race states examined",
+                      races, matters=False)
+
+
+def _race_steps(parents: dict, s: Any) -> tuple[Step, ...]:
+    steps = []
+    while True:
+        parent, step = parents[s]
+        if parent is None:
+            return tuple(reversed(steps))
+        steps.append(step)
+        s = parent
+
+
+# --------------------------------------------------------------------------- the witness generator
+
+WITNESS_BUDGET = PairBudget(max_pairs=100_000, max_seconds=None)
+"""Pairs only, no time limit: the same inputs always give the same files."""
+
+
+def generate_witnesses(ruleset_id: str, configs: Sequence[Config] | None = None, folder: Path | None = None) -> list[Path]:
+    """Rewrite the primary witness of every ruling of a rule set (deterministically)."""
+    from .gaps import load_rules
+
+    rules, module = load_rules(ruleset_id)
+    cfgs = configs if configs is not None else small_configs(rules, module).configs
+    return write_witnesses(rules, all_divergences(rules, cfgs, budget=WITNESS_BUDGET), folder)
+
+
+def _main(argv: Sequence[str]) -> int:
+    """python -m tablerules.proofs.divergence RULESET [PLAYERS:DECK ...]: rewrite its witness files."""
+    if not argv:
+        print("usage: python -m tablerules.proofs.divergence RULESET [PLAYERS:DECK ...]")
+        return 2
+    from .gaps import load_rules
+
+    rules, _ = load_rules(argv[0])
+    configs = None
+    if len(argv) > 1:
+        configs = []
+        for text in argv[1:]:
+            players, _, deck = text.partition(":")
+            comps = rules.load_components(deck) if deck and rules.load_components else rules.default_components()
+            configs.append(Config(int(players), comps, deck or None))
+    for path in generate_witnesses(argv[0], configs):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    sys.exit(_main(sys.argv[1:]))

@@ -1,0 +1,377 @@
+"""Scenario tests for the Just Desserts basic game, one or more per clause (spec/just_desserts.toml)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from tablerules.model.core import CHANCE, TERMINAL, IllegalMove, MoveSyntaxError, RuleGap, SetupError, play
+from tablerules.model.decks import embedded_deck
+from tablerules.model.just_desserts import (
+    INVARIANTS,
+    RULES,
+    Move,
+    Options,
+    State,
+    canonical_twins,
+    doorway,
+    guest_servings,
+    parse_move,
+    winning_clause,
+)
+
+
+def position(deck, *, hands, claimed=None, centre=(), guest_discard=(), dessert_discard=(), turn=0,
+             phase="choose", options=None, players=None, **fields) -> State:
+    """A mid-game state: the draw phase done, the named cards placed, every other card in its pile."""
+    players = players or len(hands)
+    claimed = claimed or ((),) * players
+    setup = RULES.setup(players, options or Options(), deck)
+    placed_d = Counter(c for h in hands for c in h) + Counter(dessert_discard)
+    pile_d = Counter(deck.dessert_cards()) - placed_d
+    placed_g = set(centre) | set(guest_discard) | {g for c in claimed for g in c}
+    return State(
+        setup=setup, hands=tuple(tuple(sorted(h)) for h in hands), claimed=tuple(tuple(sorted(c)) for c in claimed),
+        dessert_pile=tuple(sorted(pile_d.elements())), guest_pile=tuple(g for g in deck.guest_cards() if g not in placed_g),
+        dessert_discard=tuple(sorted(dessert_discard)), guest_discard=tuple(guest_discard), centre=tuple(sorted(centre)),
+        turn=turn, phase=phase, opening=False, **fields,
+    )
+
+
+def check_invariants(state):
+    for inv in INVARIANTS:
+        assert inv.check(state) is None, (inv.name, inv.check(state))
+
+
+def chance_to(state, text):
+    """Apply the chance outcome with this text (and check it is one)."""
+    outs = dict((str(m), p) for m, p in RULES.chance_outcomes(state))
+    assert text in outs, (text, list(outs))
+    return RULES.apply(state, RULES.parse_move(text, state.setup))
+
+
+TWO = embedded_deck("jd-two-suits")
+ONE = embedded_deck("jd-one-suit")
+
+
+# --------------------------------------------------------------------------- setting up
+
+
+def test_deal_three_desserts_each_then_three_guests_then_the_first_draw_phase():
+    """jd.setup.deal-hands, jd.setup.deal-guests, jd.first.player, jd.setup.piles."""
+    s = RULES.new_game(RULES.setup(2))
+    assert RULES.to_move(s) is CHANCE
+    kinds = [k for k, _ in s.tasks]
+    assert kinds == ["d"] * 6 + ["g"] * 3 + ["d", "g"]
+    assert s.tasks[-2] == ("d", 0)  # seat 0 starts
+    assert len(s.dessert_pile) == 7 and len(s.guest_pile) == 6
+    assert s.dessert_discard == () and s.guest_discard == ()
+
+
+def test_player_counts_follow_the_public_source():
+    """jd.players.count: 2 to 5 players."""
+    assert RULES.player_counts == (2, 3, 4, 5)
+    with pytest.raises(SetupError):
+        RULES.setup(6)
+    with pytest.raises(SetupError, match="too few desserts"):
+        RULES.setup(3, Options(), TWO)
+
+
+def test_the_deal_is_exact_chance_over_the_multiset():
+    """jd.reshuffle.desserts: a draw takes each remaining card with probability count/size."""
+    s = RULES.new_game(RULES.setup(2))
+    outs = dict((str(m), p) for m, p in RULES.chance_outcomes(s))
+    assert outs == {"draw PLUM": Fraction(3, 7), "draw SPONGE": Fraction(4, 7)}
+    s = chance_to(s, "draw PLUM")
+    assert s.hands[0] == ("PLUM",)
+
+
+def test_first_turn_starts_with_draw_then_turn_up():
+    """jd.turn.draw-phase: a dessert to the player, then a guest into the middle."""
+    s = RULES.new_game(RULES.setup(2))
+    for text in ["draw PLUM", "draw PLUM", "draw PLUM", "draw SPONGE", "draw SPONGE", "draw SPONGE",
+                 "turn up BAKER_A", "turn up BAKER_B", "turn up PICKER_A"]:
+        s = chance_to(s, text)
+    assert s.centre == ("BAKER_A", "BAKER_B", "PICKER_A")  # jd.setup.deal-guests may repeat a suit
+    s = chance_to(s, "draw SPONGE")
+    assert s.hands[0] == ("PLUM", "PLUM", "SPONGE", "SPONGE")  # dealt alternately, then the draw
+    s = chance_to(s, "turn up PICKER_B")
+    assert "PICKER_B" in s.centre and RULES.to_move(s) == 0
+    check_invariants(s)
+
+
+# --------------------------------------------------------------------------- serving
+
+
+def test_worked_example_little_girl(retail_deck):
+    """jd.turn.example: only the shortcake with the butter pecan ice cream claims the Little Girl."""
+    hand = ("BUTTER_PECAN_ICE_CREAM", "CARROT_CAKE", "STRAWBERRY_SHORTCAKE")
+    s = position(retail_deck, hands=(hand, ()), centre=("THE_LITTLE_GIRL",))
+    assert guest_servings(s, s.hands[0], "THE_LITTLE_GIRL") == (("BUTTER_PECAN_ICE_CREAM", "STRAWBERRY_SHORTCAKE"),)
+    any_size = position(retail_deck, hands=(hand, ()), centre=("THE_LITTLE_GIRL",), options=Options(serving_size="any"))
+    assert guest_servings(any_size, hand, "THE_LITTLE_GIRL") == (("BUTTER_PECAN_ICE_CREAM", "STRAWBERRY_SHORTCAKE"),)
+    assert RULES.illegal_reason(s, parse_move("serve THE_LITTLE_GIRL with CARROT_CAKE+STRAWBERRY_SHORTCAKE", s.setup)) \
+        == "jd.turn.satisfy-guests"
+
+
+def test_satisfying_needs_every_craving_and_no_refused_taste(retail_deck):
+    """jd.serve.satisfies, jd.tastes.icons: Candice craves Marshmallow and Veggies and refuses Chocolate."""
+    hand = ("CANDIED_YAMS", "CHOCOLATE_COVERED_MARSHMALLOWS", "CARROT_CAKE", "TOASTED_MARSHMALLOWS")
+    s = position(retail_deck, hands=(hand, ()), centre=("CANDICE",))
+    got = guest_servings(s, hand, "CANDICE")
+    assert ("CANDIED_YAMS",) in got
+    assert ("CARROT_CAKE", "TOASTED_MARSHMALLOWS") in got
+    assert all("CHOCOLATE_COVERED_MARSHMALLOWS" not in g for g in got)
+    assert set(retail_deck.tastes) == {"Chocolate", "Cookie", "Nuts", "Pie", "Spices", "Ice Cream", "Fruit", "Cake",
+                                       "Marshmallow", "Pastry", "Veggies", "Pudding"}
+
+
+def test_serving_size_minimal_forbids_spare_cards():
+    """jd.ruling.serving-size: minimal by default; `any` allows extra desserts."""
+    s = position(TWO, hands=(("SPONGE", "PLUM"), ()), centre=("BAKER_A",))
+    extra = Move("serve", "BAKER_A", ("PLUM", "SPONGE"))
+    assert extra not in RULES.legal_moves(s)
+    s2 = position(TWO, hands=(("SPONGE", "PLUM"), ()), centre=("BAKER_A",), options=Options(serving_size="any"))
+    assert extra in RULES.legal_moves(s2)
+
+
+def test_serve_two_guests_then_the_option_is_over():
+    """jd.turn.satisfy-guests: at most two guests; jd.turn.one-option: no kitchen after serving."""
+    s = position(TWO, hands=(("PLUM", "PLUM", "SPONGE"), ("SPONGE",)), centre=("BAKER_A", "PICKER_A", "PICKER_B"))
+    s = play(RULES, s, ["serve BAKER_A with SPONGE", "draw SPONGE"])  # tip: SPONGE is the Baker's favourite
+    assert s.served == 1 and Move("kitchen") not in RULES.legal_moves(s)
+    assert RULES.illegal_reason(s, Move("kitchen")) == "jd.turn.one-option"
+    s = play(RULES, s, ["serve PICKER_A with PLUM", "draw SPONGE"])
+    assert s.claimed[0] == ("BAKER_A", "PICKER_A")
+    # the option is over; the discard phase finds one guest per suit, so the turn passes
+    assert s.turn == 1 and s.tasks == (("d", 1), ("g", -1))
+    check_invariants(s)
+
+
+def test_stop_after_one_serving():
+    """jd.turn.satisfy-guests: up to two, so stopping after one is allowed."""
+    s = position(TWO, hands=(("PLUM",), ()), centre=("PICKER_A", "BAKER_A"))
+    s = play(RULES, s, ["serve PICKER_A with PLUM", "draw SPONGE", "stop"])
+    assert s.turn == 1 and s.claimed[0] == ("PICKER_A",)
+
+
+def test_favourite_earns_a_tip_at_once_others_do_not(retail_deck):
+    """jd.tip.favourite: a favourite served draws one more dessert at once; jd.ruling.tip-count."""
+    s = position(retail_deck, hands=(("ICE_CREAM_CAKE", "STRAWBERRY_SHORTCAKE", "VANILLA_ICE_CREAM"), ()),
+                 centre=("THE_LITTLE_GIRL",))
+    tipped = RULES.apply(s, parse_move("serve THE_LITTLE_GIRL with ICE_CREAM_CAKE", s.setup))
+    assert tipped.tasks == (("d", 0),) and RULES.to_move(tipped) is CHANCE
+    plain = RULES.apply(s, parse_move("serve THE_LITTLE_GIRL with STRAWBERRY_SHORTCAKE+VANILLA_ICE_CREAM", s.setup))
+    assert plain.tasks == () and RULES.to_move(plain) == 0
+
+
+def test_tip_count_ruling_one_per_favourite(retail_deck):
+    """jd.ruling.tip-count: with serving-size=any, two favourites to the Emperor give one or two tips."""
+    hand = ("CHOCOLATE_ANGEL_FOOD_CAKE", "DEVILS_FOOD_CUPCAKES")
+    for choice, tips in (("one-per-guest", 1), ("one-per-favourite", 2)):
+        s = position(retail_deck, hands=(hand, ()), centre=("THE_EMPEROR",),
+                     options=Options(serving_size="any", tip_count=choice))
+        t = RULES.apply(s, Move("serve", "THE_EMPEROR", hand))
+        assert len(t.tasks) == tips
+
+
+def test_kitchen_draws_one_card():
+    """jd.turn.kitchen."""
+    s = position(TWO, hands=(("PLUM",), ("SPONGE",)), centre=("PICKER_A",))
+    s = RULES.apply(s, Move("kitchen"))
+    assert s.tasks == (("d", 0),)
+    s = chance_to(s, "draw SPONGE")
+    assert s.hands[0] == ("PLUM", "SPONGE") and s.turn == 1
+
+
+def test_dump_tray_discards_then_draws_as_many():
+    """jd.turn.dump-tray; jd.ruling.dump-none forbids an empty dump by default."""
+    s = position(TWO, hands=(("PLUM", "PLUM", "SPONGE"), ()), centre=("PICKER_A",))
+    assert RULES.illegal_reason(s, Move("dump")) == "jd.ruling.dump-none"
+    t = RULES.apply(s, parse_move("dump PLUM+PLUM", s.setup))
+    assert t.hands[0] == ("SPONGE",) and t.dessert_discard == ("PLUM", "PLUM") and len(t.tasks) == 2
+    allowed = position(TWO, hands=(("PLUM",), ()), centre=("PICKER_A",), options=Options(dump_none="allowed"))
+    assert Move("dump") in RULES.legal_moves(allowed)
+
+
+def test_no_hand_limit():
+    """jd.discard.no-hand-limit: a hand of every dessert is fine; the turn still ends."""
+    s = position(TWO, hands=(TWO.dessert_cards()[:-1], ()), centre=("PICKER_A",))
+    s = play(RULES, s, ["kitchen", "draw SPONGE"])
+    assert len(s.hands[0]) == 7 and s.turn == 1
+
+
+# --------------------------------------------------------------------------- discard phase and the doorway
+
+
+def test_discard_phase_player_chooses_who_leaves_and_the_last_stands_in_the_doorway():
+    """jd.discard.one-per-suit, jd.discard.doorway, jd.discard.turn-ends."""
+    s = position(TWO, hands=(("PLUM",), ()), centre=("BAKER_A", "BAKER_B", "BAKER_C", "PICKER_A"))
+    s = play(RULES, s, ["kitchen", "draw SPONGE"])
+    assert s.phase == "discard" and RULES.to_move(s) == 0
+    assert [str(m) for m in RULES.legal_moves(s)] == ["depart BAKER_A", "depart BAKER_B", "depart BAKER_C"]
+    assert RULES.illegal_reason(s, Move("depart", "PICKER_A")) == "jd.discard.one-per-suit"
+    s = play(RULES, s, ["depart BAKER_C", "depart BAKER_A"])
+    assert s.guest_discard == ("BAKER_C", "BAKER_A") and doorway(s) == "BAKER_A"
+    assert s.turn == 1 and s.centre == ("BAKER_B", "PICKER_A")
+    check_invariants(s)
+
+
+def test_doorway_guest_can_be_served_and_the_next_one_steps_up():
+    """jd.discard.doorway."""
+    s = position(ONE, hands=(("SPONGE", "PLUM"), ()), centre=("GARDENER",), guest_discard=("PICKER", "BAKER"))
+    moves = [str(m) for m in RULES.legal_moves(s)]
+    assert "serve BAKER with SPONGE" in moves and "serve PICKER with PLUM" not in moves
+    s = play(RULES, s, ["serve BAKER with SPONGE", "draw SPONGE"])
+    assert doorway(s) == "PICKER"
+    assert "serve PICKER with PLUM" in [str(m) for m in RULES.legal_moves(s)]
+
+
+def test_a_guest_alone_in_its_suit_cannot_be_sent_away():
+    """jd.discard.one-per-suit: the turn ends at once when no suit shows twice."""
+    s = position(TWO, hands=(("PLUM",), ()), centre=("BAKER_A", "PICKER_A"))
+    s = play(RULES, s, ["kitchen", "draw SPONGE"])
+    assert s.turn == 1 and s.centre == ("BAKER_A", "PICKER_A")
+
+
+# --------------------------------------------------------------------------- reshuffles and supply
+
+
+def test_dessert_pile_reshuffles_from_discards_when_needed():
+    """jd.reshuffle.desserts, jd.ruling.reshuffle-time=when-needed."""
+    s = position(TWO, hands=(("PLUM", "PLUM", "SPONGE", "SPONGE"), ("SPONGE", "SPONGE")), dessert_discard=("PLUM",),
+                 centre=("PICKER_A",))
+    assert s.dessert_pile == ()
+    s = RULES.apply(s, Move("kitchen"))
+    assert [str(m) for m, _ in RULES.chance_outcomes(s)] == ["draw PLUM"]
+    s = chance_to(s, "draw PLUM")
+    assert s.dessert_discard == () and s.hands[0].count("PLUM") == 3
+
+
+def test_reshuffle_at_once_ruling():
+    """jd.ruling.reshuffle-time: at-once rebuilds the pile the moment discards exist and the pile is empty."""
+    hands = (("PLUM", "PLUM", "SPONGE", "SPONGE"), ("PLUM", "SPONGE", "SPONGE"))
+    for choice, pile, discard in (("when-needed", (), ("PLUM",)), ("at-once", ("PLUM",), ())):
+        s = position(TWO, hands=hands, centre=("PICKER_A",), options=Options(reshuffle_time=choice))
+        assert s.dessert_pile == ()
+        t = RULES.apply(s, Move("serve", "PICKER_A", ("PLUM",)))  # the tip is still to be drawn
+        assert (t.dessert_pile, t.dessert_discard) == (pile, discard), choice
+        assert [str(m) for m, _ in RULES.chance_outcomes(t)] == ["draw PLUM"]
+
+
+def test_guest_reshuffle_keeps_the_doorway_guest():
+    """jd.reshuffle.guests: the top discard stays; the rest become the pile."""
+    claimed = (("PICKER_B",), ("PICKER_C",))
+    s = position(TWO, hands=(("PLUM",), ()), claimed=claimed, centre=("BAKER_A",),
+                 guest_discard=("BAKER_B", "PICKER_A", "BAKER_C"), players=2)
+    assert s.guest_pile == ()
+    s = play(RULES, s, ["kitchen", "draw SPONGE", "draw SPONGE"])
+    outs = [str(m) for m, _ in RULES.chance_outcomes(s)]
+    assert outs == ["turn up BAKER_B", "turn up PICKER_A"]
+    s = chance_to(s, "turn up PICKER_A")
+    assert s.guest_discard == ("BAKER_C",) and s.guest_pile == ("BAKER_B",)
+    check_invariants(s)
+
+
+def test_supply_rulings_skip_strict_and_draw_game():
+    """jd.ruling.dessert-supply-empty and jd.ruling.guest-supply-empty."""
+    hands = (("PLUM", "PLUM", "PLUM", "SPONGE"), ("SPONGE", "SPONGE", "SPONGE"))
+    s = position(TWO, hands=hands, centre=("PICKER_A",))
+    t = RULES.apply(s, Move("kitchen"))  # nothing to draw: skipped
+    assert t.turn == 1 and t.hands == s.hands
+    strict = position(TWO, hands=hands, centre=("PICKER_A",), options=Options(dessert_supply="strict"))
+    with pytest.raises(RuleGap) as gap:
+        RULES.apply(strict, Move("kitchen"))
+    assert gap.value.ruling == "jd.ruling.dessert-supply-empty"
+    claimed = (("BAKER_A", "PICKER_A"), ("BAKER_B", "PICKER_B"))
+    g = position(TWO, hands=(("PLUM",), ()), claimed=claimed, centre=("BAKER_C", "PICKER_C"),
+                 options=Options(guest_supply="draw-game"))
+    g = play(RULES, g, ["kitchen", "draw SPONGE", "draw SPONGE"])
+    assert RULES.to_move(g) is TERMINAL and RULES.outcome(g).draw
+
+
+def test_all_guests_claimed_ends_in_a_draw_by_default():
+    """jd.ruling.all-guests-claimed."""
+    claimed = (("BAKER_A", "PICKER_A"), ("BAKER_B", "BAKER_C", "PICKER_B"))
+    s = position(TWO, hands=(("PLUM",), ()), claimed=claimed, centre=("PICKER_C",))
+    s = RULES.apply(s, Move("serve", "PICKER_C", ("PLUM",)))
+    s = chance_to(s, "draw SPONGE")
+    out = RULES.outcome(s)
+    assert out.draw and out.clause == "jd.ruling.all-guests-claimed"
+
+
+# --------------------------------------------------------------------------- winning
+
+
+def test_three_of_a_suit_wins_at_once():
+    """jd.win.three-of-a-suit, jd.win.any-time: the game ends before the tip is drawn."""
+    s = position(TWO, hands=(("SPONGE",), ()), claimed=(("BAKER_A", "BAKER_B"), ()), centre=("BAKER_C",))
+    s = RULES.apply(s, Move("serve", "BAKER_C", ("SPONGE",)))
+    assert RULES.to_move(s) is TERMINAL
+    out = RULES.outcome(s)
+    assert out.winners == {0} and out.losers == {1} and out.clause == "jd.win.three-of-a-suit"
+
+
+def test_five_suits_win_and_suits_of_the_retail_deck(retail_deck):
+    """jd.win.five-suits, jd.suits.six."""
+    by_suit = {}
+    for g in retail_deck.guests:
+        by_suit.setdefault(g.suit, []).append(g.id)
+    assert len(by_suit) == 6 and {len(v) for v in by_suit.values()} == {4}
+    five = tuple(sorted(v[0] for v in list(by_suit.values())[:5]))
+    assert winning_clause(retail_deck, five) == "jd.win.five-suits"
+    assert winning_clause(retail_deck, five[:4]) is None
+    two_two = tuple(sorted(v[i] for v in list(by_suit.values())[:4] for i in range(2)))
+    assert len(two_two) == 8 and winning_clause(retail_deck, two_two) is None
+
+
+# --------------------------------------------------------------------------- moves, views, errors
+
+
+def test_moves_print_and_parse():
+    s = position(TWO, hands=(("PLUM", "SPONGE"), ()), centre=("BAKER_A", "PICKER_A"))
+    for m in RULES.legal_moves(s):
+        assert parse_move(str(m), s.setup) == m
+    for text in ["first seat 2", "turn up BAKER_A", "draw PLUM", "block with PLUM", "surprise with PLUM", "pass",
+                 "return BAKER_A", "depart BAKER_A", "buffet PLUM+PLUM+SPONGE+SPONGE", "poach BAKER_A with SPONGE"]:
+        assert str(parse_move(text, s.setup)) == text
+    for bad in ["", "serve NOBODY with PLUM", "serve BAKER_A with CAVIAR", "fly away"]:
+        with pytest.raises(MoveSyntaxError) as e:
+            parse_move(bad, s.setup)
+        assert "\n" not in str(e.value)
+
+
+def test_illegal_moves_name_their_clause():
+    s = position(TWO, hands=(("PLUM",), ()), centre=("BAKER_A",))
+    with pytest.raises(IllegalMove) as e:
+        RULES.apply(s, Move("serve", "BAKER_A", ("PLUM",)))
+    assert e.value.clause == "jd.turn.satisfy-guests"
+    assert RULES.illegal_reason(s, Move("serve", "PICKER_B", ("PLUM",))) == "jd.discard.doorway"
+    assert RULES.illegal_reason(s, Move("poach", "PICKER_B", ("PLUM",))) == "jd.poach.attempt"
+    assert RULES.illegal_reason(s, Move("buffet", cards=("PLUM",) * 4)) == "jd.buffet.aces"
+
+
+def test_observation_hides_other_hands_and_piles():
+    s = position(TWO, hands=(("PLUM",), ("SPONGE", "SPONGE")), centre=("BAKER_A",))
+    o = RULES.observation(s, 0)
+    assert o["hand"] == ["PLUM"] and o["hand_sizes"] == [1, 2]
+    assert "SPONGE" not in str(o["hand"]) and "dessert_pile" not in o and o["dessert_pile_size"] == 4
+    assert RULES.observation(s, 1)["hand"] == ["SPONGE", "SPONGE"]
+    assert RULES.observation(s, 1)["legal_moves"] == []
+
+
+def test_invariants_catch_a_lost_card():
+    """jd.setup.components: every card in exactly one zone."""
+    s = position(TWO, hands=(("PLUM",), ()), centre=("BAKER_A",))
+    broken = State(**{**{f: getattr(s, f) for f in State.__slots__}, "hands": ((), ())})
+    assert INVARIANTS[0].check(broken) is not None
+    assert INVARIANTS[0].check(s) is None
+
+
+def test_twins_symmetry_maps_equivalent_states_together():
+    a = position(TWO, hands=(("PLUM",), ()), centre=("BAKER_B",), claimed=(("BAKER_C",), ()))
+    b = position(TWO, hands=(("PLUM",), ()), centre=("BAKER_C",), claimed=(("BAKER_A",), ()))
+    assert canonical_twins(a) == canonical_twins(b)
+    assert canonical_twins(a) != canonical_twins(position(TWO, hands=(("PLUM",), ()), centre=("BAKER_B",)))

@@ -1,0 +1,185 @@
+"""The gap finder (proofs/gaps.py): planted gaps in a toy rule set, judgement against a
+register, traps, and the dishes rulings register."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import pytest
+
+from tablerules.model import registry
+from tablerules.model.core import (
+    STRICT, TERMINAL, IllegalMove, Invariant, MoveSyntaxError, Outcome, RuleGap, RuleSet, Setup, ruling,
+)
+from tablerules.proofs import gaps
+from tablerules.proofs.checks import FAIL, Context
+
+# --------------------------------------------------------------------------- a toy: race to five
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    at_three: str = ruling("toy.ruling.at-three", "stop", STRICT)
+    at_four: str = ruling("toy.ruling.at-four", "go-on", STRICT)
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    setup: Setup
+    total: int = 0
+    turn: int = 0
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Add:
+    n: int
+
+    def __str__(self) -> str:
+        return f"add {self.n}"
+
+
+def new_game(setup: Setup) -> State:
+    return State(setup)
+
+
+def to_move(s: State):
+    return TERMINAL if s.total >= 5 else s.turn
+
+
+def legal_moves(s: State) -> tuple:
+    if to_move(s) is TERMINAL:
+        return ()
+    o = s.setup.options
+    if s.total == 3 and o.at_three == STRICT:
+        raise RuleGap("toy.ruling.at-three", "the total is three")
+    if s.total == 4 and o.at_four == STRICT:
+        raise RuleGap("toy.ruling.at-four", "the total is four")
+    return (Add(1), Add(2))
+
+
+def illegal_reason(s: State, m) -> str | None:
+    return None if m in legal_moves(s) else "toy.add"
+
+
+def apply(s: State, m) -> State:
+    if illegal_reason(s, m):
+        raise IllegalMove("toy.add", m)
+    return State(s.setup, s.total + m.n, 1 - s.turn)
+
+
+def outcome(s: State):
+    return Outcome(winners=frozenset({1 - s.turn}), clause="toy.win") if to_move(s) is TERMINAL else None
+
+
+def parse_move(text: str, setup=None):
+    w = text.split()
+    if len(w) == 2 and w[0] == "add" and w[1] in ("1", "2"):
+        return Add(int(w[1]))
+    raise MoveSyntaxError(f"not a toy move: {text!r}")
+
+
+TOY = RuleSet(
+    id="toy-gaps", title="race to five", spec_file="", Options=Options, player_counts=(2,),
+    new_game=new_game, to_move=to_move, legal_moves=legal_moves, chance_outcomes=lambda s: (), apply=apply,
+    illegal_reason=illegal_reason, outcome=outcome, observation=lambda s, seat: {"total": s.total},
+    parse_move=parse_move, state_vars=lambda s: {"total": s.total, "turn": s.turn},
+    invariants=(Invariant("total-small", "toy.total", lambda s: None if s.total <= 6 else f"total {s.total}"),),
+)
+RULES = TOY
+
+
+def SMALL_CONFIGS() -> list[Setup]:  # noqa: N802 - the name the gap finder looks for
+    return [Setup(2, Options(), None)]
+
+
+REGISTER = {"toy.ruling.at-three": "registered in the toy register"}
+
+
+def test_planted_gaps_are_found_with_shortest_traces():
+    report = gaps.find_gaps(TOY, [gaps.Config(2)], register=REGISTER)
+    by_key = {f.key: f for f in report.findings}
+    assert set(by_key) == {"toy.ruling.at-three", "toy.ruling.at-four"}
+    # total 3 is two moves away (1+2 or 2+1), total 4 also two (2+2): shortest traces
+    assert len(by_key["toy.ruling.at-three"].trace) == 2
+    assert [s.move for s in by_key["toy.ruling.at-four"].trace] == ["add 2", "add 2"]
+    assert by_key["toy.ruling.at-three"].status == gaps.REGISTERED
+    assert by_key["toy.ruling.at-four"].status == gaps.UNREGISTERED
+    assert not report.ok
+    assert [f.key for f in report.unregistered] == ["toy.ruling.at-four"]
+
+
+def test_registered_gaps_only_pass():
+    register = dict(REGISTER, **{"toy.ruling.at-four": "registered"})
+    report = gaps.find_gaps(TOY, [gaps.Config(2)], register=register)
+    assert report.ok and len(report.findings) == 2
+    assert all(f.status == gaps.REGISTERED for f in report.findings)
+
+
+def test_gap_masked_by_another_is_found_by_its_own_run():
+    # with at-three strict, every way to total 4 through 3 is cut; 2+2 still reaches it,
+    # but a ruling whose only way runs through another gap must get a run of its own
+    report = gaps.find_gaps(TOY, [gaps.Config(2)], register=REGISTER)
+    assert not report.unreached
+    assert report.runs[0].strict == ("toy.ruling.at-three", "toy.ruling.at-four")
+
+
+def test_invariant_violation_is_unregistered():
+    bad = replace(TOY, invariants=(Invariant("total-below-two", "toy.total", lambda s: None if s.total < 2 else "too big"),))
+    report = gaps.find_gaps(bad, [gaps.Config(2)], register={"toy.ruling.at-three": 1, "toy.ruling.at-four": 1})
+    kinds = {(f.kind, f.key): f for f in report.findings}
+    assert ("violation", "total-below-two") in kinds
+    assert [s.move for s in kinds[("violation", "total-below-two")].trace] == ["add 2"]
+    assert not report.ok
+
+
+def test_trap_analysis_sees_a_loop_that_can_still_end_and_a_real_trap():
+    ex_cfg = gaps.Config(2)
+    # a loop: reaching four goes back to zero; play can run forever, but an end stays reachable
+    loop_apply = lambda s, m: State(s.setup, 0 if s.total + m.n == 4 else s.total + m.n, 1 - s.turn)  # noqa: E731
+    looping = gaps.find_gaps(replace(TOY, apply=loop_apply), [ex_cfg], register={"toy.ruling.at-three": 1, "toy.ruling.at-four": 1})
+    assert all(f.kind == "gap" for f in looping.findings)
+    assert "has a cycle" in looping.runs[0].graph and "every state can reach an end" in looping.runs[0].graph
+    # a trap: from total 4 every move goes back to 2, so no end is reachable
+    trap_apply = lambda s, m: State(s.setup, 2 if s.total + m.n >= 4 else s.total + m.n, 1 - s.turn)  # noqa: E731
+    trapped = replace(TOY, apply=trap_apply)
+    report = gaps.find_gaps(trapped, [ex_cfg], register={"toy.ruling.at-three": 1, "toy.ruling.at-four": 1})
+    traps = [f for f in report.findings if f.kind == "trap"]
+    assert len(traps) == 1 and traps[0].status == gaps.UNREGISTERED
+    assert "has a cycle" in report.runs[0].graph
+
+
+def test_small_configs_come_from_the_model_module_or_default_to_every_player_count():
+    import sys
+
+    configs = gaps.small_configs(TOY, sys.modules[__name__])
+    assert configs.source == "the model's SMALL_CONFIGS" and not configs.bounded
+    fallback = gaps.small_configs(TOY, None)
+    assert fallback.bounded and [c.players for c in fallback.configs] == [2]
+
+
+def test_gap_check_item_fails_on_an_unregistered_gap(monkeypatch):
+    monkeypatch.setitem(registry.ENTRIES, "toy-gaps", registry.Entry("toy-gaps", "toy", __name__, ""))
+    result = gaps.gap_check_item("toy-gaps").run(Context(quick=True))
+    assert result.status == FAIL  # the toy has no spec: nothing is registered
+    assert {f.key for f in result.findings} == {"toy.ruling.at-three", "toy.ruling.at-four"}
+
+
+def test_model_that_does_not_import_is_named_in_one_line(monkeypatch):
+    monkeypatch.setitem(registry.ENTRIES, "broken", registry.Entry("broken", "b", "tablerules.model.no_such_model", ""))
+    with pytest.raises(gaps.ModelUnavailable) as e:
+        gaps.load_rules("broken")
+    assert "does not import" in str(e.value) and "\n" not in str(e.value)
+
+
+# --------------------------------------------------------------------------- dishes
+
+
+def test_dishes_gaps_in_small_configurations_are_all_registered():
+    from tablerules.model.dishes import RULES as DISHES, Tiles
+
+    report = gaps.find_gaps(DISHES, [gaps.Config(2, Tiles(2, 4)), gaps.Config(3, Tiles(2, 4))])
+    assert not report.spec_problem
+    keys = {f.key for f in report.findings}
+    assert {"dishes.ruling.deal-2-players", "dishes.ruling.deal-3-players", "dishes.ruling.stuck-player"} <= keys
+    assert report.ok, report.summary()
+    assert all(r.complete for r in report.runs)

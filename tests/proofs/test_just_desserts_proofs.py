@@ -1,0 +1,123 @@
+"""The just-desserts proofs and explorations: results match proofs/manifests/just_desserts.toml."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tablerules.model.core import CHANCE, play
+from tablerules.model.decks import embedded_deck
+from tablerules.model.just_desserts import RULES, Options
+from tablerules.proofs import just_desserts_check as check
+from tablerules.proofs import just_desserts_proofs as proofs
+from tablerules.proofs.checks import Context, explore_result, manifest
+from tablerules.proofs.explorer import Budget, explore, finding_traces, graph_analysis
+from tablerules.spec import load_spec
+
+EXPECTED = manifest("just-desserts")
+
+
+def test_max_guests_without_win_is_eight_and_the_core_names_both_win_clauses():
+    """jd.win.three-of-a-suit, jd.win.five-suits."""
+    r = proofs.max_guests_without_win()
+    assert r.status == r.expected() == EXPECTED["max-guests-without-win"]["expected"]
+    assert r.data["max"] == 8
+    assert set(r.data["core"]) == {"jd.win.three-of-a-suit", "jd.win.five-suits"}
+    assert proofs.most_guests_without_win(3, 3)[0] == 6  # three suits: two of each
+
+
+def test_guest_supply_runs_dry_only_with_three_players_or_more():
+    """jd.reshuffle.guests, jd.ruling.guest-supply-empty."""
+    r = proofs.guest_supply_players()
+    assert r.status == r.expected()
+    assert r.data["possible"] == {2: False, 3: True, 4: True, 5: True}
+    assert proofs.supply_exhausted_possible(2, 2, 3)  # the two-suit teaching deck: 2 players can
+
+
+@pytest.mark.parametrize("name", ["jd-two-suits", "jd-one-suit", "jd-rivals", "jd-crowd"])
+def test_deck_facts_on_teaching_decks(name):
+    for r in proofs.deck_facts(embedded_deck(name), name):
+        assert r.status == r.expected(), r.name
+
+
+def test_deck_facts_on_the_retail_deck(retail_deck):
+    for r in proofs.deck_facts(retail_deck, "retail"):
+        assert r.status == r.expected(), (r.name, r.detail)
+
+
+def test_a_deck_fact_can_fail(tmp_path):
+    data = json.loads(proofs.witness_path().parent.parent.joinpath("decks", "jd-rivals.json").read_text())
+    data["guests"][0]["refuses"] = ["Fruit"]  # the Baker now refuses its own favourite, the Fruit tart
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    from tablerules.model.decks import load_deck
+
+    facts = {r.name.split("@")[0]: r for r in proofs.deck_facts(load_deck(path), "bad")}
+    assert facts["favourites-satisfy"].status == "fails" and "Baker" in facts["favourites-satisfy"].detail
+
+
+def test_answer_order_witness_is_saved_and_replays():
+    """jd.ruling.answer-order, jd.surprise.first-offered: the saved witness is what a fresh search finds."""
+    r = proofs.answer_order()
+    assert r.status == r.expected() == "depends on order"
+    saved = json.loads(proofs.witness_path().read_text(encoding="utf-8"))
+    assert saved == json.loads(json.dumps(r.data["witness"]))
+    setup = RULES.setup(3, Options(poaching=True, buffet=True, surprise_parties=True), embedded_deck("jd-crowd"))
+    for label, w in saved["witnesses"].items():
+        s = play(RULES, RULES.new_game(setup), w["moves"])
+        assert RULES.to_move(s) is CHANCE and list(s.answerers) == w["race"]["answerers"], label
+        holders = {}
+        for first, answers in w["branches"].items():
+            for move, holder in answers.items():
+                t = play(RULES, s, [first, move])
+                assert t.claimed[holder] and w["race"]["guest"] in t.claimed[holder]
+                holders.setdefault(first, set()).add(holder)
+        assert len({frozenset(v) for v in holders.values()}) > 1
+    assert "a block and a surprise" in saved["witnesses"]
+
+
+def test_basic_game_explored_to_the_end_on_jd_rivals():
+    """Every reachable state can reach an end; no invariant broken; draws only by the ruling."""
+    setup = RULES.setup(2, Options(), embedded_deck("jd-rivals"))
+    ex = explore(RULES, [RULES.new_game(setup)], keep_graph=True)
+    assert ex.complete and not finding_traces(ex)
+    gr = graph_analysis(ex)
+    assert gr.traps == 0 and ex.terminals > 0
+    assert set(ex.outcomes) == {"winner 0; loser 1", "winner 1; loser 0", "draw"}
+
+
+def test_play_on_alternative_has_traps_the_default_avoids():
+    """jd.ruling.all-guests-claimed: the evidence check finds traps."""
+    r = check._play_on_trap(Context(quick=True))
+    assert r.ok and "trap states" in r.summary
+
+
+def test_all_advanced_rules_together_on_a_small_combination():
+    """jd.advanced.options: Buffet with Surprise Parties explored to the end on jd-rivals."""
+    setup = RULES.setup(2, Options(buffet=True, surprise_parties=True), embedded_deck("jd-rivals"))
+    r = explore_result(RULES, [setup], "t", budget=Budget(max_seconds=30), ctx=Context(), graph=True)
+    assert r.ok and "complete" in r.summary
+
+
+def test_strict_mode_reaches_only_registered_gaps():
+    r = check._strict(Context(quick=True))
+    assert r.ok, r.rows
+    rows = dict(r.rows)
+    assert "dessert-supply-empty" in rows["jd-two-suits, 2p, basic"]
+    assert "guest-supply-empty" in rows["jd-crowd, 3p, poaching+buffet+surprise-parties"]
+
+
+def test_every_registered_ruling_with_a_witness_file_points_at_a_real_file():
+    spec = load_spec("just-desserts")
+    files = [e.file for r in spec.rulings.values() for e in r.evidence if e.file]
+    assert files
+    for f in files:
+        assert proofs.witness_path().parent.parent.joinpath(*f.split("/")[1:]).exists(), f
+
+
+def test_check_items_cover_the_defaults():
+    names = [i.name for i in check.checks(Context(quick=True))]
+    assert any("jd-two-suits" in n for n in names) and any("combination" in n for n in names)
+    assert "prove max-guests-without-win" in names and "prove answer-order-matters" in names
+    assert len(check.variant_combinations()) == 8
