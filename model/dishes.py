@@ -730,6 +730,25 @@ def canonical(state: State, types: bool = True, seats: bool = False) -> State:
     return State(state.setup, places, turn, reveal)
 
 
+def orbit_size(state: State, types: bool = True) -> int:
+    """How many states the canonical ``state`` stands for under colour (and kind) relabelling.
+
+    |G| / |stabiliser|: the stabiliser is the kind orders that give the same encoding as
+    the canonical one, times the permutations of colours nobody has seen yet.  Summing this
+    over a reduced exploration gives the size of the unreduced one (tests check it)."""
+    g = geometry(state.setup)
+    L = g.layouts
+    m = state.setup.components.colours
+    used = len({tile_colour(c) for c in revealed_codes(state)})
+    places = list(state.places)
+    orders = _type_orders(places, L, g.types) if types else [tuple(range(NT))]
+    encodings = [(_key(p), r) for p, r in (_relabel(places, L, o, state.reveal) for o in orders)]
+    best = min(encodings)
+    same = sum(1 for e in encodings if e == best)
+    group = factorial(m) * (factorial(g.types) if types else 1)
+    return group // (same * factorial(m - used))
+
+
 def _type_orders(places: list, L: int, in_play: int) -> list[tuple[int, ...]]:
     """Orders of the old types that sort them by an invariant signature; ties in all orders.
     Types not in play keep their places at the end."""

@@ -606,7 +606,7 @@ def _favourite_draws(state: State, seat: int, count: int) -> State:
         return _next_round(state)
     if len(state.dessert_pile) < state.setup.players and state.setup.options.kitchen_check == STRICT:
         raise RuleGap("jd23.ruling.kitchen-check",
-                      f"a favourite's extra card with {len(state.dessert_pile)} desserts left, too few for everyone")
+                      f"a favourite's extra card is due with only {len(state.dessert_pile)} dessert(s) left, too few for everyone to draw")
     count = min(count, len(state.dessert_pile))
     return replace(state, phase=DRAW, draws=(seat,) * count)
 
@@ -911,6 +911,17 @@ def idle_favourites(deck: Deck) -> tuple[tuple[str, str], ...]:
                 break
         out.extend((g.id, f) for f in g.favorites if f in missing)
     return tuple(out)
+
+def is_race(state: State) -> bool:
+    """True at the chance event that decides who called first (jd23.call.simultaneous); used by
+    the order-of-resolution check of proofs/divergence.py."""
+    return state.phase == RACE
+
+
+def SMALL_CONFIGS() -> list[Setup]:  # noqa: N802 - the name proofs/gaps.py looks for
+    """Configurations small enough to explore to the end: two players on v23-tiny."""
+    return [RULES.setup(2, Options(), embedded_deck(DEFAULT_DECK))]
+
 
 def default_components() -> Deck:
     """The embedded teaching deck (tablerules check runs on it)."""

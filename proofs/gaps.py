@@ -103,8 +103,20 @@ def small_configs(rules: RuleSet, module: ModuleType | None = None) -> Configs:
         configs = tuple(Config(s.players, s.components) for s in setups)
         return Configs(configs, "the model's SMALL_CONFIGS", False)
     comps = rules.default_components()
-    configs = tuple(Config(n, comps) for n in rules.player_counts)
-    return Configs(configs, "default components at every player count (the model gives no SMALL_CONFIGS): bounded", True)
+    configs, refused = [], []
+    for n in rules.player_counts:
+        try:
+            rules.setup(n, rules.Options(), comps)
+        except SetupError:
+            refused.append(str(n))
+            continue
+        except RuleGap:  # pragma: no cover - a gap at setup is the gap finder's business
+            pass
+        configs.append(Config(n, comps))
+    source = "default components at every player count they allow (the model gives no SMALL_CONFIGS): bounded"
+    if refused:
+        source += f"; not with {', '.join(refused)} players"
+    return Configs(tuple(configs), source, True)
 
 
 def option_field(rules: RuleSet, ruling_id: str) -> dataclasses.Field | None:

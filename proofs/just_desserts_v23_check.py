@@ -7,8 +7,9 @@
   text is silent shows up as a gap with its shortest trace;
 * the witness files spec/witnesses/jd23-*.json replay into the gap their ruling names;
 * a bounded exploration of v23-crowd (four guests);
-* deck facts (proofs/just_desserts_v23_proofs.py) on the teaching decks, and on the retail
-  card list when ``ctx.retail_deck`` is set.
+* the z3 bound on the number of rounds (any deck), and deck facts
+  (proofs/just_desserts_v23_proofs.py) on the teaching decks, and on the retail card list
+  when ``ctx.retail_deck`` is set.
 
 ``python -m tablerules.proofs.just_desserts_v23_check --write-witnesses`` regenerates the
 witness files (each from a full exploration with only that ruling strict).
@@ -48,7 +49,9 @@ GAP_DECKS = {
 
 
 def other_alternatives(position: int) -> jd.Options:
-    """Options with every ruling at its ``position``-th alternative, skipping strict (default where it has none)."""
+    """Options with every ruling at its ``position``-th alternative, skipping strict (default where it has none).
+
+    Position 1 ends the game at the last turn-up (jd23.ruling.guest-pile-empty), which keeps that space small."""
     values = {}
     for f in dataclasses.fields(jd.Options):
         alts = [a for a in f.metadata["alternatives"] if a != STRICT]
@@ -187,11 +190,13 @@ def checks(ctx: Context) -> list[CheckItem]:
     items = [
         _explore_item(f"explore defaults ({DEFAULT_DECK}, 2 players)", jd.Options(), DEFAULT_DECK, 20, graph=True),
         _explore_item(f"explore second alternatives ({DEFAULT_DECK}, 2 players)", other_alternatives(1), DEFAULT_DECK, 20, graph=True),
-        _explore_item(f"explore third alternatives ({DEFAULT_DECK}, 2 players)", other_alternatives(2), DEFAULT_DECK, 8, graph=False),
+        _explore_item(f"explore second alternatives, penalty out of play ({DEFAULT_DECK}, 2 players)",
+                      dataclasses.replace(other_alternatives(1), penalty_pile="out-of-play"), DEFAULT_DECK, 10, graph=True),
         _strict_item(),
         _witness_item(),
         _explore_item("explore defaults (v23-crowd, 2 players, bounded)", jd.Options(), "v23-crowd", 4, graph=False),
     ]
+    items.append(proof_item(RULESET, "rounds-bounded", facts.rounds_bounded))
     decks = [(name, (lambda n=name: embedded_deck(n))) for name in facts.TEACHING_DECKS]
     if ctx.retail_deck:
         decks.append(("retail", lambda p=ctx.retail_deck: load_deck(p, name="retail-2015")))

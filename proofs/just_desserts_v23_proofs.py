@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+import z3
+
 from tablerules.model import just_desserts_v23 as jd
 from tablerules.model.decks import Deck
 
@@ -124,3 +126,63 @@ def fact_name(fact: str, deck_label: str) -> str:
 def deck_facts(deck: Deck, deck_label: str) -> list[ProofResult]:
     """Every claim on one deck."""
     return [fn(deck, fact_name(fact, deck_label)) for fact, fn in FACTS.items()]
+
+
+# --------------------------------------------------------------------------- a bound for every deck
+
+PROVED, COUNTEREXAMPLE = "proved", "counterexample"
+
+
+def rounds_bounded() -> ProofResult:
+    """With G guests, a game has at most 2G rounds (turn-ups), on any deck (z3).
+
+    Between rounds the guest cards are in the pile (p), the discards (d) or collected (c),
+    p + d + c = G.  A round turns up one guest (jd23.round.turn-up-guest) that is then
+    either served or discarded (jd23.round.five-endings); the first time the pile is empty
+    the discards become the pile (jd23.guests.reshuffle-once); the second time the game
+    ends (jd23.end.second-exhaustion).  The ranking V = p + (p + d, until the reshuffle)
+    starts at 2G, never goes below 0, drops by at least one each round and does not rise
+    at the reshuffle: z3 finds no transition that breaks this (the negations are unsat).
+    """
+    G, p, d, c = z3.Ints("G p d c")
+    p2, d2, c2 = z3.Ints("p2 d2 c2")
+    r, r2 = z3.Bools("reshuffled reshuffled2")
+    served = z3.Bool("served")
+
+    def rank(p, d, r):
+        return z3.If(r, p, 2 * p + d)
+
+    def base(s: z3.Solver) -> None:
+        s.assert_and_track(z3.And(G >= 1, p >= 0, d >= 0, c >= 0, p + d + c == G), "jd23.setup.shuffle#guests-in-pile-discards-or-collected")
+
+    rows = []
+    # a round
+    s = z3.Solver()
+    s.set(unsat_core=True)
+    base(s)
+    s.assert_and_track(p >= 1, "jd23.round.turn-up-guest#a-guest-to-turn-up")
+    s.assert_and_track(z3.And(p2 == p - 1, r2 == r), "jd23.round.turn-up-guest#one-guest-leaves-the-pile")
+    s.assert_and_track(z3.If(served, z3.And(c2 == c + 1, d2 == d), z3.And(d2 == d + 1, c2 == c)),
+                       "jd23.round.five-endings#served-or-discarded")
+    s.assert_and_track(rank(p2, d2, r2) > rank(p, d, r) - 1, "claim-negated#rank-drops-each-round")
+    round_ok = s.check() == z3.unsat
+    rows.append(("each round lowers the rank", "unsat: " + ", ".join(str(x) for x in s.unsat_core()) if round_ok else f"sat: {s.model()}"))
+    # the reshuffle
+    s = z3.Solver()
+    s.set(unsat_core=True)
+    base(s)
+    s.assert_and_track(z3.And(p == 0, z3.Not(r), d >= 1), "jd23.guests.reshuffle-once#first-run-out")
+    s.assert_and_track(z3.And(p2 == d, d2 == 0, c2 == c, r2), "jd23.guests.reshuffle-once#discards-become-the-pile")
+    s.assert_and_track(rank(p2, d2, r2) > rank(p, d, r), "claim-negated#rank-does-not-rise")
+    shuffle_ok = s.check() == z3.unsat
+    rows.append(("the reshuffle does not raise it", "unsat: " + ", ".join(str(x) for x in s.unsat_core()) if shuffle_ok else f"sat: {s.model()}"))
+    # start value and floor
+    s = z3.Solver()
+    base(s)
+    s.add(z3.Or(rank(p, d, r) < 0, z3.And(p == G, d == 0, z3.Not(r), rank(p, d, r) != 2 * G)))
+    start_ok = s.check() == z3.unsat
+    rows.append(("it starts at 2G and is never negative", "unsat" if start_ok else f"sat: {s.model()}"))
+    ok = round_ok and shuffle_ok and start_ok
+    clauses = ("jd23.round.turn-up-guest", "jd23.round.five-endings", "jd23.guests.reshuffle-once", "jd23.end.second-exhaustion")
+    detail = "at most 2 x guests rounds in any game on any deck" if ok else "the ranking argument fails"
+    return ProofResult(RULESET, "rounds-bounded", clauses, PROVED if ok else COUNTEREXAMPLE, detail, rows)

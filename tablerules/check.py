@@ -80,10 +80,14 @@ def run_check(args: argparse.Namespace) -> int:
         raise SetupError("--scale must be positive")
     ctx = Context(quick=args.quick, progress=factory, retail_deck=deck, scale=args.scale)
     items: list[CheckItem] = []
+    broken: list[CheckResult] = []
     for r in wanted:
-        items += _items(r, ctx)
+        try:
+            items += _items(r, ctx)
+        except Exception as e:  # a rule set that cannot load fails the check, the others still run
+            broken.append(CheckResult(r, "load the rule set and its checks", FAIL, f"{type(e).__name__}: {e}"))
     t0 = time.perf_counter()
-    results = run_items(items, ctx)
+    results = broken + run_items(items, ctx)
     print_report(results)
     print(f"total {time.perf_counter() - t0:.0f}s" + ("" if deck else "; retail deck not given (set TABLERULES_RETAIL_DECK to include its facts)"))
     return 1 if any(not r.ok for r in results) else 0

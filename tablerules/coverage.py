@@ -82,8 +82,8 @@ def _tipped(before: dict, after: dict, move: Any) -> bool:
 
 
 def _big_hand(before: dict, after: dict, move: Any) -> bool:
-    """A hand larger than any limit a player might assume (jd.discard.no-hand-limit)."""
-    return any(isinstance(h, list) and len(h) > 7 for h in after.get("hands", []))
+    """A hand of twice the deal or more: larger than any limit a player might assume (jd.discard.no-hand-limit)."""
+    return any(isinstance(h, list) and len(h) >= 6 for h in after.get("hands", []))
 
 
 def _stack_height_moved(before: dict, after: dict, move: Any) -> bool:
@@ -211,6 +211,23 @@ def _any_variant(state: Any) -> bool:
 
     options = state.setup.options
     return any(f.metadata.get("variant") and getattr(options, f.name) for f in dataclasses.fields(options))
+
+
+NOT_PLAY: dict[str, tuple[str, ...]] = {
+    "dishes": ("dishes.example.",),
+    "just-desserts": ("jd.turn.example", "jd.suits.six", "jd.tastes.icons"),
+    "just-desserts-2.3": ("jd23.favourite.nature-girl", "jd23.tips."),
+}
+"""Clauses (or id prefixes) that state facts about the components or give worked examples:
+no step of play exercises them; the proofs check them.  The coverage table lists them apart."""
+
+
+def is_play_clause(ruleset_id: str, clause: str) -> bool:
+    """False for clauses about the components or worked examples (see NOT_PLAY)."""
+    prefixes = NOT_PLAY.get(ruleset_id)
+    if prefixes is None:
+        return ".example" not in clause
+    return not any(clause == p or (p.endswith(".") and clause.startswith(p)) or clause.startswith(p + ".") for p in prefixes)
 
 
 # --------------------------------------------------------------------------- lookups

@@ -165,19 +165,20 @@ def _comp_label(arg: str | None, comp: Any) -> str:
     return (arg or getattr(comp, "name", "default")).replace("/", "-").replace(" ", "-")
 
 
-def option_variants(rules: RuleSet) -> list[tuple[str, Any]]:
-    """(label, options) for every optional rule on its own, and every non-default ruling
-    alternative on a base of all optional rules on (so rulings about them can matter)."""
+def option_variants(rules: RuleSet) -> list[tuple[str, Any, Any]]:
+    """(label, options, base options) for every optional rule on its own (base: the defaults),
+    and every non-default ruling alternative on a base of all optional rules on (so that
+    rulings about the optional rules can matter)."""
     Options = rules.Options
-    out: list[tuple[str, Any]] = []
+    out: list[tuple[str, Any, Any]] = []
     variants = variant_fields(Options)
     for name, f in sorted(variants.items()):
-        out.append((f"+{name}", dataclasses.replace(Options(), **{f.name: True})))
+        out.append((f"+{name}", dataclasses.replace(Options(), **{f.name: True}), Options()))
     base = dataclasses.replace(Options(), **{f.name: True for f in variants.values()})
     prefix = "advanced+" if variants else ""
     for rid, f in sorted(ruling_fields(Options).items()):
         for alt in f.metadata["alternatives"][1:]:
-            out.append((f"{prefix}{short_ruling_name(rid)}={alt}", dataclasses.replace(base, **{f.name: alt})))
+            out.append((f"{prefix}{short_ruling_name(rid)}={alt}", dataclasses.replace(base, **{f.name: alt}), base))
     return out
 
 
@@ -428,8 +429,8 @@ def _generate_into(report: Report, rules: RuleSet) -> None:
                 add(_pick_game(rules, cfg, k, f"{rules.title}: {n} players, default rulings, "
                                f"components {_comp_label(cfg.components_argument, cfg.components)}"))
     small = SMALL_COMPONENTS.get(ruleset_id)
-    for label, options in option_variants(rules):
-        vec = _option_vector(rules, ruleset_id, label, options, choices, small)
+    for label, options, base in option_variants(rules):
+        vec = _option_vector(rules, label, options, base, choices, small)
         if vec is None:
             report.notes.append(f"{label}: no player count and components allow it")
             continue
@@ -460,9 +461,9 @@ def _pick_game(rules: RuleSet, cfg: Config, k: int, description: str, first_move
     return best[1]
 
 
-def _option_vector(rules: RuleSet, ruleset_id: str, label: str, options: Any, choices: list, small: str | None) -> Vector | None:
+def _option_vector(rules: RuleSet, label: str, options: Any, base: Any, choices: list, small: str | None) -> Vector | None:
     """One playthrough under ``options``: at the first player count where it differs from
-    the same seed under the default options (else the first count that allows it)."""
+    the same seed under the ``base`` options (else the first count that allows it)."""
     first: Config | None = None
     for n in rules.player_counts:
         working = _working(rules, n, options, choices)
@@ -474,17 +475,17 @@ def _option_vector(rules: RuleSet, ruleset_id: str, label: str, options: Any, ch
         setup = rules.setup(n, options, pick[1])
         seed = _seed(rules.id, cfg.slug(), 1, 0)
         moves = playthrough(rules, setup, seed)
-        if _differs(rules, cfg, moves, seed):
+        if _differs(rules, cfg, base, moves, seed):
             return _pick_game(rules, cfg, 1, f"{rules.title}: {n} players, {label}", first_moves=moves)
     if first is None:
         return None
     return _pick_game(rules, first, 1, f"{rules.title}: {first.players} players, {label} (plays as under the base options)")
 
 
-def _differs(rules: RuleSet, cfg: Config, moves: list[Any], seed: int) -> bool:
-    """Does this game differ from one under the default options (same seed, same setup otherwise)?"""
+def _differs(rules: RuleSet, cfg: Config, base: Any, moves: list[Any], seed: int) -> bool:
+    """Does this game differ from one under the ``base`` options (same seed, same setup otherwise)?"""
     try:
-        base_setup = rules.setup(cfg.players, rules.Options(), cfg.components)
+        base_setup = rules.setup(cfg.players, base, cfg.components)
     except SetupError:
         return True
     base_moves = playthrough(rules, base_setup, seed)
@@ -509,7 +510,7 @@ def _differs(rules: RuleSet, cfg: Config, moves: list[Any], seed: int) -> bool:
 def _edge_cases(rules: RuleSet, report: Report, configs_by_n: dict[int, list[Config]], add: Any) -> None:
     """Steered playthroughs over every configuration, kept when they cover a clause no vector has."""
     covered = {c for v in report.vectors for c in v.clauses}
-    wanted = {c for c in report.universe if "=" not in c and ".ruling." not in c} - covered
+    wanted = {c for c in report.universe if "=" not in c and ".ruling." not in c and coverage.is_play_clause(rules.id, c)} - covered
     if not wanted:
         return
     configs = [cfgs[0] for n, cfgs in sorted(configs_by_n.items())]
@@ -643,9 +644,12 @@ def coverage_lines(reports: list[Report], show: int = 3) -> list[str]:
             shown = ", ".join(names[:show]) + (f" +{len(names) - show} more" if len(names) > show else "")
             lines.append(f"  {item.ljust(width)}  {shown or '-- NONE --'}")
         missing = [i for i in r.universe if i not in by_item]
-        clauses = [i for i in missing if "=" not in i]
+        clauses = [i for i in missing if "=" not in i and coverage.is_play_clause(r.ruleset, i)]
+        facts = [i for i in missing if "=" not in i and not coverage.is_play_clause(r.ruleset, i)]
         alts = [i for i in missing if "=" in i]
         lines.append(f"  clauses with no vector ({len(clauses)}): {', '.join(clauses) or 'none'}")
+        if facts:
+            lines.append(f"  not about play (component facts, worked examples; see the proofs) ({len(facts)}): {', '.join(facts)}")
         lines.append(f"  ruling alternatives with no vector ({len(alts)}): {', '.join(alts) or 'none'}")
         for n in r.notes:
             lines.append(f"  note: {n}")

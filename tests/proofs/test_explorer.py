@@ -75,3 +75,14 @@ def test_graph_pass_finds_cycles_under_voluntary_passes():
     ex = explore(RULES, [RULES.new_game(setup)], keep_graph=True)
     gr = graph_analysis(ex)
     assert not gr.acyclic and gr.longest is None and gr.traps == 0
+
+
+@pytest.mark.parametrize("players,tiles", [(2, Tiles(2, 4)), (3, Tiles(1, 4))])
+def test_orbit_sizes_add_up_to_the_unreduced_count(players, tiles):
+    from tablerules.model.dishes import orbit_size
+
+    start = RULES.new_game(RULES.setup(players, Options(), tiles))
+    full = explore(RULES, [start])
+    for name, types in (("colours", False), ("colours+types", True)):
+        reduced = explore(RULES, [start], symmetry=name)
+        assert sum(orbit_size(s, types=types) for s in reduced.parents) == full.states

@@ -88,9 +88,14 @@ def test_basic_game_explored_to_the_end_on_jd_rivals():
 
 
 def test_play_on_alternative_has_traps_the_default_avoids():
-    """jd.ruling.all-guests-claimed: the evidence check finds traps."""
-    r = check._play_on_trap(Context(quick=True))
-    assert r.ok and "trap states" in r.summary
+    """jd.ruling.all-guests-claimed: the evidence finds traps; the saved witness is fresh and replays."""
+    r = check._play_on_traps()
+    assert r.status == r.expected() == "traps"
+    saved = json.loads(proofs.witness_path().parent.joinpath(proofs.TRAP_WITNESS).read_text(encoding="utf-8"))
+    for label, w in saved["witnesses"].items():
+        setup = RULES.setup(2, Options(all_claimed="play-on", buffet=w["options"]["buffet"]), embedded_deck("jd-rivals"))
+        end = play(RULES, RULES.new_game(setup), w["moves"])
+        assert RULES.state_vars(end) == w["last_state"], label
 
 
 def test_all_advanced_rules_together_on_a_small_combination():

@@ -65,6 +65,21 @@ def test_every_proof_in_the_check_suite_has_an_expected_result():
     assert not [n for n in MANIFEST if n not in names], "manifest entries no check runs"
 
 
+def test_rounds_are_bounded_by_twice_the_guests():
+    """z3: jd23.guests.reshuffle-once and jd23.end.second-exhaustion give at most 2G rounds on any deck."""
+    result = facts.rounds_bounded()
+    assert result.status == MANIFEST["rounds-bounded"]["expected"] == "proved"
+    assert "jd23.end.second-exhaustion" in result.clauses
+
+
+def test_exploration_agrees_with_the_round_bound(default_exploration):
+    """On v23-tiny (two guests) no game turns up more than four guests."""
+    ex = default_exploration
+    deepest = max(ex.terminal_states, key=lambda s: len(ex.key_path(s)))
+    turn_ups = sum(1 for _, move in ex.key_path(deepest)[1:] if isinstance(move, jd.TurnUp))
+    assert 2 <= turn_ups <= 2 * len(jd.RULES.setup(2).components.guests)
+
+
 # --------------------------------------------------------------------------- witnesses of gaps
 
 
