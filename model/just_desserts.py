@@ -117,7 +117,7 @@ class State:
     centre: tuple[str, ...] = ()
     turn: int = 0
     phase: str = "choose"
-    """choose | window | return | buffet | discard | over."""
+    """choose | dump | window | return | buffet | discard | over."""
     tasks: tuple[tuple[str, int], ...] = ()
     opening: bool = True
     """True until the first discard phase ends (the dealt middle may hold a suit twice)."""
@@ -132,6 +132,8 @@ class State:
     answerers: tuple[int, ...] = ()
     speaker: int = -1
     returning: tuple[int, ...] = ()
+    dumped: int = 0
+    """Desserts thrown away so far by the tray option this turn (jd.turn.dump-tray)."""
     winner: int = -1
     end_clause: str = ""
 
@@ -248,7 +250,7 @@ def parse_move(text: str, setup: Setup) -> Move:
     if verb in ("stop", "kitchen", "pass") and not rest:
         return Move(verb)
     raise MoveSyntaxError(
-        f"{text!r}: not a move (try: serve G with A+B, poach G with A, stop, kitchen, dump A+B, "
+        f"{text!r}: not a move (try: serve G with A+B, poach G with A, stop, kitchen, dump A, "
         "buffet A+B+C+D, block with A, surprise with F, pass, return G, depart G)"
     )
 
@@ -391,6 +393,8 @@ def _legal_moves(state: State) -> tuple[Move, ...]:
     if state.phase == "discard":
         return tuple(Move("depart", g) for g in _departable(state))
     moves: list[Move] = []
+    if state.phase == "dump":
+        return tuple(sorted(_dump_moves(state) + [STOP]))
     if state.phase == "buffet":
         moves += _serve_moves(state)
         moves.append(STOP)
@@ -424,18 +428,16 @@ def _serve_moves(state: State) -> list[Move]:
     return [Move("serve", g, s) for g in _unclaimed_servable(state) for s in guest_servings(state, hand, g)]
 
 
-def _sub_multisets(cards: tuple[str, ...]) -> list[tuple[str, ...]]:
-    counts = Counter(cards)
-    out: list[tuple[str, ...]] = [()]
-    for card, k in sorted(counts.items()):
-        out = [prev + (card,) * i for prev in out for i in range(k + 1)]
-    return sorted(tuple(sorted(s)) for s in out)
-
-
 def _dump_moves(state: State) -> list[Move]:
-    """jd.turn.dump-tray; an empty dump only with jd.ruling.dump-none=allowed."""
-    allow_empty = state.setup.options.dump_none == "allowed"
-    return [Move("dump", cards=s) for s in _sub_multisets(state.hands[state.turn]) if s or allow_empty]
+    """jd.turn.dump-tray, one card at a time (then ``stop``); an empty dump only with jd.ruling.dump-none=allowed.
+
+    One card per move keeps the branching linear in the hand size (a retail hand of twenty
+    cards has a million subsets); the explorer merges the orders that reach the same state.
+    """
+    moves = [Move("dump", cards=(c,)) for c in sorted(set(state.hands[state.turn]))]
+    if state.phase == "choose" and state.setup.options.dump_none == "allowed":
+        moves.append(Move("dump"))
+    return moves
 
 
 def _duplicated_suits(state: State) -> set[str]:
@@ -490,10 +492,12 @@ def _why_illegal(state: State, move: Move) -> str:
         return "jd.turn.satisfy-guests"
     if move.verb == "buffet":
         return adv.why_bad_buffet(state, move) if o.buffet else "jd.buffet.aces"
+    if move.verb == "dump" and state.phase in ("choose", "dump") and (state.phase == "dump" or not state.committed):
+        if not move.cards:
+            return "jd.ruling.dump-none"
+        return "jd.turn.dump-tray"
     if state.committed or state.phase == "buffet":
         return "jd.turn.one-option"
-    if move.verb == "dump":
-        return "jd.ruling.dump-none" if not move.cards else "jd.turn.dump-tray"
     if move.verb == "stop":
         return "jd.turn.one-option"
     return "jd.turn.one-option"
@@ -556,17 +560,22 @@ def _apply_seat(state: State, move: Move) -> State:
         return adv.return_guest(state, seat, move.guest)
     if move.verb == "buffet":
         return adv.open_buffet(state, move.cards)
+    if move.verb == "stop" and state.phase == "dump":
+        # jd.turn.dump-tray: draw as many as were thrown away.
+        return evolve(state, phase="discard", tasks=((DRAW, seat),) * state.dumped, dumped=0)
     if move.verb == "stop":
         return evolve(state, phase="discard")
     if move.verb == "kitchen":
         # jd.turn.kitchen: one extra dessert.
         return evolve(state, committed=True, phase="discard", tasks=((DRAW, seat),))
+    if move.verb == "dump" and not move.cards:
+        return evolve(state, committed=True, phase="discard")  # jd.ruling.dump-none=allowed: a pass
     if move.verb == "dump":
-        # jd.turn.dump-tray: discard the chosen cards, then draw as many.
+        # jd.turn.dump-tray: throw away one more card; ``stop`` draws as many.
         hand = _minus(state.hands[seat], move.cards)
         return evolve(
             state, hands=_set_seat(state.hands, seat, hand), dessert_discard=_plus(state.dessert_discard, move.cards),
-            committed=True, phase="discard", tasks=((DRAW, seat),) * len(move.cards),
+            committed=True, phase="dump", dumped=state.dumped + 1,
         )
     if move.verb == "depart":
         return _depart(state, move.guest)
@@ -669,7 +678,7 @@ def _end_turn(state: State) -> State:
     nxt = (state.turn + 1) % state.setup.players
     return evolve(
         state, turn=nxt, phase="choose", tasks=_draw_phase(nxt), opening=False, served=0, committed=False,
-        poach="", shielded="", offer=None, answerers=(), speaker=-1, returning=(),
+        poach="", shielded="", offer=None, answerers=(), speaker=-1, returning=(), dumped=0,
     )
 
 
@@ -784,6 +793,7 @@ def state_vars(state: State) -> dict[str, Any]:
         "answerers": list(state.answerers),
         "speaker": state.speaker,
         "returning": list(state.returning),
+        "dumped": state.dumped,
         "winner": state.winner,
         "end_clause": state.end_clause,
     }
@@ -901,19 +911,19 @@ def twin_classes(deck: Deck) -> tuple[tuple[str, ...], ...]:
     return _TWIN_CACHE[key]
 
 
-def _where(state: State, guest: str) -> tuple:
-    if guest in state.guest_pile:
-        return (0,)
-    if guest in state.centre:
-        return (1,)
-    if guest in state.guest_discard:
-        return (2, state.guest_discard.index(guest))
-    if state.offer is not None and state.offer.guest == guest:
-        return (3,)
-    for seat, c in enumerate(state.claimed):
-        if guest in c:
-            return (4, seat, guest == state.shielded)
-    return (5,)
+def _locations(state: State) -> dict[str, tuple]:
+    """Where each guest is, as a sortable key (which pile, place in the discards, which seat)."""
+    where: dict[str, tuple] = {g: (0,) for g in state.guest_pile}
+    for g in state.centre:
+        where[g] = (1,)
+    for i, g in enumerate(state.guest_discard):
+        where[g] = (2, i)
+    if state.offer is not None:
+        where[state.offer.guest] = (3,)
+    for seat, guests in enumerate(state.claimed):
+        for g in guests:
+            where[g] = (4, seat, g == state.shielded)
+    return where
 
 
 def canonical_twins(state: State) -> State:
@@ -926,8 +936,9 @@ def canonical_twins(state: State) -> State:
     if not classes:
         return state
     rename: dict[str, str] = {}
+    where = _locations(state)
     for members in classes:
-        spots = sorted((_where(state, g), g) for g in members)
+        spots = sorted((where[g], g) for g in members)
         for new, (_, old) in zip(members, spots):
             if new != old:
                 rename[old] = new

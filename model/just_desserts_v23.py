@@ -5,13 +5,16 @@ The real-time scramble is a chain of decision windows and chance events:
 * ``deal``: chance deals each seat five desserts, one card at a time (jd23.setup.deal-five);
 * ``turn-up``: chance turns up a guest from the guest pile (jd23.round.turn-up-guest);
 * ``answer``: every seat in turn says ``call`` or ``pass`` (jd23.call.got-it, jd23.call.pass):
-  a seat may pass while able and may call while unable (an erroneous call);
+  a seat may pass while able and may call while unable (an erroneous call).  Answers are
+  collected in seat order and are public (calls are shouted); the order of collection
+  decides nothing, because who called first is the race's business;
 * ``race``: chance decides who of the callers still in contention called first, or that
   the call was truly simultaneous (jd23.call.first-serves, jd23.call.simultaneous).  The
   rulebook gives no odds; every result is equally likely (a modelling convention: the
   explorer needs every result, not their weights);
-* ``serve``: the first caller serves one to three desserts or fails (jd23.serve.one-to-three,
-  jd23.call.erroneous-covered); after a failure the race goes on among the other callers;
+* ``serve``: the first caller serves one to three desserts, or fails when no serving is in the
+  hand (jd23.serve.one-to-three, jd23.call.erroneous-covered); after a failure the race goes on
+  among the other callers, so every order of the callers is reachable;
 * ``penalty``: chance picks the random card each mistaken caller loses
   (jd23.call.erroneous-penalty);
 * ``draw``: chance deals one card per pending draw (jd23.draw.guest-leaves-hungry,
@@ -67,6 +70,7 @@ class Options:
     nothing_to_reshuffle: str = ruling("jd23.ruling.nothing-to-reshuffle", "game-ends", STRICT)
     kitchen_check: str = ruling("jd23.ruling.kitchen-check", "when-everyone-draws", "whenever-short", STRICT)
     full_tie: str = ruling("jd23.ruling.full-tie", "draw", "shared-win")
+    simultaneous_mistaken: str = ruling("jd23.ruling.simultaneous-mistaken", "no-penalty", "penalty", STRICT)
 
 
 # --------------------------------------------------------------------------- state
@@ -528,7 +532,15 @@ def _contest(state: State) -> State:
 
 def _race(state: State, seat: int | None) -> State:
     if seat is None:
-        # jd23.call.simultaneous: the guest walks away, no penalty, everyone draws
+        # jd23.call.simultaneous: the guest walks away and everyone draws; a caller in the
+        # tie who could not have served is the case jd23.ruling.simultaneous-mistaken settles
+        unable = tuple(c for c in contenders(state) if not hand_servings(state, c))
+        rule = state.setup.options.simultaneous_mistaken
+        if unable and rule == STRICT:
+            raise RuleGap("jd23.ruling.simultaneous-mistaken",
+                          f"seats {list(unable)} called in a simultaneous tie without being able to serve")
+        if unable and rule == "penalty":
+            return _start_penalties(replace(state, first=None), unable)
         return _guest_leaves_hungry(state)
     return replace(state, phase=SERVE, first=seat)
 

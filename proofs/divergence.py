@@ -403,6 +403,7 @@ class RulingDivergence:
     (because under the defaults no pair differs); empty for the defaults."""
     under_defaults: list[Divergence] = field(default_factory=list)
     """The search under the defaults, when it found nothing and ``base`` was tried."""
+    base_options: Any = None
 
     def primary(self) -> Divergence | None:
         """The witness to show: default vs strict where strict exists, else the default
@@ -415,6 +416,46 @@ class RulingDivergence:
         if strict:
             return strict[0]
         return min(with_default, key=lambda d: (d.kind == "state", len(d.steps)))
+
+
+def probe(rules: RuleSet, ruling_id: str, a: str, b: str, configs: Sequence[Config], base: Any,
+          games: int = 20, seed: int = 1, step_cap: int = 500) -> bool:
+    """Random games played in lockstep under both readings: does any reach a point where
+    they differ (other than in the recorded state only)?  A cheap test of whether a
+    setting is worth a breadth-first search; seeded, so the answer is repeatable."""
+    import random
+
+    rng = random.Random(seed)
+    oa, ob = with_alternative(base, rules, ruling_id, a), with_alternative(base, rules, ruling_id, b)
+    starts = []
+    for config in configs:
+        try:
+            starts.append((start_state(rules, config, oa), start_state(rules, config, ob)))
+        except SetupError:
+            continue
+    for g in range(games if starts else 0):
+        sa, sb = starts[g % len(starts)]
+        for _ in range(step_cap):
+            ra, rb = read_state(rules, sa), read_state(rules, sb)
+            if difference_kind(ra, rb) not in ("", "state"):
+                return True
+            if isinstance(sa, Raised) or isinstance(sb, Raised) or ra.sig[0] not in ("seat", "chance"):
+                break
+            if ra.sig[0] == "chance":
+                outs = rules.chance_outcomes(sa)
+                r, acc, move = rng.random(), 0.0, outs[-1][0]
+                for m, p in outs:
+                    acc += float(p)
+                    if r < acc:
+                        move = m
+                        break
+            else:
+                moves = rules.legal_moves(sa)
+                if not moves:
+                    break
+                move = moves[rng.randrange(len(moves))]
+            sa, sb = _apply(rules, sa, move), _apply(rules, sb, move)
+    return False
 
 
 def other_bases(rules: RuleSet, ruling_id: str) -> list[tuple[str, Any]]:
@@ -434,10 +475,11 @@ def all_divergences(rules: RuleSet, configs: Configs | Sequence[Config] | None =
                     progress: Callable[[str], None] | None = None) -> list[RulingDivergence]:
     """Every ruling, every pair of its alternatives, the other rulings at their defaults.
 
-    A ruling none of whose pairs differs under the defaults is searched again with one
-    other ruling changed at a time (:func:`other_bases`): some rulings only matter in
-    combination.  The first setting under which its default parts from another
-    alternative gives that ruling's pairs, and the report says which setting it was.
+    A ruling none of whose pairs differs under the defaults is tried again with one other
+    ruling changed at a time (:func:`other_bases`), by random lockstep games
+    (:func:`probe`): some rulings only matter in combination.  The first setting under
+    which a probe sees its default part from another alternative is searched breadth-first
+    for every pair, and the report says which setting it was.
     """
     if configs is None:
         configs = small_configs(rules)
@@ -452,13 +494,12 @@ def all_divergences(rules: RuleSet, configs: Configs | Sequence[Config] | None =
             rd.pairs.append(diverge(rules, rid, a, b, cfgs, budget=budget))
         if not any(d.found for d in rd.pairs):
             rd.under_defaults = list(rd.pairs)
-            first, other = rd.alternatives[0], rd.alternatives[1]
+            first = rd.alternatives[0]
             for label, base in other_bases(rules, rid):
                 if progress:
                     progress(f"divergence {short_ruling_name(rid)} with {label}")
-                if diverge(rules, rid, first, other, cfgs, budget=budget, base=base).found or (
-                        STRICT in rd.alternatives and diverge(rules, rid, first, STRICT, cfgs, budget=budget, base=base).found):
-                    rd.base = label
+                if any(probe(rules, rid, first, other, cfgs, base) for other in rd.alternatives[1:]):
+                    rd.base, rd.base_options = label, base
                     rd.pairs = [diverge(rules, rid, a, b, cfgs, budget=budget, base=base) for a, b in alternative_pairs(rules, rid)]
                     break
         out.append(rd)
@@ -506,8 +547,11 @@ def witness_name(ruleset_id: str, ruling_id: str) -> str:
     return f"{ruleset_id}-{short_ruling_name(ruling_id)}.json"
 
 
-def witness_doc(rules: RuleSet, d: Divergence) -> dict[str, Any]:
-    """The witness of a divergence as a plain JSON document (the format the vector tools convert)."""
+def witness_doc(rules: RuleSet, d: Divergence, setting: str = "") -> dict[str, Any]:
+    """The witness of a divergence as a plain JSON document (the format the vector tools convert).
+
+    ``setting`` names another ruling changed from its default for this search (the
+    options record it too), when under the defaults the alternatives never differ."""
     assert d.found and d.config is not None and d.next_a is not None and d.next_b is not None
     base = d.options_a
     return {
@@ -518,7 +562,7 @@ def witness_doc(rules: RuleSet, d: Divergence) -> dict[str, Any]:
         "components": d.config.components_name(),
         **({"deck": d.config.deck} if d.config.deck else {}),
         "moves": d.moves,
-        "note": d.statement(),
+        "note": d.statement() + (f" (with {setting}; under the defaults they never differ)" if setting else ""),
         "differs": {
             "ruling": d.ruling,
             "a": d.a,
@@ -527,6 +571,7 @@ def witness_doc(rules: RuleSet, d: Divergence) -> dict[str, Any]:
             "readings": {d.a: d.next_a.to_json(), d.b: d.next_b.to_json()},
             "every_alternative": readings_after(rules, d.ruling, d.config, base, d.moves),
             "search": d.bound(),
+            **({"setting": setting} if setting else {}),
         },
     }
 
@@ -613,7 +658,7 @@ def write_witnesses(rules: RuleSet, results: Sequence[RulingDivergence], folder:
         if d is None:
             continue
         path = folder / witness_name(rules.id, rd.ruling)
-        write_witness(path, witness_doc(rules, d))
+        write_witness(path, witness_doc(rules, d, rd.base))
         written.append(path)
     return written
 
@@ -764,3 +809,40 @@ if __name__ == "__main__":  # pragma: no cover
     import sys
 
     sys.exit(_main(sys.argv[1:]))
+
+
+# --------------------------------------------------------------------------- the check item
+
+
+def witness_check_item(ruleset_id: str):
+    """A check-suite item: every witness file of the rule set replays under the model and
+    shows the difference it claims, and every ruling has one."""
+    from .checks import FAIL, PASS, CheckItem, CheckResult, Context
+    from .gaps import load_rules
+
+    name = "ruling witnesses replay"
+
+    def run(ctx: Context) -> CheckResult:
+        t0 = time.perf_counter()
+        rules, module = load_rules(ruleset_id)
+        paths = witness_paths(ruleset_id)
+        rows, bad = [], []
+        for path in paths:
+            try:
+                doc = read_witness(path)
+                problem = check_witness(rules, doc, module)
+            except Exception as e:  # a malformed file is a failure with its cause
+                doc, problem = {"moves": []}, f"{type(e).__name__}: {e}"
+            rows.append((path.name, f"{len(doc.get('moves', []))} moves: " + (problem or doc.get("note", "ok"))))
+            if problem:
+                bad.append(f"{path.name}: {problem}")
+        have = {p.name for p in paths}
+        missing = [rid for rid in ruling_fields(rules.Options) if witness_name(ruleset_id, rid) not in have]
+        summary = f"{len(paths) - len(bad)} of {len(paths)} witnesses replay"
+        if missing:
+            summary += f"; no witness for {', '.join(short_ruling_name(r) for r in missing)}"
+        if bad:
+            summary += "; " + "; ".join(bad)
+        return CheckResult(ruleset_id, name, FAIL if bad or missing else PASS, summary, rows, seconds=time.perf_counter() - t0)
+
+    return CheckItem(ruleset_id, name, run)

@@ -184,6 +184,15 @@ class GapFinding:
     def title(self) -> str:
         return f"{self.kind} {self.key}"
 
+    def setting(self) -> str:
+        """The rulings at a non-default, non-strict alternative in the run that found it (usually none)."""
+        changed = []
+        for rid, f in ruling_fields(type(self.options)).items():
+            value = getattr(self.options, f.name)
+            if value not in (STRICT, f.metadata["alternatives"][0]):
+                changed.append(f"{rid.split('.ruling.')[-1]}={value}")
+        return ", ".join(changed)
+
     def where(self) -> str:
         """`at the start`, `after 3 moves`, `at move 4 (pass)`."""
         if self.move is not None:
@@ -335,6 +344,50 @@ def explore_config(rules: RuleSet, config: Config, options: Any, budget: GapBudg
     return run, found
 
 
+def _gap_setting(rules: RuleSet, ruling_id: str, configs: Sequence[Config], games: int = 40,
+                 seed: int = 1) -> tuple[str, Any] | None:
+    """(label, options) with ``ruling_id`` strict and one other ruling at another
+    non-strict alternative, under which random games meet its gap; None if none does.
+
+    Some gaps open only in combination (e.g. an end that only one reading of another
+    ruling allows).  Random games are cheap; the breadth-first run that follows finds the
+    shortest trace.
+    """
+    import random
+
+    for rid, f in ruling_fields(rules.Options).items():
+        if rid == ruling_id:
+            continue
+        for alt in f.metadata["alternatives"][1:]:
+            if alt == STRICT:
+                continue
+            options = with_alternative(with_alternative(rules.Options(), rules, rid, alt), rules, ruling_id, STRICT)
+            rng = random.Random(seed)
+            for g in range(games if configs else 0):
+                try:
+                    state = rules.new_game(configs[g % len(configs)].setup(rules, options))
+                    for _ in range(500):
+                        options_here = rules.successors(state)
+                        if not options_here:
+                            break
+                        if options_here[0][1] is not None:  # chance: draw by probability
+                            r, acc, state = rng.random(), 0.0, options_here[-1][2]
+                            for _m, p, t in options_here:
+                                acc += float(p)
+                                if r < acc:
+                                    state = t
+                                    break
+                        else:
+                            state = options_here[rng.randrange(len(options_here))][2]
+                    rules.outcome(state)
+                except RuleGap as g_:
+                    if g_.ruling == ruling_id:
+                        return f"{rid.split('.ruling.')[-1]}={alt}", options
+                except (SetupError, Exception):  # noqa: BLE001 - a probe only looks; the explorer reports faults
+                    break
+    return None
+
+
 def trap_analysis(ex: Exploration) -> tuple[list[Any], int | None]:
     """(traps, longest play or None if the graph has a cycle) of a complete exploration run
     with ``keep_graph=True``.
@@ -386,7 +439,9 @@ def find_gaps(rules: RuleSet, configs: Configs | Sequence[Config] | None = None,
 
     First every strict alternative at once; then, for each strict ruling no run reached,
     a run with only that ruling strict (another gap may have cut the way to it) on every
-    configuration whose first run was complete.
+    configuration whose first run was complete; and if that does not reach it either, a
+    run with one other ruling changed, where random games show the gap opens
+    (:func:`_gap_setting`).
     """
     t0 = time.perf_counter()
     if configs is None:
@@ -422,6 +477,18 @@ def find_gaps(rules: RuleSet, configs: Configs | Sequence[Config] | None = None,
                 _keep(found, f)
             if any(f.kind == "gap" and f.key == rid for f in fs):
                 break
+        if not any(kind == "gap" and k == rid for (kind, k) in found):
+            setting = _gap_setting(rules, rid, complete)
+            if setting is not None:
+                label, options = setting
+                for config in complete:
+                    run, fs = explore_config(rules, config, options, budget, progress)
+                    run.note = f"only {rid} strict, with {label}"
+                    report.runs.append(run)
+                    for f in fs:
+                        _keep(found, f)
+                    if any(f.kind == "gap" and f.key == rid for f in fs):
+                        break
         if not any(kind == "gap" and k == rid for (kind, k) in found):
             report.unreached.append(rid)
     for f in found.values():

@@ -445,8 +445,14 @@ class RulingImpact:
 
 
 def all_impacts(rules: RuleSet, configs: Configs | Sequence[Config] | None = None, *, budget: ImpactBudget | None = None,
-                rulings: Sequence[str] | None = None, progress: Callable[[str], None] | None = None) -> list[RulingImpact]:
-    """Every ruling, every alternative, every configuration (the default row computed once per configuration)."""
+                rulings: Sequence[str] | None = None, progress: Callable[[str], None] | None = None,
+                settings: dict[str, tuple[str, Any]] | None = None) -> list[RulingImpact]:
+    """Every ruling, every alternative, every configuration (the default row computed once per configuration).
+
+    ``settings`` maps a ruling id to (label, options) for a ruling that only matters in
+    combination (see :func:`tablerules.proofs.divergence.all_divergences`): its rows are
+    measured with those options, and the note says so.
+    """
     budget = budget or ImpactBudget()
     if configs is None:
         configs = small_configs(rules)
@@ -457,6 +463,21 @@ def all_impacts(rules: RuleSet, configs: Configs | Sequence[Config] | None = Non
     for rid in rulings or list(fields_):
         ri = RulingImpact(rid)
         alts = fields_[rid].metadata["alternatives"]
+        if settings and rid in settings:
+            label, base = settings[rid]
+            for config in cfgs:
+                for alt in alts:
+                    if progress:
+                        progress(f"impact {short_ruling_name(rid)}={alt} with {label} on {config.label()}")
+                    try:
+                        row = measure(rules, rid, alt, config, budget, base=base)
+                    except SetupError as e:
+                        nothing = Estimate(float("nan"))
+                        row = Impact(rid, alt, config, f"not set up: {e}", nothing, nothing, nothing, nothing, nothing, nothing)
+                    row.note = (f"with {label}" + (f"; {row.note}" if row.note else ""))
+                    ri.rows.append(row)
+            out.append(ri)
+            continue
         for config in cfgs:
             if config not in defaults:
                 if progress:

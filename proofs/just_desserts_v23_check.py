@@ -6,7 +6,7 @@
 * the strict run: every ruling with a ``strict`` alternative set to it, so each place the
   text is silent shows up as a gap with its shortest trace;
 * the witness files spec/witnesses/jd23-*.json replay into the gap their ruling names;
-* a bounded exploration of v23-crowd (four guests);
+* bounded explorations of v23-crowd (four guests) and of v23-tips with three players;
 * the z3 bound on the number of rounds (any deck), and deck facts
   (proofs/just_desserts_v23_proofs.py) on the teaching decks, and on the retail card list
   when ``ctx.retail_deck`` is set.
@@ -44,6 +44,7 @@ GAP_DECKS = {
     "jd23.ruling.penalty-empty-hand": "v23-crowd",
     "jd23.ruling.nothing-to-reshuffle": "v23-tiny",
     "jd23.ruling.kitchen-check": "v23-tiny",
+    "jd23.ruling.simultaneous-mistaken": "v23-tiny",
 }
 """The smallest teaching deck on which each strict alternative raises its gap."""
 
@@ -144,10 +145,31 @@ def replay_witness(doc: dict[str, Any]) -> str | None:
 # --------------------------------------------------------------------------- check items
 
 
-def _explore_item(name: str, options: jd.Options, deck_name: str, seconds: float, graph: bool) -> CheckItem:
+def _explore_item(name: str, options: jd.Options, deck_name: str, seconds: float, graph: bool, players: int = 2) -> CheckItem:
     def run(ctx: Context) -> CheckResult:
-        setup = RULES.setup(2, options, embedded_deck(deck_name))
+        setup = RULES.setup(players, options, embedded_deck(deck_name))
         return explore_result(RULES, [setup], name, budget=Budget(max_seconds=ctx.seconds(seconds)), ctx=ctx, graph=graph)
+
+    return CheckItem(RULESET, name, run)
+
+
+def dealt_states(deck_name: str, players: int) -> list[jd.State]:
+    """Two fixed deals: always the first, and always the last, chance outcome of the deal."""
+    out = []
+    for pick in (0, -1):
+        s = RULES.new_game(RULES.setup(players, jd.Options(), embedded_deck(deck_name)))
+        while s.phase == jd.DEAL:
+            s = RULES.apply(s, RULES.chance_outcomes(s)[pick][0])
+        out.append(s)
+    return out
+
+
+def _dealt_item(name: str, deck_name: str, players: int, seconds: float) -> CheckItem:
+    """Play from fixed deals: with more players the deal alone fills any budget."""
+    def run(ctx: Context) -> CheckResult:
+        starts = dealt_states(deck_name, players)
+        return explore_result(RULES, [s.setup for s in starts], name, budget=Budget(max_seconds=ctx.seconds(seconds)),
+                              ctx=ctx, initial=starts)
 
     return CheckItem(RULESET, name, run)
 
@@ -195,6 +217,7 @@ def checks(ctx: Context) -> list[CheckItem]:
         _strict_item(),
         _witness_item(),
         _explore_item("explore defaults (v23-crowd, 2 players, bounded)", jd.Options(), "v23-crowd", 4, graph=False),
+        _dealt_item("explore defaults from two fixed deals (v23-tips, 3 players, bounded)", "v23-tips", 3, 4),
     ]
     items.append(proof_item(RULESET, "rounds-bounded", facts.rounds_bounded))
     decks = [(name, (lambda n=name: embedded_deck(n))) for name in facts.TEACHING_DECKS]

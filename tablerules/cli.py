@@ -86,6 +86,8 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv and argv[0] in ("rulings", "vectors"):  # their own parsers take every argument, --help too
+            return _dispatch(argparse.Namespace(command=argv[0], rest=argv[1:]))
         args = parser().parse_args(argv)
         if args.command is None:
             parser().print_help()

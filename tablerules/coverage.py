@@ -97,11 +97,11 @@ def _stack_height_moved(before: dict, after: dict, move: Any) -> bool:
 
 # --------------------------------------------------------------------------- the tables
 
-START_CLAUSES: dict[str, tuple[str, ...]] = {
-    "dishes": ("dishes.components.players", "dishes.components.tiles", "dishes.components.clean-side", "dishes.setup.sort",
-               "dishes.setup.deal-one-of-each", "dishes.setup.layout", "dishes.setup.hidden-backs"),
-    "just-desserts": ("jd.setup.components", "jd.players.count", "jd.setup.deal-hands", "jd.setup.deal-guests",
-                      "jd.setup.piles", "jd.first.player"),
+START_CLAUSES: dict[str, tuple[str, ...]] = {  # the first one is named for a wrong initial state
+    "dishes": ("dishes.setup.deal-one-of-each", "dishes.setup.layout", "dishes.setup.sort", "dishes.setup.hidden-backs",
+               "dishes.components.players", "dishes.components.tiles", "dishes.components.clean-side"),
+    "just-desserts": ("jd.setup.deal-hands", "jd.setup.deal-guests", "jd.setup.piles", "jd.setup.components",
+                      "jd.players.count", "jd.first.player"),
     "just-desserts-2.3": ("jd23.setup.shuffle", "jd23.setup.maitre-d", "jd23.setup.players"),
 }
 

@@ -55,12 +55,12 @@ class Budgets:
     def __init__(self, quick: bool, bounded: bool, deterministic: bool = False) -> None:
         f = 0.3 if quick else 1.0
         self.gaps = gp.GapBudget(max_states=100_000 if quick else 300_000, max_seconds=8.0 * f)
-        self.pairs = dv.PairBudget(max_pairs=20_000 if quick else 60_000, max_seconds=None if deterministic else 4.0 * f)
+        self.pairs = dv.PairBudget(max_pairs=8_000 if quick else 25_000, max_seconds=None if deterministic else 2.5 * f)
         # Sampling is counted in games (the time is only a cap), so alternatives that play the
         # same game give the same numbers: the seed is fixed.
         # Full-size defaults (no SMALL_CONFIGS): exact is out of reach, and games are long.
         g = 3 if bounded else 1
-        self.impact = im.ImpactBudget(max_states=3_000 if quick else 8_000, exact_seconds=(0.5 if bounded else 2.0) * f,
+        self.impact = im.ImpactBudget(max_states=3_000 if quick else 6_000, exact_seconds=(0.5 if bounded else 3.0) * f,
                                       games=(100 if quick else 300) // g, sample_seconds=5.0 * f / g)
         self.race_seconds = 3.0 * f
 
@@ -161,7 +161,8 @@ def report(ruleset_id: str, args: argparse.Namespace, out: TextIO) -> int:
 
     _stderr(f"rulings {rules.id}: impact per alternative ...")
     t1 = time.perf_counter()
-    impacts = im.all_impacts(rules, configs, budget=budgets.impact, rulings=only,
+    settings = {rd.ruling: (rd.base, rd.base_options) for rd in divs if rd.base}
+    impacts = im.all_impacts(rules, configs, budget=budgets.impact, rulings=only, settings=settings,
                              progress=lambda s: _stderr("  " + s) if sys.stderr.isatty() else None)
     _stderr(f"  {sum(len(r.rows) for r in impacts)} rows in {time.perf_counter() - t1:.1f}s")
 
@@ -192,10 +193,11 @@ def write_report(out: TextIO, rules: Any, configs: gp.Configs, register: dict, s
     w("## Gap finder (strict mode)\n\n")
     w(f"{gap_report.summary()}.\n\n")
     if gap_report.findings:
-        w(md_table(("finding", "status", "where", "configuration", "detail"),
-                   [(f.title(), f.status, f.where(), f.config.label(), f.detail) for f in gap_report.findings]))
+        w(md_table(("finding", "status", "where", "configuration", "other rulings changed", "detail"),
+                   [(f.title(), f.status, f.where(), f.config.label(), f.setting() or "-", f.detail) for f in gap_report.findings]))
         for f in gap_report.findings:
-            w(f"\n**{f.title()}** ({f.status}; met {f.count:,} times) — shortest trace on {f.config.label()}:\n\n")
+            setting = f", with {f.setting()}" if f.setting() else ""
+            w(f"\n**{f.title()}** ({f.status}; met {f.count:,} times) — shortest trace on {f.config.label()}{setting}:\n\n")
             w(steps_md(f.trace, f.move))
     w("\n" + md_table(("run", "strict rulings", "coverage", "graph", "seconds"),
                       [(r.config.label() + (f" ({r.note})" if r.note else ""), ", ".join(short_ruling_name(x) for x in r.strict) or "none",
@@ -211,10 +213,16 @@ def write_report(out: TextIO, rules: Any, configs: gp.Configs, register: dict, s
         w(f"**Question.** {spec.question if spec else '(not in the spec register)'}\n\n")
         w("**Alternatives.** " + ", ".join(f"`{a}`" + (" (default)" if i == 0 else "") for i, a in enumerate(rd.alternatives)) + ".\n\n")
         d = rd.primary()
+        if rd.base:
+            w(f"Under the defaults no two alternatives differ ({rd.under_defaults[0].bound()}); "
+              f"they do once `{rd.base}`, so the pairs below are searched with that setting.\n\n")
+        elif rd.under_defaults:
+            w("Under the defaults no two alternatives differ, nor did random probes with any one other ruling changed.\n\n")
         if d is None:
             w("**Witness.** None: no pair of alternatives differs within the bound.\n\n")
         else:
-            w(f"**Witness** (`{d.a}` against `{d.b}`, {d.config.label()}): {d.statement()}.\n\n")
+            setting = f" with `{rd.base}`" if rd.base else ""
+            w(f"**Witness** (`{d.a}` against `{d.b}`{setting}, {d.config.label()}): {d.statement()}.\n\n")
             w(steps_md(d.steps))
             w("\nWhat each reading does next:\n\n")
             for alt, r in dv.readings_after(rules, rd.ruling, d.config, d.options_a, d.moves).items():

@@ -10,7 +10,11 @@ seeds; nothing depends on time or dict order):
   player count where it plays differently from the base options;
 * every witness trace of the rulings register (spec/witnesses/*.json);
 * edge cases: more seeded playthroughs, steered towards clauses no vector exercises yet,
-  kept only when they exercise something new.
+  kept only when they exercise something new (and cut after the last step of interest);
+* while the set stays small: the ruling alternatives at their other player counts.
+
+Sizes are bounded (MAX_VECTOR_BYTES per game, RULESET_MAX_BYTES and EXTRA_MAX_BYTES per
+rule set) so the committed set stays near 3 MB.
 
 It prints a coverage table (clause -> vectors; ruling alternative -> vectors) and lists the
 clauses no vector exercises.  A rule set whose model does not import is skipped with a
@@ -57,6 +61,8 @@ EDGE_MAX_BYTES = 250_000
 """Edge-case vectors larger than this are dropped (the clause stays listed as uncovered)."""
 RULESET_MAX_BYTES = 1_500_000
 """No edge-case vector is added once a rule set's vectors would pass this size (the set stays near 3 MB)."""
+EXTRA_MAX_BYTES = 900_000
+"""Vectors for ruling alternatives at further player counts are added while a rule set stays under this."""
 EDGE_PATIENCE = 12
 """The search for edge cases stops after this many tries in a row that find nothing new."""
 STEER_SAMPLE = 6
@@ -429,11 +435,13 @@ def _generate_into(report: Report, rules: RuleSet) -> None:
                 add(_pick_game(rules, cfg, k, f"{rules.title}: {n} players, default rulings, "
                                f"components {_comp_label(cfg.components_argument, cfg.components)}"))
     small = SMALL_COMPONENTS.get(ruleset_id)
+    used_counts: dict[str, int] = {}
     for label, options, base in option_variants(rules):
         vec = _option_vector(rules, label, options, base, choices, small)
         if vec is None:
             report.notes.append(f"{label}: no player count and components allow it")
             continue
+        used_counts[label] = vec.document["#meta"]["players"]
         add(vec)
     for path in witness_files():
         vecs, problems = witness_vectors(rules, path)
@@ -441,13 +449,48 @@ def _generate_into(report: Report, rules: RuleSet) -> None:
         for vec in vecs:
             add(vec)
     _edge_cases(rules, report, configs_by_n, add)
+    _more_player_counts(rules, report, used_counts, choices, small, add)
+
+
+def _more_player_counts(rules: RuleSet, report: Report, used_counts: dict[str, int], choices: list, small: str | None,
+                        add: Any) -> None:
+    """Each ruling alternative and optional rule at the other player counts where it plays
+    differently, while the rule set's vectors stay under EXTRA_MAX_BYTES."""
+    total = sum(len(dumps(v.document)) for v in report.vectors)
+    left_out = 0
+    for label, options, base in option_variants(rules):
+        for n in rules.player_counts:
+            if label not in used_counts or n == used_counts[label]:
+                continue
+            if total >= EXTRA_MAX_BYTES:
+                left_out += 1
+                continue
+            working = _working(rules, n, options, choices)
+            if not working:
+                continue
+            arg, comp = next(((a, c) for a, c in working if a == small), working[0])
+            cfg = Config(n, options, comp, arg, f"{_comp_label(arg, comp)}-{label}")
+            setup = rules.setup(n, options, comp)
+            seed = _seed(rules.id, cfg.slug(), 1, 0)
+            moves = playthrough(rules, setup, seed)
+            if not _differs(rules, cfg, base, moves, seed):
+                continue
+            vec = _pick_game(rules, cfg, 1, f"{rules.title}: {n} players, {label}", first_moves=moves)
+            size = len(dumps(vec.document))
+            if total + size > EXTRA_MAX_BYTES:
+                left_out += 1
+                continue
+            total += size
+            add(vec)
+    if left_out:
+        report.notes.append(f"{left_out} (option, player count) pairs beyond the first not played or left out, to keep the set small")
 
 
 def _pick_game(rules: RuleSet, cfg: Config, k: int, description: str, first_moves: list[Any] | None = None) -> Vector:
     """Playthrough number ``k`` of a configuration: the first of a few seeds whose file stays
     under MAX_VECTOR_BYTES (else the smallest), so that one endless game cannot bloat the set."""
     setup = rules.setup(cfg.players, cfg.options, cfg.components)
-    best: tuple[int, Vector] | None = None
+    best: tuple[int, Vector, list[Any], int] | None = None
     for attempt in range(SIZE_ATTEMPTS):
         seed = _seed(rules.id, cfg.slug(), k, attempt)
         moves = first_moves if attempt == 0 and first_moves is not None else playthrough(rules, setup, seed)
@@ -456,9 +499,14 @@ def _pick_game(rules: RuleSet, cfg: Config, k: int, description: str, first_move
         if size <= MAX_VECTOR_BYTES:
             return vec
         if best is None or size < best[0]:
-            best = (size, vec)
+            best = (size, vec, moves, seed)
     assert best is not None
-    return best[1]
+    size, vec, moves, seed = best
+    if size <= 2 * MAX_VECTOR_BYTES:
+        return vec
+    # every seed gives a long game: keep the first part of the shortest, marked as capped
+    keep = max(1, int(len(moves) * 2 * MAX_VECTOR_BYTES / size))
+    return _make_vector(rules, cfg, moves, vec.name, {"kind": "random", "seed": seed}, description, max_steps=keep)
 
 
 def _option_vector(rules: RuleSet, label: str, options: Any, base: Any, choices: list, small: str | None) -> Vector | None:

@@ -190,7 +190,11 @@ def test_dump_tray_discards_then_draws_as_many():
     """jd.turn.dump-tray; jd.ruling.dump-none forbids an empty dump by default."""
     s = position(TWO, hands=(("PLUM", "PLUM", "SPONGE"), ()), centre=("PICKER_A",))
     assert RULES.illegal_reason(s, Move("dump")) == "jd.ruling.dump-none"
-    t = RULES.apply(s, parse_move("dump PLUM+PLUM", s.setup))
+    assert [str(m) for m in RULES.legal_moves(s) if m.verb == "dump"] == ["dump PLUM", "dump SPONGE"]
+    t = play(RULES, s, ["dump PLUM", "dump PLUM"])
+    assert t.phase == "dump" and t.tasks == () and RULES.illegal_reason(t, Move("kitchen")) == "jd.turn.one-option"
+    assert RULES.illegal_reason(t, Move("dump", cards=("PLUM",))) == "jd.turn.dump-tray"  # none left
+    t = RULES.apply(t, Move("stop"))
     assert t.hands[0] == ("SPONGE",) and t.dessert_discard == ("PLUM", "PLUM") and len(t.tasks) == 2
     allowed = position(TWO, hands=(("PLUM",), ()), centre=("PICKER_A",), options=Options(dump_none="allowed"))
     assert Move("dump") in RULES.legal_moves(allowed)
@@ -335,7 +339,8 @@ def test_moves_print_and_parse():
     for m in RULES.legal_moves(s):
         assert parse_move(str(m), s.setup) == m
     for text in ["first seat 2", "turn up BAKER_A", "draw PLUM", "block with PLUM", "surprise with PLUM", "pass",
-                 "return BAKER_A", "depart BAKER_A", "buffet PLUM+PLUM+SPONGE+SPONGE", "poach BAKER_A with SPONGE"]:
+                 "return BAKER_A", "depart BAKER_A", "buffet PLUM+PLUM+SPONGE+SPONGE", "poach BAKER_A with SPONGE",
+                 "dump PLUM", "dump", "kitchen", "stop"]:
         assert str(parse_move(text, s.setup)) == text
     for bad in ["", "serve NOBODY with PLUM", "serve BAKER_A with CAVIAR", "fly away"]:
         with pytest.raises(MoveSyntaxError) as e:

@@ -86,6 +86,12 @@ def test_deal_five_each_with_exact_probabilities():
     assert s.phase == jd.TURN_UP
 
 
+def test_small_configs_are_the_default_teaching_deck():
+    """The configuration the gap finder explores to the end: two players on v23-tiny (jd23.setup.deal-five)."""
+    (setup,) = jd.SMALL_CONFIGS()
+    assert setup.players == 2 and setup.components.name == "v23-tiny" and setup.options == jd.Options()
+
+
 def test_player_counts_and_deck_size():
     """jd23.setup.players: two to five players; the deck must hold five desserts per player (jd23.setup.deal-five)."""
     assert RULES.player_counts == (2, 3, 4, 5)
@@ -132,10 +138,23 @@ def test_race_between_callers_includes_a_truly_simultaneous_call():
     s = at_guest([("FUDGE", "BERRIES", "NUT_BAR", "NUT_BAR", "NUT_BAR"), ("FUDGE", "FUDGE", "BERRIES", "BERRIES", "TART")],
                  "BELLE", options=opts(favourite_trump="no-trump"))
     s = play(RULES, s, ["call", "call"])
-    assert s.phase == jd.RACE
+    assert s.phase == jd.RACE and jd.is_race(s)
     assert outcomes(s) == {"first 0": Fraction(1, 3), "first 1": Fraction(1, 3), "simultaneous": Fraction(1, 3)}
     first0 = play(RULES, s, ["first 0"])
     assert RULES.to_move(first0) == 0 and moves(first0) == ["serve BERRIES+FUDGE"]
+
+
+def test_three_callers_race_and_the_race_goes_on_after_a_failure():
+    """jd23.call.first-serves, jd23.call.erroneous-covered with three seats: every order is reachable."""
+    hands = [("BERRIES", "SPONGE"), ("PEANUTS", "SPONGE"), ("BERRIES", "FUDGE")]
+    s = play(RULES, at_guest(hands, "FRUITY_FAY", deck=TIPS), ["call", "call", "call"])
+    assert outcomes(s) == {"first 0": Fraction(1, 4), "first 1": Fraction(1, 4), "first 2": Fraction(1, 4),
+                           "simultaneous": Fraction(1, 4)}
+    s = play(RULES, s, ["first 1", "fail"])
+    assert s.phase == jd.RACE and s.mistaken == (1,)
+    assert outcomes(s) == {"first 0": Fraction(1, 3), "first 2": Fraction(1, 3), "simultaneous": Fraction(1, 3)}
+    s = play(RULES, s, ["first 2", "serve BERRIES"])
+    assert s.collected[2] == ("FRUITY_FAY",) and s.dishes == ((), (), ("BERRIES",))
 
 
 def test_simultaneous_call_discards_the_guest_and_everyone_draws():
@@ -458,3 +477,50 @@ def test_invariants_catch_a_broken_state():
     assert "ends-after-second-run-out" in _broken(dataclasses.replace(s, phase=jd.OVER))
     assert "callers-consistent" in _broken(dataclasses.replace(s, phase=jd.SERVE, first=0))
     assert "servings-leave-dishes" in _broken(dataclasses.replace(s, collected=(("NED",), ()), guest_pile=()))
+
+
+def test_simultaneous_tie_with_a_caller_who_cannot_serve_follows_the_ruling():
+    """jd23.ruling.simultaneous-mistaken (with jd23.call.simultaneous): find a simultaneous
+    tie whose callers include one without a serving, then compare the three readings."""
+    import dataclasses
+    import random
+
+    from tablerules.model import just_desserts_v23 as v
+    from tablerules.model.core import CHANCE, TERMINAL, RuleGap
+
+    rules = v.RULES
+    found = None
+    for seed in range(400):
+        rng = random.Random(seed)
+        s = rules.new_game(rules.setup(2))
+        for _ in range(200):
+            actor = rules.to_move(s)
+            if actor is TERMINAL:
+                break
+            if actor is CHANCE:
+                outs = rules.chance_outcomes(s)
+                if s.phase == v.RACE and any(c for c in v.contenders(s) if not v.hand_servings(s, c)):
+                    found = s
+                    break
+                s = rules.apply(s, rng.choice([m for m, _ in outs]))
+            else:
+                moves = rules.legal_moves(s)
+                calls = [m for m in moves if str(m) == "call"]
+                s = rules.apply(s, calls[0] if calls and rng.random() < 0.8 else rng.choice(moves))
+        if found:
+            break
+    assert found is not None, "no simultaneous tie with a mistaken caller within 400 random games"
+    tie = v.Race(None)
+    unable = [c for c in v.contenders(found) if not v.hand_servings(found, c)]
+    after = rules.apply(found, tie)
+    assert after.phase != v.PENALTY  # no-penalty: nobody pays
+    pen = dataclasses.replace(found, setup=rules.setup(2, v.Options(simultaneous_mistaken="penalty")))
+    after_pen = rules.apply(pen, tie)
+    assert after_pen.phase == v.PENALTY and set(after_pen.penalties) <= set(unable)
+    strict = dataclasses.replace(found, setup=rules.setup(2, v.Options(simultaneous_mistaken="strict")))
+    try:
+        rules.apply(strict, tie)
+    except RuleGap as g:
+        assert g.ruling == "jd23.ruling.simultaneous-mistaken"
+    else:
+        raise AssertionError("strict must raise a RuleGap")

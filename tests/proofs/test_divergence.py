@@ -227,3 +227,41 @@ def test_order_of_resolution_is_not_applicable_to_dishes():
 
     r = dv.order_of_resolution(DISHES)
     assert not r.applicable and "not applicable" in r.statement
+
+
+def test_witness_check_item_passes_for_dishes_and_names_a_broken_file(tmp_path, monkeypatch):
+    from tablerules.proofs.checks import FAIL, PASS, Context
+
+    assert dv.witness_check_item("dishes").run(Context()).status == PASS
+    for p in _dishes_witnesses():
+        (tmp_path / p.name).write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
+    broken = tmp_path / "dishes-stuck-player.json"
+    doc = json.loads(broken.read_text(encoding="utf-8"))
+    doc["moves"] = doc["moves"][:3]
+    broken.write_text(json.dumps(doc), encoding="utf-8")
+    monkeypatch.setattr(dv, "witness_folder", lambda: tmp_path)
+    result = dv.witness_check_item("dishes").run(Context())
+    assert result.status == FAIL and "dishes-stuck-player.json" in result.summary
+
+
+def test_a_ruling_that_matters_only_in_combination_gets_its_setting():
+    # the finish ruling of the count toy matters only at the end; make the plain reading the
+    # one the toy starts with and hide the bonus behind a second ruling
+    @dataclass(frozen=True, slots=True)
+    class Two:
+        finish: str = ruling("toy.ruling.finish", "plain", "exact-bonus")
+        bonus_on: str = ruling("toy.ruling.bonus-on", "no", "yes")
+
+    def gated(s):
+        out = outcome(s)
+        if out is not None and s.setup.options.bonus_on == "no":
+            return Outcome(winners=frozenset({1 - s.turn}), clause="toy.win")
+        return out
+
+    from dataclasses import replace as dc_replace
+
+    gated_rules = dc_replace(TOY, Options=Two, outcome=gated)
+    rd = dv.all_divergences(gated_rules, [Config(2)], rulings=["toy.ruling.finish"])[0]
+    assert rd.under_defaults and not rd.under_defaults[0].found and rd.under_defaults[0].complete
+    assert rd.base == "bonus-on=yes"
+    assert rd.pairs[0].found and rd.pairs[0].moves == ["add 2"] * (GOAL // 2)

@@ -21,6 +21,9 @@ from tablerules.proofs.checks import FAIL, Context
 class Options:
     at_three: str = ruling("toy.ruling.at-three", "stop", STRICT)
     at_four: str = ruling("toy.ruling.at-four", "go-on", STRICT)
+    big_step: str = ruling("toy.ruling.big-step", "no", "yes")
+    at_seven: str = ruling("toy.ruling.at-seven", "win", STRICT)
+    """Seven is reachable only with big steps (4 + 3): this gap opens only in combination."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +57,7 @@ def legal_moves(s: State) -> tuple:
         raise RuleGap("toy.ruling.at-three", "the total is three")
     if s.total == 4 and o.at_four == STRICT:
         raise RuleGap("toy.ruling.at-four", "the total is four")
-    return (Add(1), Add(2))
+    return (Add(1), Add(2), Add(3)) if o.big_step == "yes" else (Add(1), Add(2))
 
 
 def illegal_reason(s: State, m) -> str | None:
@@ -68,12 +71,16 @@ def apply(s: State, m) -> State:
 
 
 def outcome(s: State):
-    return Outcome(winners=frozenset({1 - s.turn}), clause="toy.win") if to_move(s) is TERMINAL else None
+    if to_move(s) is not TERMINAL:
+        return None
+    if s.total == 7 and s.setup.options.at_seven == STRICT:
+        raise RuleGap("toy.ruling.at-seven", "the total is seven")
+    return Outcome(winners=frozenset({1 - s.turn}), clause="toy.win")
 
 
 def parse_move(text: str, setup=None):
     w = text.split()
-    if len(w) == 2 and w[0] == "add" and w[1] in ("1", "2"):
+    if len(w) == 2 and w[0] == "add" and w[1] in ("1", "2", "3"):
         return Add(int(w[1]))
     raise MoveSyntaxError(f"not a toy move: {text!r}")
 
@@ -83,7 +90,7 @@ TOY = RuleSet(
     new_game=new_game, to_move=to_move, legal_moves=legal_moves, chance_outcomes=lambda s: (), apply=apply,
     illegal_reason=illegal_reason, outcome=outcome, observation=lambda s, seat: {"total": s.total},
     parse_move=parse_move, state_vars=lambda s: {"total": s.total, "turn": s.turn},
-    invariants=(Invariant("total-small", "toy.total", lambda s: None if s.total <= 6 else f"total {s.total}"),),
+    invariants=(Invariant("total-small", "toy.total", lambda s: None if s.total <= 7 else f"total {s.total}"),),
 )
 RULES = TOY
 
@@ -92,40 +99,61 @@ def SMALL_CONFIGS() -> list[Setup]:  # noqa: N802 - the name the gap finder look
     return [Setup(2, Options(), None)]
 
 
+@dataclass(frozen=True, slots=True)
+class BigSteps(Options):
+    """The toy with big steps by default: seven is reachable, but only through four."""
+
+    big_step: str = ruling("toy.ruling.big-step", "yes", "no")
+
+
 REGISTER = {"toy.ruling.at-three": "registered in the toy register"}
+ALL = {"toy.ruling.at-three": 1, "toy.ruling.at-four": 1, "toy.ruling.at-seven": 1}
 
 
 def test_planted_gaps_are_found_with_shortest_traces():
     report = gaps.find_gaps(TOY, [gaps.Config(2)], register=REGISTER)
     by_key = {f.key: f for f in report.findings}
-    assert set(by_key) == {"toy.ruling.at-three", "toy.ruling.at-four"}
+    assert set(by_key) == {"toy.ruling.at-three", "toy.ruling.at-four", "toy.ruling.at-seven"}
     # total 3 is two moves away (1+2 or 2+1), total 4 also two (2+2): shortest traces
     assert len(by_key["toy.ruling.at-three"].trace) == 2
     assert [s.move for s in by_key["toy.ruling.at-four"].trace] == ["add 2", "add 2"]
     assert by_key["toy.ruling.at-three"].status == gaps.REGISTERED
     assert by_key["toy.ruling.at-four"].status == gaps.UNREGISTERED
     assert not report.ok
-    assert [f.key for f in report.unregistered] == ["toy.ruling.at-four"]
+    assert sorted(f.key for f in report.unregistered) == ["toy.ruling.at-four", "toy.ruling.at-seven"]
+
+
+def test_a_gap_that_opens_only_in_combination_is_found_with_its_setting():
+    report = gaps.find_gaps(TOY, [gaps.Config(2)], register=REGISTER)
+    f = next(f for f in report.findings if f.key == "toy.ruling.at-seven")
+    assert f.setting() == "big-step=yes"
+    moves = [s.move for s in f.trace]
+    assert len(moves) == 3 and "add 3" in moves and sum(int(m.split()[1]) for m in moves) == 7
+    assert not report.unreached
+    assert any(r.note == "only toy.ruling.at-seven strict, with big-step=yes" for r in report.runs)
 
 
 def test_registered_gaps_only_pass():
-    register = dict(REGISTER, **{"toy.ruling.at-four": "registered"})
+    register = dict(REGISTER, **{"toy.ruling.at-four": "registered", "toy.ruling.at-seven": "registered"})
     report = gaps.find_gaps(TOY, [gaps.Config(2)], register=register)
-    assert report.ok and len(report.findings) == 2
+    assert report.ok and len(report.findings) == 3
     assert all(f.status == gaps.REGISTERED for f in report.findings)
 
 
 def test_gap_masked_by_another_is_found_by_its_own_run():
-    # with at-three strict, every way to total 4 through 3 is cut; 2+2 still reaches it,
-    # but a ruling whose only way runs through another gap must get a run of its own
+    # 2 + 2 + 3 = 7 runs through total 4, where at-four raises in the all-strict run
     report = gaps.find_gaps(TOY, [gaps.Config(2)], register=REGISTER)
-    assert not report.unreached
-    assert report.runs[0].strict == ("toy.ruling.at-three", "toy.ruling.at-four")
+    assert report.runs[0].strict == ("toy.ruling.at-three", "toy.ruling.at-four", "toy.ruling.at-seven")
+    assert report.runs[1].note == "only toy.ruling.at-seven strict"
+    with_big_steps = replace(TOY, Options=BigSteps)
+    masked = gaps.find_gaps(with_big_steps, [gaps.Config(2)], register=REGISTER)
+    f = next(f for f in masked.findings if f.key == "toy.ruling.at-seven")
+    assert f.setting() == "" and masked.runs[1].note == "only toy.ruling.at-seven strict"
 
 
 def test_invariant_violation_is_unregistered():
     bad = replace(TOY, invariants=(Invariant("total-below-two", "toy.total", lambda s: None if s.total < 2 else "too big"),))
-    report = gaps.find_gaps(bad, [gaps.Config(2)], register={"toy.ruling.at-three": 1, "toy.ruling.at-four": 1})
+    report = gaps.find_gaps(bad, [gaps.Config(2)], register=ALL)
     kinds = {(f.kind, f.key): f for f in report.findings}
     assert ("violation", "total-below-two") in kinds
     assert [s.move for s in kinds[("violation", "total-below-two")].trace] == ["add 2"]
@@ -136,13 +164,13 @@ def test_trap_analysis_sees_a_loop_that_can_still_end_and_a_real_trap():
     ex_cfg = gaps.Config(2)
     # a loop: reaching four goes back to zero; play can run forever, but an end stays reachable
     loop_apply = lambda s, m: State(s.setup, 0 if s.total + m.n == 4 else s.total + m.n, 1 - s.turn)  # noqa: E731
-    looping = gaps.find_gaps(replace(TOY, apply=loop_apply), [ex_cfg], register={"toy.ruling.at-three": 1, "toy.ruling.at-four": 1})
+    looping = gaps.find_gaps(replace(TOY, apply=loop_apply), [ex_cfg], register=ALL)
     assert all(f.kind == "gap" for f in looping.findings)
     assert "has a cycle" in looping.runs[0].graph and "every state can reach an end" in looping.runs[0].graph
     # a trap: from total 4 every move goes back to 2, so no end is reachable
     trap_apply = lambda s, m: State(s.setup, 2 if s.total + m.n >= 4 else s.total + m.n, 1 - s.turn)  # noqa: E731
     trapped = replace(TOY, apply=trap_apply)
-    report = gaps.find_gaps(trapped, [ex_cfg], register={"toy.ruling.at-three": 1, "toy.ruling.at-four": 1})
+    report = gaps.find_gaps(trapped, [ex_cfg], register=ALL)
     traps = [f for f in report.findings if f.kind == "trap"]
     assert len(traps) == 1 and traps[0].status == gaps.UNREGISTERED
     assert "has a cycle" in report.runs[0].graph
@@ -161,7 +189,7 @@ def test_gap_check_item_fails_on_an_unregistered_gap(monkeypatch):
     monkeypatch.setitem(registry.ENTRIES, "toy-gaps", registry.Entry("toy-gaps", "toy", __name__, ""))
     result = gaps.gap_check_item("toy-gaps").run(Context(quick=True))
     assert result.status == FAIL  # the toy has no spec: nothing is registered
-    assert {f.key for f in result.findings} == {"toy.ruling.at-three", "toy.ruling.at-four"}
+    assert {f.key for f in result.findings} == {"toy.ruling.at-three", "toy.ruling.at-four", "toy.ruling.at-seven"}
 
 
 def test_model_that_does_not_import_is_named_in_one_line(monkeypatch):

@@ -98,19 +98,23 @@ def test_play_on_alternative_has_traps_the_default_avoids():
         assert RULES.state_vars(end) == w["last_state"], label
 
 
-def test_all_advanced_rules_together_on_a_small_combination():
-    """jd.advanced.options: Buffet with Surprise Parties explored to the end on jd-rivals."""
-    setup = RULES.setup(2, Options(buffet=True, surprise_parties=True), embedded_deck("jd-rivals"))
-    r = explore_result(RULES, [setup], "t", budget=Budget(max_seconds=30), ctx=Context(), graph=True)
+@pytest.mark.parametrize("combo", [c for c in check.variant_combinations() if sum(c.values()) == 2],
+                         ids=lambda c: "+".join(k for k, v in c.items() if v))
+def test_pairs_of_advanced_rules_explored_to_the_end(combo):
+    """jd.advanced.options: the pairs `tablerules check` leaves out, explored to the end on jd-rivals."""
+    setup = RULES.setup(2, Options(**combo), embedded_deck("jd-rivals"))
+    r = explore_result(RULES, [setup], "t", budget=Budget(max_seconds=60), ctx=Context(), graph=True)
     assert r.ok and "complete" in r.summary
+    assert dict(r.rows)["every state can reach an end"] == "yes"
 
 
-def test_strict_mode_reaches_only_registered_gaps():
-    r = check._strict(Context(quick=True))
+def test_strict_mode_reaches_every_strict_ruling_and_only_registered_gaps():
+    r = check._strict(Context())
     assert r.ok, r.rows
     rows = dict(r.rows)
-    assert "dessert-supply-empty" in rows["jd-two-suits, 2p, basic"]
-    assert "guest-supply-empty" in rows["jd-crowd, 3p, poaching+buffet+surprise-parties"]
+    assert rows["strict rulings never reached"] == "none"
+    assert "dessert-supply-empty after" in rows["dessert-supply-empty"]
+    assert "answer-order after" in rows["answer-order"]
 
 
 def test_every_registered_ruling_with_a_witness_file_points_at_a_real_file():
@@ -123,6 +127,6 @@ def test_every_registered_ruling_with_a_witness_file_points_at_a_real_file():
 
 def test_check_items_cover_the_defaults():
     names = [i.name for i in check.checks(Context(quick=True))]
-    assert any("jd-two-suits" in n for n in names) and any("combination" in n for n in names)
+    assert any("jd-two-suits" in n for n in names) and any("alone and together" in n for n in names)
     assert "prove max-guests-without-win" in names and "prove answer-order-matters" in names
-    assert len(check.variant_combinations()) == 8
+    assert len(check.variant_combinations()) == 8 and len(check.check_combinations()) == 5

@@ -271,3 +271,10 @@ def test_normal_makes_state_vars_comparable():
     rules = registry.get("dishes")
     state = rules.new_game(rules.setup(2, None, rules.load_components("3x4")))
     assert normal(rules.state_vars(state)) == decode(json.loads(json.dumps(rules.state_vars(state))))
+
+
+def test_a_wrong_initial_state_names_the_deal():
+    doc = copy.deepcopy(_games("dishes")[0])
+    doc["states"][0]["turn"] = 1
+    f = _caught(doc)
+    assert (f.step, f.path, f.expected, f.found, f.clause) == (0, "$.states[0].turn", 0, 1, "dishes.setup.deal-one-of-each")
