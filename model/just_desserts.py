@@ -7,8 +7,8 @@ Clause ids refer to spec/just_desserts.toml.  The shape of a game:
   jd.reshuffle.guests).  Pending chance events wait in ``State.tasks``.
 * A turn: the draw phase (jd.turn.draw-phase), then ONE option (jd.turn.one-option):
   serve up to two guests as a run of small moves ending with ``stop``
-  (jd.turn.satisfy-guests), go back to the kitchen (jd.turn.kitchen), dump the tray
-  (jd.turn.dump-tray) or, with the Buffet rule, open a buffet (jd.buffet.aces); then the
+  (jd.turn.satisfy-guests), go back to the kitchen (jd.turn.kitchen), dump the tray one
+  card at a time, then ``stop`` (jd.turn.dump-tray) or, with the Buffet rule, open a buffet (jd.buffet.aces); then the
   discard phase (jd.discard.one-per-suit, jd.discard.doorway).
 * Out-of-turn answers (blocks, surprises) are a window: ``phase == "window"``; when more
   than one seat could answer, a CHANCE "race" decides who speaks first
@@ -30,10 +30,10 @@ variant fields of :class:`Options` (jd.advanced.options).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from operator import attrgetter
-from fractions import Fraction
 from typing import Any
 
 from .core import (
@@ -42,7 +42,6 @@ from .core import (
     TERMINAL,
     IllegalMove,
     Invariant,
-    MoveSyntaxError,
     Outcome,
     RuleGap,
     RuleSet,
@@ -50,7 +49,13 @@ from .core import (
     ruling,
     variant,
 )
-from .decks import Deck, deck_argument, embedded_deck, favorite_used, servings
+from .decks import Deck, deck_argument, embedded_deck, servings
+from .just_desserts_moves import KITCHEN, PASS, STOP, Move, parse_move
+from .just_desserts_symmetry import canonical_twins, twin_classes
+
+__all__ = ["RULES", "Options", "State", "Offer", "Move", "parse_move", "PASS", "STOP", "KITCHEN", "canonical_twins",
+           "twin_classes", "guest_servings", "satisfying_sets", "winning_clause",
+           "observation", "state_vars", "INVARIANTS", "SMALL_CONFIGS", "TEACHING_DECKS"]
 
 RULESET_ID = "just-desserts"
 PLAYER_COUNTS = (2, 3, 4, 5)  # public source: 2 to 5 players (FACTS.md)
@@ -79,6 +84,7 @@ class Options:
     answer_order: str = ruling("jd.ruling.answer-order", "race", "clockwise", STRICT)
     block_or_surprise: str = ruling("jd.ruling.plain-block-vs-surprise", "first-offered", STRICT)
     victim_tip_surprise: str = ruling("jd.ruling.victim-tip-on-surprise", "tip", "no-tip", STRICT)
+    surprise_on_block: str = ruling("jd.ruling.surprise-on-block", "no", STRICT)
     poaching: bool = variant("poaching", "Poaching & Blocking (jd.poach.*, jd.block.*)")
     buffet: bool = variant("buffet", "Opening a Buffet (jd.buffet.*)")
     surprise_parties: bool = variant("surprise-parties", "Surprise Parties (jd.surprise.*)")
@@ -88,7 +94,6 @@ class Options:
 
 DRAW = "d"  # task ("d", seat): a dessert card to that seat
 TURN_UP = "g"  # task ("g", -1): the next guest into the middle
-RACE = "race"
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,87 +180,8 @@ def _minus(cards: tuple[str, ...], less) -> tuple[str, ...]:
     return tuple(left)
 
 
-def _holds(cards: tuple[str, ...], wanted) -> bool:
-    have = Counter(cards)
-    return all(have[c] >= n for c, n in Counter(wanted).items())
-
-
 def _set_seat(seq: tuple, seat: int, value) -> tuple:
     return seq[:seat] + (value,) + seq[seat + 1:]
-
-
-# --------------------------------------------------------------------------- moves
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Move:
-    """One move; ``verb`` picks the form of its text (see :func:`parse_move`)."""
-
-    verb: str
-    guest: str = ""
-    cards: tuple[str, ...] = ()
-    seat: int = -1
-
-    def __str__(self) -> str:
-        cards = "+".join(self.cards)
-        if self.verb in ("serve", "poach"):
-            return f"{self.verb} {self.guest} with {cards}"
-        if self.verb in ("block", "surprise"):
-            return f"{self.verb} with {cards}"
-        if self.verb in ("dump", "buffet"):
-            return f"{self.verb} {cards}".rstrip() if cards else self.verb
-        if self.verb == "draw":
-            return f"draw {cards}"
-        if self.verb == "first":
-            return f"first seat {self.seat}"
-        if self.verb in ("turn-up", "depart", "return"):
-            return f"{self.verb.replace('-', ' ')} {self.guest}"
-        return self.verb
-
-
-def parse_move(text: str, setup: Setup) -> Move:
-    """The move a text names; MoveSyntaxError (one line) if it is not one."""
-    words = text.split()
-    if not words:
-        raise MoveSyntaxError("empty move")
-    verb, rest = words[0], words[1:]
-    deck: Deck = setup.components
-
-    def cards(token: str) -> tuple[str, ...]:
-        out = tuple(sorted(token.split("+")))
-        for c in out:
-            if not deck.has_dessert(c):
-                raise MoveSyntaxError(f"{text!r}: unknown dessert {c!r}")
-        return out
-
-    def guest(token: str) -> str:
-        if not deck.has_guest(token):
-            raise MoveSyntaxError(f"{text!r}: unknown guest {token!r}")
-        return token
-
-    if verb in ("serve", "poach") and len(rest) == 3 and rest[1] == "with":
-        return Move(verb, guest(rest[0]), cards(rest[2]))
-    if verb in ("block", "surprise") and len(rest) == 2 and rest[0] == "with":
-        return Move(verb, cards=cards(rest[1]))
-    if verb in ("dump", "buffet") and len(rest) <= 1:
-        return Move(verb, cards=cards(rest[0]) if rest else ())
-    if verb == "draw" and len(rest) == 1:
-        return Move("draw", cards=cards(rest[0]))
-    if verb == "first" and len(rest) == 2 and rest[0] == "seat" and rest[1].isdigit():
-        return Move("first", seat=int(rest[1]))
-    if verb == "turn" and len(rest) == 2 and rest[0] == "up":
-        return Move("turn-up", guest(rest[1]))
-    if verb in ("depart", "return") and len(rest) == 1:
-        return Move(verb, guest(rest[0]))
-    if verb in ("stop", "kitchen", "pass") and not rest:
-        return Move(verb)
-    raise MoveSyntaxError(
-        f"{text!r}: not a move (try: serve G with A+B, poach G with A, stop, kitchen, dump A, "
-        "buffet A+B+C+D, block with A, surprise with F, pass, return G, depart G)"
-    )
-
-
-STOP, KITCHEN, PASS = Move("stop"), Move("kitchen"), Move("pass")
 
 
 # --------------------------------------------------------------------------- satisfying a guest
@@ -267,11 +193,17 @@ def guest_servings(state: State, hand: tuple[str, ...], guest: str) -> tuple[tup
     With the default ruling jd.ruling.serving-size=minimal a serving has no card to spare,
     so it has at most one card per wanted taste.
     """
-    return _servings(deck_of(state), hand, guest, state.setup.options.serving_size == "minimal")
+    return satisfying_sets(deck_of(state), hand, guest, state.setup.options.serving_size == "minimal")
 
 
 @lru_cache(maxsize=1 << 16)
-def _servings(deck: Deck, hand: tuple[str, ...], guest: str, minimal: bool) -> tuple[tuple[str, ...], ...]:
+def satisfying_sets(deck: Deck, hand: tuple[str, ...], guest: str, minimal: bool = True) -> tuple[tuple[str, ...], ...]:
+    """Given a hand and a guest: every set of desserts from the hand that may be served to it.
+
+    Sorted tuples of dessert ids, in canonical order (jd.serve.satisfies); ``minimal`` is
+    jd.ruling.serving-size=minimal (no card to spare).
+    """
+    hand = tuple(sorted(hand))
     if minimal:
         return servings(deck, hand, guest, max_cards=len(deck.guest(guest).wants), minimal=True)
     return servings(deck, hand, guest)
@@ -739,118 +671,9 @@ def outcome(state: State) -> Outcome | None:
     )
 
 
-# --------------------------------------------------------------------------- views
+# --------------------------------------------------------------------------- views, invariants, the rule set
 
-
-def _offer_json(offer: Offer | None) -> dict | None:
-    if offer is None:
-        return None
-    return {"server": offer.server, "guest": offer.guest, "cards": list(offer.cards), "victim": offer.victim}
-
-
-def observation(state: State, seat: int) -> dict[str, Any]:
-    """What ``seat`` may see: its own hand; other hands only as sizes; piles only as sizes."""
-    actor = to_move(state)
-    return {
-        "seat": seat,
-        "turn": state.turn,
-        "phase": state.phase,
-        "to_move": actor if isinstance(actor, int) else repr(actor),
-        "hand": list(state.hands[seat]),
-        "hand_sizes": [len(h) for h in state.hands],
-        "claimed": [list(c) for c in state.claimed],
-        "centre": list(state.centre),
-        "doorway": doorway(state),
-        "guest_discard_size": len(state.guest_discard),
-        "guest_pile_size": len(state.guest_pile),
-        "dessert_pile_size": len(state.dessert_pile),
-        "dessert_discard": list(state.dessert_discard),
-        "served": state.served,
-        "offer": _offer_json(state.offer),
-        "legal_moves": [str(m) for m in legal_moves(state)] if actor == seat else [],
-    }
-
-
-def state_vars(state: State) -> dict[str, Any]:
-    """The whole state, JSON-able, without the setup."""
-    return {
-        "hands": [list(h) for h in state.hands],
-        "claimed": [list(c) for c in state.claimed],
-        "dessert_pile": list(state.dessert_pile),
-        "dessert_discard": list(state.dessert_discard),
-        "guest_pile": list(state.guest_pile),
-        "guest_discard": list(state.guest_discard),
-        "centre": list(state.centre),
-        "turn": state.turn,
-        "phase": state.phase,
-        "tasks": [list(t) for t in state.tasks],
-        "opening": state.opening,
-        "served": state.served,
-        "committed": state.committed,
-        "poach": state.poach,
-        "shielded": state.shielded,
-        "offer": _offer_json(state.offer),
-        "answerers": list(state.answerers),
-        "speaker": state.speaker,
-        "returning": list(state.returning),
-        "dumped": state.dumped,
-        "winner": state.winner,
-        "end_clause": state.end_clause,
-    }
-
-
-# --------------------------------------------------------------------------- invariants
-
-
-def _every_card_in_one_zone(state: State) -> str | None:
-    deck = deck_of(state)
-    desserts = list(state.dessert_pile) + list(state.dessert_discard)
-    for h in state.hands:
-        desserts += h
-    if state.offer is not None:
-        desserts += state.offer.cards
-    if sorted(desserts) != list(deck.dessert_cards()):
-        return f"desserts in zones {Counter(desserts)} differ from the deck"
-    guests = list(state.guest_pile) + list(state.guest_discard) + list(state.centre)
-    for c in state.claimed:
-        guests += c
-    if sorted(guests) != list(deck.guest_cards()):
-        return f"guests in zones {sorted(guests)} differ from the deck"
-    return None
-
-
-def _one_per_suit_after_discard(state: State) -> str | None:
-    if state.opening or state.tasks != _draw_phase(state.turn) or state.phase != "choose":
-        return None
-    dup = _duplicated_suits(state)
-    return f"suits {sorted(dup)} show twice after a discard phase" if dup else None
-
-
-def _at_most_two_served(state: State) -> str | None:
-    return f"{state.served} guests served in one turn" if state.served > MAX_SERVINGS else None
-
-
-def _no_unnoticed_win(state: State) -> str | None:
-    if state.phase != "over" and winner(state) is not None:
-        return "a player holds a winning set but the game goes on"
-    return None
-
-
-def _poach_limits(state: State) -> str | None:
-    if state.poach not in ("", "done", "blocked"):
-        return f"bad poach state {state.poach!r}"
-    if state.phase == "window" and state.offer is None:
-        return "an answer window without an offer"
-    return None
-
-
-INVARIANTS = (
-    Invariant("every-card-in-one-zone", "jd.setup.components", _every_card_in_one_zone),
-    Invariant("one-guest-per-suit-after-discard", "jd.discard.one-per-suit", _one_per_suit_after_discard),
-    Invariant("at-most-two-served", "jd.turn.satisfy-guests", _at_most_two_served),
-    Invariant("win-ends-game", "jd.win.any-time", _no_unnoticed_win),
-    Invariant("poach-state", "jd.poach.one-opportunity", _poach_limits),
-)
+from .just_desserts_views import INVARIANTS, observation, state_vars  # noqa: E402 - they use the functions above
 
 
 def default_components() -> Deck:
@@ -887,72 +710,3 @@ TEACHING_DECKS = ("jd-two-suits", "jd-one-suit", "jd-rivals")
 def SMALL_CONFIGS() -> list[Setup]:  # noqa: N802 - the name proofs/gaps.py looks for
     """Configurations small enough to explore to the end: 2 players on each teaching deck."""
     return [RULES.setup(2, Options(), embedded_deck(name)) for name in TEACHING_DECKS]
-
-
-# --------------------------------------------------------------------------- symmetry
-
-
-def _guest_kind(deck: Deck, guest_id: str) -> tuple:
-    g = deck.guest(guest_id)
-    return (g.suit, tuple(sorted(g.wants)), tuple(sorted(g.refuses)), g.favorites)
-
-
-_TWIN_CACHE: dict[int, tuple[tuple[str, ...], ...]] = {}
-
-
-def twin_classes(deck: Deck) -> tuple[tuple[str, ...], ...]:
-    """Groups of two or more guests whose cards are the same but for the name."""
-    key = id(deck)
-    if key not in _TWIN_CACHE:
-        groups: dict[tuple, list[str]] = {}
-        for gid in deck.guest_cards():
-            groups.setdefault(_guest_kind(deck, gid), []).append(gid)
-        _TWIN_CACHE[key] = tuple(tuple(sorted(v)) for v in groups.values() if len(v) > 1)
-    return _TWIN_CACHE[key]
-
-
-def _locations(state: State) -> dict[str, tuple]:
-    """Where each guest is, as a sortable key (which pile, place in the discards, which seat)."""
-    where: dict[str, tuple] = {g: (0,) for g in state.guest_pile}
-    for g in state.centre:
-        where[g] = (1,)
-    for i, g in enumerate(state.guest_discard):
-        where[g] = (2, i)
-    if state.offer is not None:
-        where[state.offer.guest] = (3,)
-    for seat, guests in enumerate(state.claimed):
-        for g in guests:
-            where[g] = (4, seat, g == state.shielded)
-    return where
-
-
-def canonical_twins(state: State) -> State:
-    """Rename guests that are twins (same suit, tastes and favourites) into a canonical order.
-
-    Sound because the rules look at a guest only through its suit, tastes and favourites;
-    the name never matters.
-    """
-    classes = twin_classes(deck_of(state))
-    if not classes:
-        return state
-    rename: dict[str, str] = {}
-    where = _locations(state)
-    for members in classes:
-        spots = sorted((where[g], g) for g in members)
-        for new, (_, old) in zip(members, spots):
-            if new != old:
-                rename[old] = new
-    if not rename:
-        return state
-
-    def r(gs):
-        return tuple(sorted(rename.get(g, g) for g in gs))
-
-    offer = state.offer
-    if offer is not None and offer.guest in rename:
-        offer = replace(offer, guest=rename[offer.guest])
-    return evolve(
-        state, claimed=tuple(r(c) for c in state.claimed), centre=r(state.centre), guest_pile=r(state.guest_pile),
-        guest_discard=tuple(rename.get(g, g) for g in state.guest_discard), offer=offer,
-        shielded=rename.get(state.shielded, state.shielded),
-    )

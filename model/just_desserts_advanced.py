@@ -201,7 +201,14 @@ def _return_offer(state: State) -> State:
 
 
 def _block(state: State, attempt: Offer, seat: int, cards: tuple[str, ...]) -> State:
-    """jd.block.defender: the defender keeps the guest; jd.poach.blocked-no-retry; jd.tip.block-favourite."""
+    """jd.block.defender: the defender keeps the guest; jd.poach.blocked-no-retry; jd.tip.block-favourite.
+
+    jd.ruling.surprise-on-block: a block is not one of the servings a surprise can cut into.
+    """
+    if state.setup.options.surprise_on_block == STRICT and state.setup.options.surprise_parties:
+        block = Offer(seat, attempt.guest, cards, -1)
+        if any(surprise_cards(state, block, s) for s in range(state.setup.players) if s != seat):
+            raise RuleGap("jd.ruling.surprise-on-block", "a block without a favourite while another player holds one")
     tips = ((DRAW, seat),) * tips_for(state, attempt.guest, cards)
     return evolve(
         state, hands=_set_seat(state.hands, seat, _minus(state.hands[seat], cards)),

@@ -38,7 +38,7 @@ from tablerules.model.core import (
 )
 
 from .explorer import Step
-from .gaps import Config, Configs, model_module, small_configs, with_alternative
+from .gaps import Config, Configs, model_module, one_change_settings, small_configs, with_alternative
 
 # --------------------------------------------------------------------------- what a reading does at a point
 
@@ -459,15 +459,9 @@ def probe(rules: RuleSet, ruling_id: str, a: str, b: str, configs: Sequence[Conf
 
 
 def other_bases(rules: RuleSet, ruling_id: str) -> list[tuple[str, Any]]:
-    """(label, options) with one other ruling at one of its other non-strict alternatives."""
-    out = []
-    for rid, f in ruling_fields(rules.Options).items():
-        if rid == ruling_id:
-            continue
-        for alt in f.metadata["alternatives"][1:]:
-            if alt != STRICT:
-                out.append((f"{short_ruling_name(rid)}={alt}", with_alternative(rules.Options(), rules, rid, alt)))
-    return out
+    """The settings tried when a ruling's alternatives never differ under the defaults
+    (:func:`tablerules.proofs.gaps.one_change_settings`)."""
+    return one_change_settings(rules, ruling_id)
 
 
 def all_divergences(rules: RuleSet, configs: Configs | Sequence[Config] | None = None, *,
@@ -492,6 +486,8 @@ def all_divergences(rules: RuleSet, configs: Configs | Sequence[Config] | None =
             if progress:
                 progress(f"divergence {short_ruling_name(rid)}: {a} vs {b}")
             rd.pairs.append(diverge(rules, rid, a, b, cfgs, budget=budget))
+            if len(rd.pairs) == 1 and not rd.pairs[0].found:
+                break  # the default and its first rival never part: look for a setting first (below)
         if not any(d.found for d in rd.pairs):
             rd.under_defaults = list(rd.pairs)
             first = rd.alternatives[0]
@@ -502,6 +498,9 @@ def all_divergences(rules: RuleSet, configs: Configs | Sequence[Config] | None =
                     rd.base, rd.base_options = label, base
                     rd.pairs = [diverge(rules, rid, a, b, cfgs, budget=budget, base=base) for a, b in alternative_pairs(rules, rid)]
                     break
+            else:  # no setting makes a difference: every pair under the defaults, for the record
+                rd.pairs = rd.under_defaults + [diverge(rules, rid, a, b, cfgs, budget=budget)
+                                                for a, b in alternative_pairs(rules, rid)[1:]]
         out.append(rd)
     return out
 
@@ -551,7 +550,14 @@ def witness_doc(rules: RuleSet, d: Divergence, setting: str = "") -> dict[str, A
     """The witness of a divergence as a plain JSON document (the format the vector tools convert).
 
     ``setting`` names another ruling changed from its default for this search (the
-    options record it too), when under the defaults the alternatives never differ."""
+    options record it too), when under the defaults the alternatives never differ.
+
+    Keys: ruleset, ruling, players, options (ruling id -> alternative, as reading ``a``
+    plays), components (name), deck (the text it was loaded from, when known), moves
+    (canonical texts, chance included), note (one sentence), differs: ruling, a, b, kind
+    (start/moves/actor/chance/outcome/gap/error/state), readings (a and b: what each does
+    after the moves, as data plus a ``next`` line), every_alternative (the same for every
+    alternative of the ruling), search (the bound), setting (if any)."""
     assert d.found and d.config is not None and d.next_a is not None and d.next_b is not None
     base = d.options_a
     return {

@@ -28,7 +28,7 @@ from types import ModuleType
 from typing import Any, Callable, Iterable, Sequence
 
 from tablerules.model import registry
-from tablerules.model.core import STRICT, RuleGap, RuleSet, SetupError, ruling_fields, strict_options
+from tablerules.model.core import STRICT, RuleGap, RuleSet, SetupError, ruling_fields, strict_options, variant_fields
 
 from .explorer import Budget, Exploration, Finding, Step, explore, finding_traces
 
@@ -94,14 +94,30 @@ class Configs:
     """True when these are full-size defaults (no SMALL_CONFIGS): searches are cut by budget."""
 
 
+def _check_module(rules: RuleSet) -> ModuleType | None:
+    entry = registry.ENTRIES.get(rules.id)
+    if entry is None or not entry.check:
+        return None
+    try:
+        return importlib.import_module(entry.check)
+    except Exception:
+        return None
+
+
 def small_configs(rules: RuleSet, module: ModuleType | None = None) -> Configs:
-    """The model's SMALL_CONFIGS, or the default components at every player count."""
+    """The model's ``SMALL_CONFIGS()``, else the check module's ``SMALL_CONFIGS()`` or
+    ``small_configs()``, else the default components at every player count they allow."""
     module = module if module is not None else model_module(rules)
-    fn = getattr(module, "SMALL_CONFIGS", None) if module is not None else None
-    if fn is not None:
-        setups = fn() if callable(fn) else fn
-        configs = tuple(Config(s.players, s.components) for s in setups)
-        return Configs(configs, "the model's SMALL_CONFIGS", False)
+    found = [(getattr(module, "SMALL_CONFIGS", None) if module is not None else None, "the model's SMALL_CONFIGS")]
+    if found[0][0] is None and getattr(module, "RULES", None) is rules:
+        check = _check_module(rules)
+        for name in ("SMALL_CONFIGS", "small_configs"):
+            found.append((getattr(check, name, None) if check is not None else None, f"the check module's {name}"))
+    for fn, source in found:
+        if fn is not None:
+            setups = fn() if callable(fn) else fn
+            configs = tuple(Config(s.players, s.components) for s in setups)
+            return Configs(configs, source, False)
     comps = rules.default_components()
     configs, refused = [], []
     for n in rules.player_counts:
@@ -186,7 +202,7 @@ class GapFinding:
 
     def setting(self) -> str:
         """The rulings at a non-default, non-strict alternative in the run that found it (usually none)."""
-        changed = []
+        changed = [f"option {name}" for name, f in variant_fields(type(self.options)).items() if getattr(self.options, f.name)]
         for rid, f in ruling_fields(type(self.options)).items():
             value = getattr(self.options, f.name)
             if value not in (STRICT, f.metadata["alternatives"][0]):
@@ -344,48 +360,70 @@ def explore_config(rules: RuleSet, config: Config, options: Any, budget: GapBudg
     return run, found
 
 
-def _gap_setting(rules: RuleSet, ruling_id: str, configs: Sequence[Config], games: int = 40,
-                 seed: int = 1) -> tuple[str, Any] | None:
-    """(label, options) with ``ruling_id`` strict and one other ruling at another
-    non-strict alternative, under which random games meet its gap; None if none does.
-
-    Some gaps open only in combination (e.g. an end that only one reading of another
-    ruling allows).  Random games are cheap; the breadth-first run that follows finds the
-    shortest trace.
-    """
-    import random
-
+def one_change_settings(rules: RuleSet, ruling_id: str) -> list[tuple[str, Any]]:
+    """(label, options) differing from the defaults in one respect: an optional rule
+    switched on (each alone, then all together), or another ruling at another non-strict
+    alternative.  Rulings that matter only in combination are looked for under these."""
+    out = []
+    variants = variant_fields(rules.Options)
+    for name, f in variants.items():
+        out.append((f"option {name}", dataclasses.replace(rules.Options(), **{f.name: True})))
+    if len(variants) > 1:
+        out.append(("every option", dataclasses.replace(rules.Options(), **{f.name: True for f in variants.values()})))
     for rid, f in ruling_fields(rules.Options).items():
         if rid == ruling_id:
             continue
         for alt in f.metadata["alternatives"][1:]:
-            if alt == STRICT:
-                continue
-            options = with_alternative(with_alternative(rules.Options(), rules, rid, alt), rules, ruling_id, STRICT)
-            rng = random.Random(seed)
-            for g in range(games if configs else 0):
-                try:
-                    state = rules.new_game(configs[g % len(configs)].setup(rules, options))
-                    for _ in range(500):
-                        options_here = rules.successors(state)
-                        if not options_here:
-                            break
-                        if options_here[0][1] is not None:  # chance: draw by probability
-                            r, acc, state = rng.random(), 0.0, options_here[-1][2]
-                            for _m, p, t in options_here:
-                                acc += float(p)
-                                if r < acc:
-                                    state = t
-                                    break
-                        else:
-                            state = options_here[rng.randrange(len(options_here))][2]
-                    rules.outcome(state)
-                except RuleGap as g_:
-                    if g_.ruling == ruling_id:
-                        return f"{rid.split('.ruling.')[-1]}={alt}", options
-                except (SetupError, Exception):  # noqa: BLE001 - a probe only looks; the explorer reports faults
-                    break
+            if alt != STRICT:
+                out.append((f"{rid.split('.ruling.')[-1]}={alt}", with_alternative(rules.Options(), rules, rid, alt)))
+    return out
+
+
+def _gap_setting(rules: RuleSet, ruling_id: str, configs: Sequence[Config], games: int = 40,
+                 seed: int = 1) -> tuple[str, Any] | None:
+    """(label, options) with ``ruling_id`` strict and one other change
+    (:func:`one_change_settings`) under which random games meet its gap; None if none does.
+
+    Some gaps open only in combination (an optional rule switched on, or an end that only
+    one reading of another ruling allows).  Random games are cheap; the breadth-first run
+    that follows finds the shortest trace.
+    """
+    for label, base in one_change_settings(rules, ruling_id):
+        options = with_alternative(base, rules, ruling_id, STRICT)
+        if _random_games_meet(rules, ruling_id, options, configs, games, seed):
+            return label, options
     return None
+
+
+def _random_games_meet(rules: RuleSet, ruling_id: str, options: Any, configs: Sequence[Config], games: int,
+                       seed: int) -> bool:
+    """Do seeded random games (every move of each state tried, one followed) raise ``ruling_id``?"""
+    import random
+
+    rng = random.Random(seed)
+    for g in range(games if configs else 0):
+        try:
+            state = rules.new_game(configs[g % len(configs)].setup(rules, options))
+            for _ in range(500):
+                ways = rules.successors(state)  # applies every move: a gap raised by any of them counts
+                if not ways:
+                    break
+                if ways[0][1] is not None:  # chance: follow one outcome by its probability
+                    r, acc, state = rng.random(), 0.0, ways[-1][2]
+                    for _m, p, t in ways:
+                        acc += float(p)
+                        if r < acc:
+                            state = t
+                            break
+                else:
+                    state = ways[rng.randrange(len(ways))][2]
+            rules.outcome(state)
+        except RuleGap as gap:
+            if gap.ruling == ruling_id:
+                return True
+        except Exception:  # noqa: BLE001 - a probe only looks; the explorer reports model faults
+            return False
+    return False
 
 
 def trap_analysis(ex: Exploration) -> tuple[list[Any], int | None]:

@@ -444,62 +444,100 @@ class RulingImpact:
     rows: list[Impact] = field(default_factory=list)
 
 
+def _safe_measure(rules: RuleSet, rid: str, alt: str, config: Config, budget: ImpactBudget, base: Any,
+                  exact_ok: bool) -> Impact:
+    try:
+        return measure(rules, rid, alt, config, budget, base=base, exact_ok=exact_ok)
+    except SetupError as e:
+        nothing = Estimate(float("nan"))
+        return Impact(rid, alt, config, f"not set up: {e}", nothing, nothing, nothing, nothing, nothing, nothing)
+
+
+def _safe_consulted(rules: RuleSet, config: Config, budget: ImpactBudget) -> tuple[Impact | None, set[str] | None]:
+    try:
+        return consulted(rules, config, budget)
+    except SetupError:
+        return None, None
+
+
+_TASKS: list[Callable[[], Any]] = []
+
+
+def _run_task(i: int) -> Any:
+    return _TASKS[i]()
+
+
+def run_all(tasks: list[Callable[[], Any]], workers: int = 1) -> list[Any]:
+    """Run independent tasks, in ``workers`` forked processes when more than one (results
+    come back pickled; the tasks themselves are inherited by fork, never pickled)."""
+    import multiprocessing as mp
+
+    if workers <= 1 or len(tasks) <= 1 or "fork" not in mp.get_all_start_methods():
+        return [t() for t in tasks]
+    global _TASKS
+    _TASKS = tasks
+    try:
+        with mp.get_context("fork").Pool(min(workers, len(tasks))) as pool:
+            return pool.map(_run_task, range(len(tasks)), chunksize=1)
+    finally:
+        _TASKS = []
+
+
 def all_impacts(rules: RuleSet, configs: Configs | Sequence[Config] | None = None, *, budget: ImpactBudget | None = None,
                 rulings: Sequence[str] | None = None, progress: Callable[[str], None] | None = None,
-                settings: dict[str, tuple[str, Any]] | None = None) -> list[RulingImpact]:
+                settings: dict[str, tuple[str, Any]] | None = None, workers: int = 1) -> list[RulingImpact]:
     """Every ruling, every alternative, every configuration (the default row computed once per configuration).
 
     ``settings`` maps a ruling id to (label, options) for a ruling that only matters in
     combination (see :func:`tablerules.proofs.divergence.all_divergences`): its rows are
-    measured with those options, and the note says so.
+    measured with those options, and the note says so.  ``workers`` > 1 spreads the rows
+    over that many forked processes (the numbers do not depend on it: sampling is seeded
+    per row).
     """
     budget = budget or ImpactBudget()
     if configs is None:
         configs = small_configs(rules)
     cfgs = configs.configs if isinstance(configs, Configs) else tuple(configs)
     fields_ = ruling_fields(rules.Options)
-    defaults: dict[Config, tuple[Impact | None, set[str] | None]] = {}
-    out = []
-    for rid in rulings or list(fields_):
-        ri = RulingImpact(rid)
+    wanted = list(rulings or fields_)
+    if progress:
+        progress(f"impact: defaults on {len(cfgs)} configurations")
+    plain = [rid for rid in wanted if not (settings and rid in settings)]
+    found = run_all([lambda c=c: _safe_consulted(rules, c, budget) for c in cfgs] if plain else [], workers)
+    defaults = dict(zip(cfgs, found))
+    # plan every row: copied from the defaults, or a task to measure
+    plan: list[tuple[str, str, Config, Any]] = []  # (rid, alt, config, Impact or task index)
+    tasks: list[Callable[[], Any]] = []
+    for rid in wanted:
         alts = fields_[rid].metadata["alternatives"]
-        if settings and rid in settings:
-            label, base = settings[rid]
-            for config in cfgs:
-                for alt in alts:
-                    if progress:
-                        progress(f"impact {short_ruling_name(rid)}={alt} with {label} on {config.label()}")
-                    try:
-                        row = measure(rules, rid, alt, config, budget, base=base)
-                    except SetupError as e:
-                        nothing = Estimate(float("nan"))
-                        row = Impact(rid, alt, config, f"not set up: {e}", nothing, nothing, nothing, nothing, nothing, nothing)
-                    row.note = (f"with {label}" + (f"; {row.note}" if row.note else ""))
-                    ri.rows.append(row)
-            out.append(ri)
-            continue
         for config in cfgs:
-            if config not in defaults:
-                if progress:
-                    progress(f"impact defaults on {config.label()}")
-                try:
-                    defaults[config] = consulted(rules, config, budget)
-                except SetupError:
-                    defaults[config] = (None, None)
-            d, reads = defaults[config]
             for alt in alts:
-                if progress:
-                    progress(f"impact {short_ruling_name(rid)}={alt} on {config.label()}")
+                if settings and rid in settings:
+                    base = settings[rid][1]
+                    tasks.append(lambda r=rid, a=alt, c=config, b=base: _safe_measure(rules, r, a, c, budget, b, True))
+                    plan.append((rid, alt, config, len(tasks) - 1))
+                    continue
+                d, reads = defaults[config]
                 if d is not None and (alt == alts[0] or (reads is not None and rid not in reads)):
-                    note = "" if alt == alts[0] else "same game: the ruling is never consulted here"
-                    row = dataclasses.replace(d, ruling=rid, alternative=alt, seconds=0.0, note=note or d.note)
-                else:
-                    try:
-                        # where the defaults were too large for exact, so are the alternatives: sample at once
-                        row = measure(rules, rid, alt, config, budget, exact_ok=d is None or d.method.startswith("exact"))
-                    except SetupError as e:
-                        nothing = Estimate(float("nan"))
-                        row = Impact(rid, alt, config, f"not set up: {e}", nothing, nothing, nothing, nothing, nothing, nothing)
-                ri.rows.append(row)
+                    note = d.note if alt == alts[0] else "same game: the ruling is never consulted here"
+                    plan.append((rid, alt, config, dataclasses.replace(d, ruling=rid, alternative=alt, seconds=0.0, note=note)))
+                    continue
+                # where the defaults were too large for exact, so are the alternatives: sample at once
+                exact_ok = d is None or d.method.startswith("exact")
+                tasks.append(lambda r=rid, a=alt, c=config, e=exact_ok: _safe_measure(rules, r, a, c, budget, None, e))
+                plan.append((rid, alt, config, len(tasks) - 1))
+    if progress:
+        progress(f"impact: {len(tasks)} rows to measure")
+    results = run_all(tasks, workers)
+    out = []
+    for rid in wanted:
+        ri = RulingImpact(rid)
+        for r, _alt, _config, item in plan:
+            if r != rid:
+                continue
+            row = results[item] if isinstance(item, int) else item
+            if settings and rid in settings:
+                row.note = f"with {settings[rid][0]}" + (f"; {row.note}" if row.note else "")
+            ri.rows.append(row)
         out.append(ri)
     return out

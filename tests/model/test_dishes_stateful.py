@@ -85,7 +85,8 @@ class DishesPlay(RuleBasedStateMachine):
             try:
                 out = RULES.outcome(self.state)
             except RuleGap as g:
-                assert g.ruling in ("dishes.ruling.dishes-count", "dishes.ruling.tie-for-most")
+                assert g.ruling in ("dishes.ruling.dishes-count", "dishes.ruling.tie-for-most", "dishes.ruling.clean-at-end")
+                assert getattr(self.state.setup.options, ruling_fields(Options)[g.ruling].name) == STRICT
                 return
             assert out is not None and (out.losers or out.draw)
             assert all(0 <= s < self.state.setup.players for s in out.losers)

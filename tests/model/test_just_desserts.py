@@ -19,6 +19,7 @@ from tablerules.model.just_desserts import (
     doorway,
     guest_servings,
     parse_move,
+    satisfying_sets,
     winning_clause,
 )
 
@@ -114,6 +115,18 @@ def test_worked_example_little_girl(retail_deck):
     assert guest_servings(any_size, hand, "THE_LITTLE_GIRL") == (("BUTTER_PECAN_ICE_CREAM", "STRAWBERRY_SHORTCAKE"),)
     assert RULES.illegal_reason(s, parse_move("serve THE_LITTLE_GIRL with CARROT_CAKE+STRAWBERRY_SHORTCAKE", s.setup)) \
         == "jd.turn.satisfy-guests"
+
+
+def test_satisfying_sets_is_a_function_of_hand_and_guest(retail_deck):
+    """jd.serve.satisfies, jd.turn.example: the pure function behind guest_servings."""
+    hand = ("STRAWBERRY_SHORTCAKE", "CARROT_CAKE", "BUTTER_PECAN_ICE_CREAM")
+    assert satisfying_sets(retail_deck, hand, "THE_LITTLE_GIRL") == (("BUTTER_PECAN_ICE_CREAM", "STRAWBERRY_SHORTCAKE"),)
+    hand2 = hand + ("ICE_CREAM_CAKE",)
+    assert satisfying_sets(retail_deck, hand2, "THE_LITTLE_GIRL") == (
+        ("ICE_CREAM_CAKE",), ("BUTTER_PECAN_ICE_CREAM", "STRAWBERRY_SHORTCAKE"))
+    anything = satisfying_sets(retail_deck, hand2, "THE_LITTLE_GIRL", minimal=False)
+    assert ("BUTTER_PECAN_ICE_CREAM", "ICE_CREAM_CAKE") in anything and len(anything) > 2
+    assert satisfying_sets(retail_deck, ("CARROT_CAKE",), "THE_LITTLE_GIRL") == ()
 
 
 def test_satisfying_needs_every_craving_and_no_refused_taste(retail_deck):

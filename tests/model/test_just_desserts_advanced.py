@@ -222,3 +222,20 @@ def test_plain_block_against_surprise_is_a_gap_in_strict_mode(retail_deck):
     with pytest.raises(RuleGap) as gap:
         RULES.apply(s, Move("poach", "THE_PROFESSOR", ("FRUIT_SALAD", "POUND_CAKE")))
     assert gap.value.ruling == "jd.ruling.plain-block-vs-surprise"
+
+
+def test_a_block_is_not_surprised_unless_strict_asks(retail_deck):
+    """jd.ruling.surprise-on-block: default no; strict raises where a plain block meets a held favourite."""
+    hands = (("FRUIT_SALAD", "POUND_CAKE"), ("CHERRY_PIE", "YELLOW_CAKE"), ("STRAWBERRY_SHORTCAKE",))
+    for choice in ("no", "strict"):
+        s = position(retail_deck, hands=hands, claimed=((), ("THE_PROFESSOR",), ()),
+                     options=Options(surprise_on_block=choice, **ALL))
+        s = play(RULES, s, ["poach THE_PROFESSOR with FRUIT_SALAD+POUND_CAKE", "first seat 1"])
+        block = Move("block", cards=("CHERRY_PIE", "YELLOW_CAKE"))
+        if choice == "no":
+            t = RULES.apply(s, block)
+            assert t.claimed[1] == ("THE_PROFESSOR",) and t.phase == "choose" and t.hands[2] == ("STRAWBERRY_SHORTCAKE",)
+        else:
+            with pytest.raises(RuleGap) as gap:
+                RULES.apply(s, block)
+            assert gap.value.ruling == "jd.ruling.surprise-on-block"

@@ -211,3 +211,26 @@ def test_dishes_gaps_in_small_configurations_are_all_registered():
     assert {"dishes.ruling.deal-2-players", "dishes.ruling.deal-3-players", "dishes.ruling.stuck-player"} <= keys
     assert report.ok, report.summary()
     assert all(r.complete for r in report.runs)
+
+
+def test_a_gap_behind_an_optional_rule_is_found_with_the_option_on():
+    from tablerules.model.core import variant
+
+    @dataclass(frozen=True, slots=True)
+    class WithOption(Options):
+        huge: bool = variant("huge-steps")
+
+    def moves(s):
+        base = legal_moves(s)
+        return base + (Add(3),) if base and s.setup.options.huge and Add(3) not in base else base
+
+    def step(s, m):
+        if m not in moves(s):
+            raise IllegalMove("toy.add", m)
+        return State(s.setup, s.total + m.n, 1 - s.turn)
+
+    optional = replace(TOY, Options=WithOption, legal_moves=moves, apply=step)
+    report = gaps.find_gaps(optional, [gaps.Config(2)], register=ALL)
+    f = next(f for f in report.findings if f.key == "toy.ruling.at-seven")
+    assert f.setting() == "option huge-steps"
+    assert report.ok and not report.unreached

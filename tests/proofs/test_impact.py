@@ -142,3 +142,11 @@ def test_dishes_exact_row_on_a_small_configuration():
     # under all-tied-lose a tie is two losers; under no-loser it is a draw: same rate
     assert row.tie.exact == base.tie.exact > 0
     assert row.first_loses.exact == base.first_loses.exact - base.tie.exact
+
+
+def test_forked_workers_give_the_same_rows():
+    one = im.all_impacts(TOY, [Config(2)], budget=im.ImpactBudget(max_states=2, games=200))
+    two = im.all_impacts(TOY, [Config(2)], budget=im.ImpactBudget(max_states=2, games=200), workers=2)
+    rows = lambda res: [(r.ruling, r.alternative, r.method, r.first_wins.value, r.tie.value) for ri in res for r in ri.rows]  # noqa: E731
+    assert rows(one) == rows(two)
+    assert any(r[2].startswith("sampled") for r in rows(one))  # max_states=2: too large for exact

@@ -130,3 +130,17 @@ def test_check_items_cover_the_defaults():
     assert any("jd-two-suits" in n for n in names) and any("alone and together" in n for n in names)
     assert "prove max-guests-without-win" in names and "prove answer-order-matters" in names
     assert len(check.variant_combinations()) == 8 and len(check.check_combinations()) == 5
+
+
+@pytest.mark.parametrize("ruling_id, alternative", check.advanced_alternatives())
+def test_advanced_ruling_alternatives_explored_to_the_end(ruling_id, alternative):
+    """The alternatives `tablerules check` leaves out (jd.ruling.victim-tip-on-surprise, ...), with Poaching and Surprise Parties."""
+    r = check.explore_alternative(ruling_id, alternative, Context(), dict(poaching=True, surprise_parties=True))
+    assert r.ok and "complete" in r.summary
+    assert dict(r.rows)["every state can reach an end"] == "yes"
+
+
+def test_basic_alternatives_are_listed_for_the_check():
+    listed = check.basic_alternatives()
+    assert ("jd.ruling.serving-size", "any") in listed and ("jd.ruling.guest-supply-empty", "draw-game") in listed
+    assert all(alt != "strict" for _, alt in listed)
