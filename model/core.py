@@ -347,6 +347,19 @@ class RuleSet:
     setup_error: Callable[[Setup], str | None] = lambda setup: None
     """Why a setup is not allowed (player count for these components, ...), or None."""
 
+    API = ("new_game", "to_move", "legal_moves", "chance_outcomes", "apply", "illegal_reason", "outcome",
+           "observation", "parse_move", "state_vars")
+    """The functions every rule set module defines under these names."""
+
+    @classmethod
+    def from_module(cls, namespace: Mapping[str, Any], **fields: Any) -> "RuleSet":
+        """Bundle a rule set module's functions (its ``globals()``) with its metadata.
+
+        Takes the functions named in :attr:`API`, ``Options`` and ``INVARIANTS`` from the
+        module, and the remaining fields (id, title, ...) from the keywords."""
+        taken = {name: namespace[name] for name in cls.API}
+        return cls(Options=namespace["Options"], invariants=tuple(namespace["INVARIANTS"]), **taken, **fields)
+
     def setup(self, players: int, options: Any = None, components: Any = None) -> Setup:
         """A checked Setup; raises SetupError naming what is wrong."""
         if players not in self.player_counts:

@@ -808,23 +808,12 @@ def _all_symmetries(state: State) -> State:
     return canonical(state, types=True, seats=True)
 
 
-RULES = RuleSet(
+RULES = RuleSet.from_module(
+    globals(),
     id="dishes",
     title="Who Is Going to Do the Dishes?",
     spec_file="dishes.toml",
-    Options=Options,
     player_counts=(2, 3, 4),  # dishes.components.players
-    new_game=new_game,
-    to_move=to_move,
-    legal_moves=legal_moves,
-    chance_outcomes=chance_outcomes,
-    apply=apply,
-    illegal_reason=illegal_reason,
-    outcome=outcome,
-    observation=observation,
-    parse_move=parse_move,
-    state_vars=state_vars,
-    invariants=INVARIANTS,
     symmetries={"colours": _colours_only, "colours+types": _colours_types, "colours+types+seats": _all_symmetries},
     default_symmetry="colours+types",
     default_components=Tiles,

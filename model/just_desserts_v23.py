@@ -940,23 +940,12 @@ def default_components() -> Deck:
     return embedded_deck(DEFAULT_DECK)
 
 
-RULES = RuleSet(
+RULES = RuleSet.from_module(
+    globals(),
     id=RULESET_ID,
     title="Just Desserts, rules version 2.3 (real-time calling game)",
     spec_file="just_desserts_v23.toml",
-    Options=Options,
     player_counts=PLAYER_COUNTS,
-    new_game=new_game,
-    to_move=to_move,
-    legal_moves=legal_moves,
-    chance_outcomes=chance_outcomes,
-    apply=apply,
-    illegal_reason=illegal_reason,
-    outcome=outcome,
-    observation=observation,
-    parse_move=parse_move,
-    state_vars=state_vars,
-    invariants=INVARIANTS,
     default_components=default_components,
     load_components=deck_argument,
     setup_error=setup_error,

@@ -11,7 +11,9 @@ from tablerules.cli import main
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tablerules.cli", *args], capture_output=True, text=True, timeout=300)
+    # -P: do not put the working directory first on sys.path, so the installed package runs
+    # (the checkout's own tablerules/ folder would shadow it)
+    return subprocess.run([sys.executable, "-P", "-m", "tablerules.cli", *args], capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.parametrize("args,needle", [
