@@ -396,6 +396,18 @@ def check_distribution(outcomes: Sequence[tuple[Any, Fraction]]) -> str | None:
     return None
 
 
+def pick_by_probability(items: Sequence[tuple[Any, Fraction]], r: float) -> Any:
+    """The item a uniform draw ``r`` in [0, 1) selects when each has its probability (the
+    last one if rounding leaves ``r`` past the sum).  For sampling chance outcomes."""
+    total = float(sum(p for _, p in items))
+    acc = 0.0
+    for item, p in items:
+        acc += float(p)
+        if r * total < acc:
+            return item
+    return items[-1][0]
+
+
 def play(rs: RuleSet, state: Any, moves: Iterable[str | Any]) -> Any:
     """Apply moves (text or values) in turn; chance moves included.  For tests and replays."""
     for m in moves:

@@ -41,7 +41,6 @@ from .core import (
     STRICT,
     TERMINAL,
     IllegalMove,
-    Invariant,
     Outcome,
     RuleGap,
     RuleSet,

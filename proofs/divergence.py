@@ -33,8 +33,8 @@ from types import ModuleType
 from typing import Any, Callable, Sequence
 
 from tablerules.model.core import (
-    CHANCE, STRICT, TERMINAL, IllegalMove, RuleGap, RuleSet, SetupError, actor_text, options_text, ruling_fields,
-    short_ruling_name,
+    CHANCE, STRICT, TERMINAL, IllegalMove, RuleGap, RuleSet, SetupError, actor_text, options_text,
+    pick_by_probability, ruling_fields, short_ruling_name,
 )
 
 from .explorer import Step
@@ -442,13 +442,7 @@ def probe(rules: RuleSet, ruling_id: str, a: str, b: str, configs: Sequence[Conf
             if isinstance(sa, Raised) or isinstance(sb, Raised) or ra.sig[0] not in ("seat", "chance"):
                 break
             if ra.sig[0] == "chance":
-                outs = rules.chance_outcomes(sa)
-                r, acc, move = rng.random(), 0.0, outs[-1][0]
-                for m, p in outs:
-                    acc += float(p)
-                    if r < acc:
-                        move = m
-                        break
+                move = pick_by_probability(rules.chance_outcomes(sa), rng.random())
             else:
                 moves = rules.legal_moves(sa)
                 if not moves:

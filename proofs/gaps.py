@@ -28,7 +28,7 @@ from types import ModuleType
 from typing import Any, Callable, Iterable, Sequence
 
 from tablerules.model import registry
-from tablerules.model.core import STRICT, RuleGap, RuleSet, SetupError, ruling_fields, strict_options, variant_fields
+from tablerules.model.core import STRICT, RuleGap, pick_by_probability, RuleSet, SetupError, ruling_fields, strict_options, variant_fields
 
 from .explorer import Budget, Exploration, Finding, Step, explore, finding_traces
 
@@ -409,12 +409,7 @@ def _random_games_meet(rules: RuleSet, ruling_id: str, options: Any, configs: Se
                 if not ways:
                     break
                 if ways[0][1] is not None:  # chance: follow one outcome by its probability
-                    r, acc, state = rng.random(), 0.0, ways[-1][2]
-                    for _m, p, t in ways:
-                        acc += float(p)
-                        if r < acc:
-                            state = t
-                            break
+                    state = pick_by_probability([(t, p) for _m, p, t in ways], rng.random())
                 else:
                     state = ways[rng.randrange(len(ways))][2]
             rules.outcome(state)

@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 from tablerules.model.core import (
-    CHANCE, TERMINAL, Outcome, RuleGap, RuleSet, Setup, SetupError, ruling_fields, short_ruling_name,
+    CHANCE, TERMINAL, Outcome, RuleGap, RuleSet, Setup, SetupError, pick_by_probability, ruling_fields,
 )
 
 from .gaps import Config, Configs, small_configs, with_alternative
@@ -303,15 +303,7 @@ def play_random(rules: RuleSet, start: Any, rng: random.Random, step_cap: int) -
             if actor is TERMINAL:
                 return "end", length, rules.outcome(s), first
             if actor is CHANCE:
-                outs = rules.chance_outcomes(s)
-                r = rng.random() * float(sum(p for _, p in outs))
-                acc = 0.0
-                move = outs[-1][0]
-                for m, p in outs:
-                    acc += float(p)
-                    if r < acc:
-                        move = m
-                        break
+                move = pick_by_probability(rules.chance_outcomes(s), rng.random())
             else:
                 moves = rules.legal_moves(s)
                 if not moves:

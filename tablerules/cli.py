@@ -14,7 +14,7 @@ import time
 from typing import Any, Sequence
 
 from tablerules.model import registry
-from tablerules.model.core import STRICT, SetupError, parse_options, strict_options
+from tablerules.model.core import SetupError, parse_options, strict_options
 from tablerules.spec import SpecError
 
 from .report import Progress, table

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tablerules.model import dishes as d
 from tablerules.model.core import CHANCE
 from tablerules.model.dishes import RULES, Options, Tiles
 from tablerules.proofs import dishes_proofs
 from tablerules.proofs.checks import manifest
-from tablerules.proofs.explorer import Budget, explore, graph_analysis
+from tablerules.proofs.explorer import explore, graph_analysis
 
 
 @pytest.mark.parametrize("proof", [dishes_proofs.termination, dishes_proofs.termination_with_voluntary_pass,
