@@ -1,11 +1,13 @@
 """Which clauses a step of play exercises: the data behind the vectors' coverage table.
 
-A step is (state before, move, state after).  Its clauses come from three sources:
+A step is (state before, move, state after).  Its clauses come from these sources:
 
 * the move's *kind* (``verb`` for moves that have one, else the class name), looked up in
   ``MOVE_CLAUSES``;
 * *changes* between the two states' ``state_vars`` (a pile that grew, a flag that became
   true, ...), listed in ``CHANGE_CLAUSES`` as (move kind or "*", change, clauses);
+* tests on the two states themselves (``STEP_CLAUSES``), where the state variables alone do
+  not show it (a guest's favourites, who may serve);
 * at the end of the game, the clause the outcome names, plus ``END_CLAUSES``.
 
 The per-rule-set parts below are plain tables.  A rule set missing from them falls back
@@ -79,6 +81,53 @@ def _tipped(before: dict, after: dict, move: Any) -> bool:
     served = sum(_claimed(after)) > sum(_claimed(before)) or _poached(before, after, move)
     extra = _size(after.get("tasks")) - _size(before.get("tasks"))
     return served and extra > (1 if _poached(before, after, move) else 0)
+
+
+def _favourite_poach(before: Any) -> Any:
+    """Just Desserts: the poach waiting for answers in ``before`` if it was made with one of the
+    guest's favourites, else None."""
+    from tablerules.model.decks import favorite_used
+
+    offer = getattr(before, "offer", None)
+    if offer is None or offer.victim < 0:
+        return None
+    return offer if favorite_used(before.setup.components, offer.cards, offer.guest) else None
+
+
+def _blocked_favourite_poach(before: Any, move: Any, after: Any) -> bool:
+    """Just Desserts: a block of a poach made with a favourite, with a favourite the poacher did not
+    offer (jd.block.favourite-only-by-other-favourite)."""
+    offer = _favourite_poach(before)
+    if offer is None:
+        return False
+    favourites = set(before.setup.components.guest(offer.guest).favorites)
+    return bool(set(move.cards) & (favourites - set(offer.cards)))
+
+
+def _draws_for(state: Any, seat: int) -> int:
+    from tablerules.model.just_desserts import DRAW
+
+    return sum(1 for kind, s in state.tasks if kind == DRAW and s == seat)
+
+
+def _favourite_poach_blocked_untipped(before: Any, move: Any, after: Any) -> bool:
+    """Just Desserts: a block of a poach made with a favourite, after which the poacher has no
+    more dessert draws due than before (jd.poach.blocked-no-tip)."""
+    offer = _favourite_poach(before)
+    return offer is not None and _draws_for(after, offer.server) <= _draws_for(before, offer.server)
+
+
+def _won_by_favourite_trump(before: Any, move: Any, after: Any) -> bool:
+    """Version 2.3: the step sent a caller to serve ahead of another caller who could have served
+    too, because it holds a serving with the guest's favourite and the other does not
+    (jd23.call.favourite-trump): the model's ``contenders`` leaves out a caller with a serving."""
+    from tablerules.model import just_desserts_v23 as v23
+
+    if after.phase != v23.SERVE or after.first is None or before.phase == v23.SERVE and before.first == after.first:
+        return False
+    ahead = v23.contenders(after)
+    beaten = [s for s in v23.callers(after) if s not in after.mistaken and s not in ahead]
+    return after.first in ahead and any(v23.hand_servings(after, s) for s in beaten)
 
 
 def _big_hand(before: dict, after: dict, move: Any) -> bool:
@@ -185,6 +234,20 @@ CHANGE_CLAUSES: dict[str, tuple[tuple[str, Change, tuple[str, ...]], ...]] = {
     ),
 }
 
+StepTest = Callable[[Any, Any, Any], bool]
+
+STEP_CLAUSES: dict[str, tuple[tuple[str, StepTest, tuple[str, ...]], ...]] = {
+    "just-desserts": (
+        ("block", _blocked_favourite_poach, ("jd.block.favourite-only-by-other-favourite",)),
+        ("block", _favourite_poach_blocked_untipped, ("jd.poach.blocked-no-tip",)),
+    ),
+    "just-desserts-2.3": (
+        ("*", _won_by_favourite_trump, ("jd23.call.favourite-trump",)),
+    ),
+}
+"""Like CHANGE_CLAUSES, for what the state variables alone do not show (which cards are a
+guest's favourites, who may serve): (move kind or "*", test(state before, move, state after), clauses)."""
+
 END_CLAUSES: dict[str, tuple[str, ...]] = {
     "dishes": ("dishes.end.no-moves", "dishes.goal"),
 }
@@ -290,6 +353,9 @@ def transition_clauses(rules: RuleSet, before: Any, move: Any, after: Any, actor
     sv_before, sv_after = rules.state_vars(before), rules.state_vars(after)
     for want_kind, test, clauses in CHANGE_CLAUSES.get(rules.id, ()):
         if want_kind in ("*", kind) and test(sv_before, sv_after, move):
+            out += clauses
+    for want_kind, step_test, clauses in STEP_CLAUSES.get(rules.id, ()):
+        if want_kind in ("*", kind) and step_test(before, move, after):
             out += clauses
     for want_kind, when, test, clauses in OPTION_CLAUSES.get(rules.id, ()):
         if want_kind == kind and actor is not CHANCE and test(sv_before, sv_after, move):

@@ -11,6 +11,9 @@ seeds; nothing depends on time or dict order):
 * every witness trace of the rulings register (spec/witnesses/*.json);
 * edge cases: more seeded playthroughs, steered towards clauses no vector exercises yet,
   kept only when they exercise something new (and cut after the last step of interest);
+* for each clause still without a vector: the shortest of a fixed number of steered
+  playthroughs that exercises it, also on components written for such a case
+  (TARGET_COMPONENTS: the five-suit deck for jd.win.five-suits);
 * while the set stays small: the ruling alternatives at their other player counts.
 
 Sizes are bounded (MAX_VECTOR_BYTES per game, RULESET_MAX_BYTES and EXTRA_MAX_BYTES per
@@ -69,6 +72,12 @@ STEER_SAMPLE = 6
 """Choices looked at in full per step of a steered playthrough."""
 COMPONENTS: dict[str, tuple[str, ...]] = {"dishes": ("box", "3x4")}
 """Components to try per rule set, by --deck argument (default: the default, then embedded decks)."""
+TARGET_COMPONENTS: dict[str, tuple[str, ...]] = {"just-desserts": ("jd-five-suits",)}
+"""Embedded components written for an edge case of one rule set (a deck with five suits for
+jd.win.five-suits): only that rule set's search for the shortest game uses them; no rule set
+plays its ordinary playthroughs on them."""
+TARGET_SEEDS = 40
+"""Seeded playthroughs per configuration in the search for the shortest game exercising a clause."""
 SMALL_COMPONENTS: dict[str, str] = {"dishes": "3x4"}
 """Components for the ruling and option vectors, where a small set keeps them short."""
 SUFFIX = ".itf.json"
@@ -137,7 +146,8 @@ def _components_choices(rules: RuleSet) -> list[tuple[str | None, Any]]:
         try:
             from tablerules.model.decks import embedded_deck_names
 
-            names = tuple(embedded_deck_names())
+            targeted = {n for names_ in TARGET_COMPONENTS.values() for n in names_}
+            names = tuple(n for n in embedded_deck_names() if n not in targeted)
         except ImportError:
             names = ()
     for name in names:
@@ -449,6 +459,7 @@ def _generate_into(report: Report, rules: RuleSet) -> None:
         for vec in vecs:
             add(vec)
     _edge_cases(rules, report, configs_by_n, add)
+    _shortest_games(rules, report, configs_by_n, add)
     _more_player_counts(rules, report, used_counts, choices, small, add)
 
 
@@ -599,6 +610,82 @@ def _edge_cases(rules: RuleSet, report: Report, configs_by_n: dict[int, list[Con
             kept += 1
             idle = 0
             wanted -= new
+
+
+def _uncovered(rules: RuleSet, report: Report) -> list[str]:
+    """Clauses about play that no vector exercises yet (ruling alternatives aside)."""
+    covered = {c for v in report.vectors for c in v.clauses}
+    return [c for c in report.universe
+            if "=" not in c and ".ruling." not in c and coverage.is_play_clause(rules.id, c) and c not in covered]
+
+
+def _target_configs(rules: RuleSet, configs_by_n: dict[int, list[Config]]) -> list[list[Config]]:
+    """Where to search for a clause the other vectors miss, in tiers searched in turn until one
+    gives a game: the rule set's TARGET_COMPONENTS at every player count they allow, then the
+    first components of every player count."""
+    out = []
+    for name in TARGET_COMPONENTS.get(rules.id, ()):
+        try:
+            comp = rules.load_components(name) if rules.load_components else None
+        except (SetupError, OSError, ValueError):
+            continue
+        for n in rules.player_counts:
+            if _working(rules, n, rules.Options(), [(name, comp)]):
+                out.append(Config(n, rules.Options(), comp, name, f"{_comp_label(name, comp)}-default"))
+    return [tier for tier in (out, [cfgs[0] for n, cfgs in sorted(configs_by_n.items())]) if tier]
+
+
+def _first_step_with(rules: RuleSet, setup: Any, moves: Sequence[Any], clause: str) -> int | None:
+    """How many moves of ``moves`` it takes until a step exercises ``clause`` (None: never)."""
+    try:
+        state = rules.new_game(setup)
+        if clause in coverage.start_clauses(rules, state):
+            return 0
+        for i, move in enumerate(moves):
+            actor = rules.to_move(state)
+            after = rules.apply(state, move)
+            if clause in coverage.transition_clauses(rules, state, move, after, actor):
+                return i + 1
+            state = after
+    except (RuleGap, IllegalMove):
+        return None
+    return None
+
+
+def _shortest_games(rules: RuleSet, report: Report, configs_by_n: dict[int, list[Config]], add: Any) -> None:
+    """For each clause about play still without a vector: the shortest of TARGET_SEEDS steered
+    playthroughs per configuration (see _target_configs) that exercises it, cut right after
+    that step.  Deterministic: ties go to the earlier configuration and seed."""
+    tiers = _target_configs(rules, configs_by_n)
+    for clause in _uncovered(rules, report):
+        if clause not in _uncovered(rules, report):
+            continue  # a game found for an earlier clause covers it too
+        best: tuple[int, Config, int, list[Any]] | None = None
+        for configs in tiers:
+            for cfg in configs:
+                setup = rules.setup(cfg.players, cfg.options, cfg.components)
+                for k in range(TARGET_SEEDS):
+                    seed = _seed(rules.id, "shortest", clause, cfg.slug(), k)
+                    moves = playthrough(rules, setup, seed, steer={clause})
+                    shorter = moves if best is None else moves[:best[0]]  # only a shorter game can win
+                    steps = _first_step_with(rules, setup, shorter, clause)
+                    if steps is not None and (best is None or steps < best[0]):
+                        best = (steps, cfg, seed, moves[:steps])
+            if best is not None:
+                break
+        if best is None:
+            report.notes.append(f"{clause}: no playthrough exercises it ({TARGET_SEEDS} seeds on each of "
+                                f"{sum(map(len, tiers))} configurations)")
+            continue
+        steps, cfg, seed, moves = best
+        vec = _make_vector(rules, cfg, moves, f"edge-{cfg.slug()}-{_slug(clause)}",
+                           {"kind": "edge-search", "seed": seed, "clause": clause,
+                            "search": f"shortest of {TARGET_SEEDS} steered playthroughs per configuration"},
+                           f"{rules.title}: {cfg.players} players, {cfg.label}: the shortest of the playthroughs "
+                           f"searched that exercises {clause}", note=f"covers {clause}", max_steps=None)
+        if clause not in vec.clauses:  # cannot happen: the replay above saw it
+            raise RuntimeError(f"the shortest game for {clause} does not exercise it when recorded")
+        add(vec)
 
 
 # --------------------------------------------------------------------------- writing and comparing
