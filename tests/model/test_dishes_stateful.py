@@ -7,8 +7,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from tablerules.model import dishes as d
-from tablerules.model.core import CHANCE, STRICT, TERMINAL, RuleGap, check_distribution, ruling_fields, violated
+from tablerules.model.core import STRICT, TERMINAL, RuleGap, ruling_fields, violated
 from tablerules.model.dishes import RULES, Options, Tiles
+from tests.strategies import draw_next_move
 
 
 def options_strategy():
@@ -42,18 +43,8 @@ class DishesPlay(RuleBasedStateMachine):
     @rule(data=st.data())
     def step(self, data):
         s = self.state
-        actor = RULES.to_move(s)
         try:
-            if actor is CHANCE:
-                outcomes = RULES.chance_outcomes(s)
-                assert check_distribution(outcomes) is None
-                move = data.draw(st.sampled_from([m for m, _ in outcomes]))
-            else:
-                moves = RULES.legal_moves(s)
-                assert moves, "a seat to move always has a move (a forced pass at least)"
-                for m in moves:
-                    assert RULES.illegal_reason(s, m) is None
-                move = data.draw(st.sampled_from(moves))
+            move = draw_next_move(RULES, s, data)
         except RuleGap as g:
             assert g.ruling in ruling_fields(Options)
             assert getattr(s.setup.options, ruling_fields(Options)[g.ruling].name) == STRICT

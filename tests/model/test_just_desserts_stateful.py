@@ -12,9 +12,10 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from tablerules.model.core import CHANCE, TERMINAL, check_distribution
+from tablerules.model.core import CHANCE, TERMINAL
 from tablerules.model.decks import embedded_deck, load_deck
 from tablerules.model.just_desserts import INVARIANTS, RULES, Options
+from tests.strategies import draw_next_move
 
 COMBOS = [dict(zip(("poaching", "buffet", "surprise_parties"), bits)) for bits in itertools.product((False, True), repeat=3)]
 
@@ -48,17 +49,10 @@ class JustDessertsPlay(RuleBasedStateMachine):
             out = RULES.outcome(s)
             assert out is not None and (out.draw or len(out.winners) == 1)
             return
-        if actor is CHANCE:
-            outs = RULES.chance_outcomes(s)
-            assert check_distribution(outs) is None
-            move = data.draw(st.sampled_from([m for m, _ in outs]))
-        else:
+        move = draw_next_move(RULES, s, data)
+        if actor is not CHANCE:
             legal = RULES.legal_moves(s)
-            assert legal, "a seat to move must have a move"
             assert list(legal) == sorted(legal)
-            move = data.draw(st.sampled_from(legal))
-            assert RULES.illegal_reason(s, move) is None
-            assert RULES.parse_move(str(move), s.setup) == move
             obs = RULES.observation(s, actor)
             json.dumps(obs)
             assert obs["legal_moves"] == [str(m) for m in legal]

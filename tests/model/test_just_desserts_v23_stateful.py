@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
 
 from tablerules.model import just_desserts_v23 as jd
-from tablerules.model.core import CHANCE, TERMINAL, RuleGap, all_options, check_distribution, ruling_fields, strict_options, violated
+from tablerules.model.core import CHANCE, TERMINAL, RuleGap, all_options, ruling_fields, strict_options, violated
 from tablerules.model.decks import embedded_deck
+from tests.strategies import draw_next_move
 
 RULES = jd.RULES
 OPTIONS = list(all_options(jd.Options))
@@ -50,17 +51,7 @@ class Game(RuleBasedStateMachine):
     def step(self, data):
         s = self.state
         try:
-            if RULES.to_move(s) is CHANCE:
-                outs = RULES.chance_outcomes(s)
-                assert check_distribution(outs) is None
-                move = data.draw(st.sampled_from([m for m, _ in outs]))
-            else:
-                legal = RULES.legal_moves(s)
-                assert legal, "a seat to move must have a move"
-                assert all(RULES.illegal_reason(s, m) is None for m in legal)
-                move = data.draw(st.sampled_from(legal))
-            assert RULES.parse_move(str(move), s.setup) == move
-            self.state = RULES.apply(s, move)
+            self.state = RULES.apply(s, draw_next_move(RULES, s, data))
         except RuleGap as gap:
             assert self.strict and gap.ruling in STRICT_GAPS, gap
             self.gap = gap
