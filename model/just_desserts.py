@@ -54,7 +54,7 @@ from .just_desserts_symmetry import canonical_twins, twin_classes
 
 __all__ = ["RULES", "Options", "State", "Offer", "Move", "parse_move", "PASS", "STOP", "KITCHEN", "canonical_twins",
            "twin_classes", "guest_servings", "satisfying_sets", "winning_clause",
-           "observation", "state_vars", "INVARIANTS", "SMALL_CONFIGS", "TEACHING_DECKS"]
+           "observation", "state_vars", "INVARIANTS", "SMALL_CONFIGS", "TEACHING_DECKS", "is_race"]
 
 RULESET_ID = "just-desserts"
 PLAYER_COUNTS = (2, 3, 4, 5)  # public source: 2 to 5 players (FACTS.md)
@@ -698,3 +698,10 @@ TEACHING_DECKS = ("jd-two-suits", "jd-one-suit", "jd-rivals")
 def SMALL_CONFIGS() -> list[Setup]:  # noqa: N802 - the name proofs/gaps.py looks for
     """Configurations small enough to explore to the end: 2 players on each teaching deck."""
     return [RULES.setup(2, Options(), embedded_deck(name)) for name in TEACHING_DECKS]
+
+
+def is_race(state: State) -> bool:
+    """True at the chance event that decides which of several answering players speaks first
+    (jd.surprise.first-offered, jd.ruling.answer-order); the order-of-resolution check of
+    proofs/divergence.py branches on it."""
+    return state.phase == "window" and state.speaker < 0 and not state.tasks
