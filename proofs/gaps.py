@@ -496,33 +496,32 @@ def find_gaps(rules: RuleSet, configs: Configs | Sequence[Config] | None = None,
         for f in fs:
             _keep(found, f)
     reached = {k for (kind, k) in found if kind == "gap"}
-    for rid in strict_rulings(rules):
-        if rid in reached:
-            continue
-        only = with_alternative(rules.Options(), rules, rid, STRICT)
-        # Only where the strict run was complete: there another gap cut the way; where the
-        # budget cut the run, the same budget would not reach further.
+
+    def seen(rid: str) -> bool:
+        return any(kind == "gap" and k == rid for (kind, k) in found)
+
+    def hunt(rid: str, options: Any, note: str) -> None:
+        """Run ``options`` on the complete configurations until one raises gap ``rid``."""
         for config in complete:
-            run, fs = explore_config(rules, config, only, budget, progress)
-            run.note = f"only {rid} strict"
+            run, fs = explore_config(rules, config, options, budget, progress)
+            run.note = note
             report.runs.append(run)
             for f in fs:
                 _keep(found, f)
             if any(f.kind == "gap" and f.key == rid for f in fs):
-                break
-        if not any(kind == "gap" and k == rid for (kind, k) in found):
+                return
+
+    for rid in strict_rulings(rules):
+        if rid in reached:
+            continue
+        # Only where the strict run was complete: there another gap cut the way; where the
+        # budget cut the run, the same budget would not reach further.
+        hunt(rid, with_alternative(rules.Options(), rules, rid, STRICT), f"only {rid} strict")
+        if not seen(rid):
             setting = _gap_setting(rules, rid, complete)
             if setting is not None:
-                label, options = setting
-                for config in complete:
-                    run, fs = explore_config(rules, config, options, budget, progress)
-                    run.note = f"only {rid} strict, with {label}"
-                    report.runs.append(run)
-                    for f in fs:
-                        _keep(found, f)
-                    if any(f.kind == "gap" and f.key == rid for f in fs):
-                        break
-        if not any(kind == "gap" and k == rid for (kind, k) in found):
+                hunt(rid, setting[1], f"only {rid} strict, with {setting[0]}")
+        if not seen(rid):
             report.unreached.append(rid)
     for f in found.values():
         f.status = judge(f, register)

@@ -16,6 +16,7 @@ from tablerules.model.core import (
 )
 from tablerules.proofs import divergence as dv
 from tablerules.proofs.gaps import Config
+from tests.proofs.toy import Add, State
 
 # --------------------------------------------------------------------------- a toy: count to twelve
 
@@ -28,19 +29,6 @@ class Options:
     """plain and same-as-plain are one rule under two names; exact-bonus changes only the very end."""
 
 
-@dataclass(frozen=True, slots=True)
-class State:
-    setup: Setup
-    total: int = 0
-    turn: int = 0
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Add:
-    n: int
-
-    def __str__(self) -> str:
-        return f"add {self.n}"
 
 
 def to_move(s: State):

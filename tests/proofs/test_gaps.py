@@ -13,6 +13,7 @@ from tablerules.model.core import (
 )
 from tablerules.proofs import gaps
 from tablerules.proofs.checks import FAIL, Context
+from tests.proofs.toy import Add, State
 
 # --------------------------------------------------------------------------- a toy: race to five
 
@@ -26,19 +27,6 @@ class Options:
     """Seven is reachable only with big steps (4 + 3): this gap opens only in combination."""
 
 
-@dataclass(frozen=True, slots=True)
-class State:
-    setup: Setup
-    total: int = 0
-    turn: int = 0
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Add:
-    n: int
-
-    def __str__(self) -> str:
-        return f"add {self.n}"
 
 
 def new_game(setup: Setup) -> State:
