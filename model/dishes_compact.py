@@ -91,7 +91,8 @@ class RowLayout:
 
     @property
     def table_width(self) -> int:
-        return 1 + (4 if self.track_origin else 3) * self.slots
+        """Turn and places, padded with zeros to whole 8-byte words (rows are hashed by words)."""
+        return _words(1 + (4 if self.track_origin else 3) * self.slots)
 
     @property
     def masks(self) -> int:
@@ -107,7 +108,11 @@ class RowLayout:
 
     @property
     def width(self) -> int:
-        return self.lcolours + self.layout_colours
+        return _words(self.lcolours + self.layout_colours)
+
+
+def _words(n: int) -> int:
+    return -(-n // 8) * 8
 
 
 class DishesKernel:
@@ -229,11 +234,8 @@ class DishesKernel:
 
     def level(self, rows: np.ndarray) -> np.ndarray:
         """Actions played so far: 2 x tiles turned by players + ... = 2c0 + k0 - (2c + k)."""
-        kind = rows[:, 1:1 + self.S]
-        clean = np.sum(kind == KIND_CLEAN, axis=1)
-        piles = np.sum(kind < 6, axis=1)
         dealt = sum(self.types for o_ in self.g.owners if o_ is not None)
-        return 2 * dealt + self.spare_tiles - (2 * clean + piles)
+        return loops.levels(np.ascontiguousarray(rows), self.S, dealt, self.spare_tiles)
 
     def _weight_scale(self) -> int:
         C, L, T = self.colours, self.g.layouts, self.types

@@ -350,12 +350,10 @@ def _sort_keys(keys, n, order):
 
 
 @njit(cache=True)
-def _encode(row, out, prm, ko, co, memory):
+def _encode(row, out, prm, ko, co, memory, krank, crank):
     """Write ``row`` relabelled (new kind i = old ko[i], new colour j = old co[j]) into ``out``."""
     S, L, C, tw = prm[P_S], prm[P_L], prm[P_C], prm[P_TW]
     track = prm[P_TRACK]
-    krank = np.empty(8, dtype=np.int64)
-    crank = np.empty(8, dtype=np.int64)
     for i in range(NT):
         krank[ko[i]] = i
     krank[KIND_CLEAN], krank[KIND_EMPTY] = KIND_CLEAN, KIND_EMPTY
@@ -449,6 +447,12 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
     crun_len = np.zeros(8, dtype=np.int64)
     kpi = np.zeros(NT, dtype=np.int64)
     cpi = np.zeros(8, dtype=np.int64)
+    krank = np.empty(8, dtype=np.int64)
+    crank = np.empty(8, dtype=np.int64)
+    kref = np.zeros(NT, dtype=np.bool_)
+    kbits = np.zeros(NT, dtype=np.int64)
+    ctop = np.zeros(8, dtype=np.bool_)
+    fact_table = np.array([1, 1, 2, 6, 24, 120, 720, 5040], dtype=np.int64)
     P1, P2, P3, P4 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9), np.uint64(0xD6E8FEB86659FD93)
     for i in range(N):
         row = rows[i]
@@ -490,25 +494,24 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
                                          + a1[s % NT] * P2 + a1[row[1 + s]] * P4)
         # keys: exact for what is referenced by nothing
         for k in range(NT):
-            ref = False
-            bits = 0
-            for m in range(L):
-                v = row[1 + m * NT + k]
-                if v < 6:
-                    ref = True
-                if v == KIND_CLEAN:
-                    bits |= 1 << m
-            for s in range(S):
-                if row[1 + s] == k:
-                    ref = True
-            mem = memory and (deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS) and row[prm[P_MASKS] + k] != 0
-            kkey[k] = (_h(a1[k]) & ~TOP_BIT) if ref else (TOP_BIT | np.uint64(bits))
-            kfree[k] = not ref and not mem
+            kref[k] = False
+            kbits[k] = 0
         for c in range(C):
-            on_top = False
-            for s in range(S):
-                if row[1 + s] < 6 and row[1 + S + s] == c:
-                    on_top = True
+            ctop[c] = False
+        for s in range(S):
+            v = row[1 + s]
+            if v < 6:
+                kref[s % NT] = True  # a pile lies in the kind's column
+                kref[v] = True  # a tile of the kind lies on top
+                ctop[row[1 + S + s]] = True
+            elif v == KIND_CLEAN:
+                kbits[s % NT] |= 1 << (s // NT)
+        for k in range(NT):
+            mem = memory and (deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS) and row[prm[P_MASKS] + k] != 0
+            kkey[k] = (_h(a1[k]) & ~TOP_BIT) if kref[k] else (TOP_BIT | np.uint64(kbits[k]))
+            kfree[k] = not kref[k] and not mem
+        for c in range(C):
+            on_top = ctop[c]
             mem = False
             if memory:
                 if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:
@@ -533,13 +536,13 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
         for c in range(C):
             if cfree[c]:
                 n_unseen += 1
-        cstab[i] = fact(n_unseen)
+        cstab[i] = fact_table[n_unseen]
         for r in range(nk):
             if krun_len[r] < 0:
-                st *= fact(-krun_len[r])
+                st *= fact_table[-krun_len[r]]
         for r in range(nc):
             if crun_len[r] < 0:
-                st *= fact(-crun_len[r])
+                st *= fact_table[-crun_len[r]]
         # odometer over the permutations of the hard runs
         for r in range(nk):
             kpi[r] = 0
@@ -565,7 +568,7 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
                     b = perm_start[n_] + cpi[r] * n_
                     for x in range(n_):
                         co[crun_start[r] + x] = corder[crun_start[r] + perm_table[b + x]]
-            _encode(row, cand, prm, ko, co, memory)
+            _encode(row, cand, prm, ko, co, memory, krank, crank)
             if first or _less(cand, best):
                 best[:] = cand
                 count = 1
@@ -578,7 +581,7 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
                 n_ = krun_len[r]
                 if n_ > 1:
                     kpi[r] += 1
-                    if kpi[r] < fact(n_):
+                    if kpi[r] < fact_table[n_]:
                         advanced = True
                         break
                     kpi[r] = 0
@@ -587,7 +590,7 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
                     n_ = crun_len[r]
                     if n_ > 1:
                         cpi[r] += 1
-                        if cpi[r] < fact(n_):
+                        if cpi[r] < fact_table[n_]:
                             advanced = True
                             break
                         cpi[r] = 0
@@ -615,3 +618,21 @@ def _runs(keys, order, n, free, run_start, run_len):
         r += 1
         x = y + 1
     return r
+
+
+@njit(cache=True)
+def levels(rows, S, dealt, spare):
+    """Actions played in each row: 2c0 + k0 - (2c + k), the ranking function of the z3
+    proof ``termination`` (c clean tiles, k piles)."""
+    out = np.empty(rows.shape[0], dtype=np.int64)
+    for i in range(rows.shape[0]):
+        clean = 0
+        piles = 0
+        for s in range(S):
+            v = rows[i, 1 + s]
+            if v == KIND_CLEAN:
+                clean += 1
+            elif v < 6:
+                piles += 1
+        out[i] = 2 * dealt + spare - (2 * clean + piles)
+    return out

@@ -34,9 +34,8 @@ table state plus what chance still needs to remember.
 
 Store layout, per level ``L{a}``: ``p{p}.rows`` (distinct rows, sorted by hash),
 ``p{p}.hash``; with values also ``p{p}.edges`` (parent, action, p_num, p_den, destination
-partition, in expansion order), ``p{p}.actions``, ``p{p}.terminal`` / ``p{p}.losers``,
-``c{src}-{d}.child`` (each bucket's children as indices into partition d of the next
-level), ``optimal`` and ``random{chunk}`` (values of the whole level, partitions in order).
+partition, place in the bucket; in expansion order), ``p{p}.actions``, ``p{p}.terminal`` / ``p{p}.losers``,
+``c{src}-{d}.child`` (each bucket's rows as indices into partition d of the next level), ``optimal`` and ``random{chunk}`` (values of the whole level, partitions in order).
 """
 
 from __future__ import annotations
@@ -125,36 +124,40 @@ CHUNK = 50_000
 """Parents expanded at once (bounds the memory of one task)."""
 
 
+def words_of(rows: np.ndarray) -> np.ndarray:
+    """Rows (whose width is a multiple of 8 bytes) seen as 8-byte words."""
+    return np.ascontiguousarray(rows).view(np.uint64)
+
+
 def partition_of(rows: np.ndarray, table_width: int, parts: int) -> np.ndarray:
-    return (loops.hash_rows(rows, table_width) % np.uint64(parts)).astype(np.int64)
+    return (loops.hash_words(words_of(rows), table_width // 8) % np.uint64(parts)).astype(np.int64)
 
 
-def unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(distinct rows sorted by hash, inverse, their hashes): ``rows == distinct[inverse]``.
-
-    Exact: rows with equal hashes are compared byte for byte; if two different rows ever
-    share a hash, NumPy's byte sort decides instead."""
+def distinct(rows: np.ndarray, hashes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(distinct rows sorted by hash, each row's index among them, their hashes).  Exact:
+    rows whose hashes agree are compared in full."""
     if not len(rows):
         return rows, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint64)
-    rows = np.ascontiguousarray(rows)
-    h = loops.hash_rows(rows, rows.shape[1])
-    order = np.argsort(h, kind="stable")
-    group, firsts, count = loops.group_sorted(rows, order, h)
-    if count < 0:  # pragma: no cover - a 64-bit hash collision between two different rows
-        distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
-        hd = loops.hash_rows(distinct, distinct.shape[1])
-        o = np.argsort(hd, kind="stable")
-        rank = np.empty_like(o)
-        rank[o] = np.arange(len(o))
-        return distinct[o], rank[inverse.reshape(-1)], hd[o]
-    return rows[firsts], group, h[firsts]
+    words = words_of(rows)
+    if hashes is None:
+        hashes = loops.hash_words(words, words.shape[1])
+    firsts, inverse = loops.dedupe(words, hashes)
+    order = np.argsort(hashes[firsts], kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    chosen = firsts[order]
+    return rows[chosen], rank[inverse], hashes[chosen]
 
 
 def table_counts(kernel: Kernel, rows: np.ndarray) -> tuple[int, int, int]:
     """(unreduced, up to colours, up to colours and kinds) for the distinct table parts of ``rows``."""
     if not len(rows):
         return 0, 0, 0
-    tables, _, _ = unique_rows(np.ascontiguousarray(rows[:, :kernel.table_width]))
+    tables = rows
+    if kernel.table_width < kernel.width:
+        tables = np.zeros_like(rows)
+        tables[:, :kernel.table_width] = rows[:, :kernel.table_width]
+        tables = distinct(tables)[0]
     stab, colour_stab = kernel.table_stabilisers(tables)
     orbit = kernel.group_order // stab
     colour_orbit = kernel.colour_group_order // colour_stab
@@ -166,22 +169,23 @@ class ProgressMeasureBroken(RuntimeError):
 
 
 def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int, keep_edges: bool) -> LevelCounts:
-    """Expand one partition of a level; write each child to the bucket of its partition.
+    """Expand one partition of a level; write each distinct child to the bucket of its partition.
 
-    Also records the partition's terminal states and, for values, the edges and each node's
-    number of actions.  Checks that every child lies one level further (the progress measure)."""
+    Also records the partition's terminal states and, for values, the edges (parent, action,
+    chance weight, and the child as a destination partition and a place in its bucket) and
+    each node's number of actions.  Checks that every child lies one level further."""
     rows = store.load(level, f"p{part}.rows")
     counts = LevelCounts()
     width = kernel.width
-    child_parts: list[np.ndarray] = []
-    dest_parts: list[np.ndarray] = []
-    edge_parts: list[np.ndarray] = []
+    got: list[tuple] = []
     pass_parts: list[np.ndarray] = []
     actions_all = np.zeros(len(rows), dtype=np.int64)
     for lo in range(0, len(rows), CHUNK):
         ex = kernel.expand(rows[lo:lo + CHUNK])
         actions_all[lo:lo + len(ex.actions)] = ex.actions
         counts.children += len(ex.children)
+        if len(ex.passes):
+            pass_parts.append(ex.passes)
         if not len(ex.children):
             continue
         if np.any(kernel.level(ex.children) != level + 1):
@@ -189,22 +193,24 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
         denom = ex.actions[ex.parent] * ex.p_den
         for value in np.unique(denom):
             counts.weight_lcm = math.lcm(counts.weight_lcm, int(value))
-        dest = partition_of(ex.children, kernel.table_width, parts)
-        child_parts.append(ex.children)
-        dest_parts.append(dest)
-        if keep_edges:
-            edge_parts.append(np.stack([ex.parent + lo, ex.action, ex.p_num, ex.p_den, dest], axis=1).astype(np.int64))
-        if len(ex.passes):
-            pass_parts.append(ex.passes)
-    children = np.concatenate(child_parts) if child_parts else np.zeros((0, width), dtype=np.uint8)
-    dest = np.concatenate(dest_parts) if dest_parts else np.zeros(0, dtype=np.int64)
+        got.append((ex.children, ex.parent + lo, ex.action, ex.p_num, ex.p_den))
+    children = np.concatenate([g[0] for g in got]) if got else np.zeros((0, width), dtype=np.uint8)
+    words = words_of(children)
+    hashes = loops.hash_words(words, words.shape[1])
+    firsts, inverse = loops.dedupe(words, hashes)  # children met twice in this partition are sent once
+    unique = children[firsts]
+    unique_hash = hashes[firsts]
+    dest = partition_of(unique, kernel.table_width, parts)
     order = np.argsort(dest, kind="stable")
     bounds = np.searchsorted(dest[order], np.arange(parts + 1))
-    sorted_children = children[order]
-    passes = np.concatenate(pass_parts) if pass_parts else np.zeros((0, width), dtype=np.uint8)
+    place = np.empty(len(order), dtype=np.int64)  # each distinct child's place in its bucket
+    place[order] = np.arange(len(order)) - bounds[dest[order]]
+    passes = distinct(np.concatenate(pass_parts))[0] if pass_parts else np.zeros((0, width), dtype=np.uint8)
     pass_dest = partition_of(passes, kernel.table_width, parts) if len(passes) else np.zeros(0, dtype=np.int64)
     for d in range(parts):
-        store.save(level + 1, f"b{part}-{d}.rows", sorted_children[bounds[d]:bounds[d + 1]])
+        pick = order[bounds[d]:bounds[d + 1]]
+        store.save(level + 1, f"b{part}-{d}.rows", unique[pick])
+        store.save(level + 1, f"b{part}-{d}.hash", unique_hash[pick])
         store.save(level + 1, f"b{part}-{d}.passes", passes[pass_dest == d])
     terminal = np.nonzero(actions_all == 0)[0]
     if len(terminal):
@@ -214,7 +220,8 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
         store.save(level, f"p{part}.terminal", terminal)
         store.save(level, f"p{part}.losers", kernel.outcome(rows[terminal]).losers.astype(np.uint8))
         store.save(level, f"p{part}.actions", actions_all)
-        edges = np.concatenate(edge_parts) if edge_parts else np.zeros((0, 5), dtype=np.int64)
+        cols = [np.concatenate([g[i] for g in got]) if got else np.zeros(0, dtype=np.int64) for i in range(1, 5)]
+        edges = np.stack(cols + [dest[inverse], place[inverse]], axis=1).astype(np.int64)
         store.save(level, f"p{part}.edges", edges)
     return counts
 
@@ -223,10 +230,11 @@ def merge_task(kernel: Kernel, store: Store, level: int, part: int, parts: int, 
     """Gather the buckets of one partition of the next level; keep each row once.
 
     The distinct rows are written sorted by hash (so a row is found again by binary search);
-    for values, each bucket's children are written as indices into them."""
+    for values, each bucket's rows are written as indices into them."""
     rows_in = [store.load(level, f"b{src}-{part}.rows") for src in range(parts)]
+    hashes_in = np.concatenate([store.load(level, f"b{src}-{part}.hash") for src in range(parts)])
     sizes = [len(r) for r in rows_in]
-    rows, inverse, hashes = unique_rows(np.concatenate(rows_in))
+    rows, inverse, hashes = distinct(np.concatenate(rows_in), hashes_in)
     store.save(level, f"p{part}.rows", rows)
     store.save(level, f"p{part}.hash", hashes)
     if keep_edges:
@@ -234,7 +242,7 @@ def merge_task(kernel: Kernel, store: Store, level: int, part: int, parts: int, 
         for src in range(parts):
             store.save(level - 1, f"c{src}-{part}.child", inverse[offset:offset + sizes[src]])
             offset += sizes[src]
-    passes = np.concatenate([store.load(level, f"b{src}-{part}.passes") for src in range(parts)])
+    passes = distinct(np.concatenate([store.load(level, f"b{src}-{part}.passes") for src in range(parts)]))[0]
     store.drop(level, f"b*-{part}.*")
     counts = LevelCounts(nodes=len(rows))
     counts.table_states, counts.up_to_colours, counts.up_to_colours_and_kinds = table_counts(
@@ -267,9 +275,10 @@ def _level_edges(store: Store, level: int, parts: int, sizes: list[int], next_si
     out = []
     for p in range(parts):
         edges = store.load(level, f"p{p}.edges")
-        bucket = [store.load(level, f"c{p}-{d}.child") for d in range(parts)]
-        start = np.concatenate([[0], np.cumsum([len(b) for b in bucket])]).astype(np.int64)
-        child = loops.edge_children(edges[:, 4].copy(), np.concatenate(bucket).astype(np.int64), start, next_offsets)
+        child = np.empty(len(edges), dtype=np.int64)
+        for d in range(parts):
+            sel = edges[:, 4] == d
+            child[sel] = next_offsets[d] + store.load(level, f"c{p}-{d}.child")[edges[sel, 5]]
         out.append((edges[:, 0] + offsets[p], edges[:, 1], edges[:, 2], edges[:, 3], child))
     return [np.concatenate([o[i] for o in out]) for i in range(5)]
 
@@ -387,7 +396,7 @@ def seat_values(vec: list[Fraction], n: int) -> SeatValues:
 def locate(store: Store, kernel: Kernel, level: int, parts: int, sizes: list[int], row: np.ndarray) -> int:
     """The index in its level (partitions in order) of a canonical row; KeyError if absent."""
     part = int(partition_of(row[None, :], kernel.table_width, parts)[0])
-    h = loops.hash_rows(row[None, :], len(row))[0]
+    h = loops.hash_words(words_of(row[None, :]), len(row) // 8)[0]
     hashes = store.load(level, f"p{part}.hash")
     i = int(np.searchsorted(hashes, h))
     rows = store.load(level, f"p{part}.rows")

@@ -21,78 +21,56 @@ def _mix(x):
 
 
 @njit(cache=True)
-def hash_rows(rows, width):
-    """A 64-bit hash of each row's first ``width`` bytes.  Used to sort and to partition;
-    rows with equal hashes are always compared byte for byte (:func:`unique_by_hash`)."""
-    n = rows.shape[0]
+def hash_words(words, n_words):
+    """A 64-bit hash of each row's first ``n_words`` 8-byte words.  Used to sort, to
+    partition and to find duplicates; rows with equal hashes are always compared in full."""
+    n = words.shape[0]
     out = np.empty(n, dtype=np.uint64)
     for i in range(n):
         h = np.uint64(0x9E3779B97F4A7C15)
-        acc = np.uint64(0)
-        shift = 0
-        for j in range(width):
-            acc |= np.uint64(rows[i, j]) << np.uint64(shift)
-            shift += 8
-            if shift == 64:
-                h = _mix(h ^ acc)
-                acc = np.uint64(0)
-                shift = 0
-        h = _mix(h ^ acc ^ np.uint64(width))
+        for j in range(n_words):
+            h = _mix(h ^ words[i, j])
         out[i] = h
     return out
 
 
 @njit(cache=True)
-def _rows_equal(rows, a, b):
-    for j in range(rows.shape[1]):
-        if rows[a, j] != rows[b, j]:
+def _same(words, a, b):
+    for j in range(words.shape[1]):
+        if words[a, j] != words[b, j]:
             return False
     return True
 
 
 @njit(cache=True)
-def group_sorted(rows, order, hashes):
-    """Given rows sorted by hash (``order``), the index of each row's distinct group and
-    the first row of each group; -1 as the group count if two different rows share a hash."""
-    n = order.shape[0]
-    group = np.empty(n, dtype=np.int64)
+def dedupe(words, hashes):
+    """(first row of each distinct row, in order of first appearance; each row's distinct
+    index), by open addressing on the hash and a full comparison of the rows."""
+    n = words.shape[0]
+    size = 16
+    while size < 2 * n:
+        size *= 2
+    mask = np.uint64(size - 1)
+    table = np.full(size, -1, dtype=np.int64)
     firsts = np.empty(n, dtype=np.int64)
-    g = -1
-    for x in range(n):
-        i = order[x]
-        if x > 0 and hashes[i] == hashes[order[x - 1]]:
-            # same hash: must be the same row as one already in this hash's run
-            found = False
-            y = x - 1
-            while y >= 0 and hashes[order[y]] == hashes[i]:
-                if _rows_equal(rows, order[y], i):
-                    found = True
-                    group[i] = group[order[y]]
-                    break
-                y -= 1
-            if not found:
-                return group, firsts, -1
-            continue
-        g += 1
-        group[i] = g
-        firsts[g] = i
-    return group, firsts[:g + 1], g + 1
-
-
-@njit(cache=True)
-def edge_children(dest, bucket_child, bucket_start, offsets):
-    """The next-level index of each edge's child, in the edges' own order: edges with
-    destination d went, in order, into bucket d, whose children indices are
-    ``bucket_child[bucket_start[d]:bucket_start[d + 1]]``; ``offsets[d]`` is where
-    partition d starts in the level."""
-    n = dest.shape[0]
-    out = np.empty(n, dtype=np.int64)
-    seen = np.zeros(offsets.shape[0], dtype=np.int64)
-    for e in range(n):
-        d = dest[e]
-        out[e] = offsets[d] + bucket_child[bucket_start[d] + seen[d]]
-        seen[d] += 1
-    return out
+    inverse = np.empty(n, dtype=np.int64)
+    count = 0
+    for i in range(n):
+        slot = hashes[i] & mask
+        while True:
+            g = table[slot]
+            if g < 0:
+                table[slot] = count
+                firsts[count] = i
+                inverse[i] = count
+                count += 1
+                break
+            f = firsts[g]
+            if hashes[f] == hashes[i] and _same(words, f, i):
+                inverse[i] = g
+                break
+            slot = (slot + np.uint64(1)) & mask
+    return firsts[:count], inverse
 
 
 @njit(cache=True)

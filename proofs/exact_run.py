@@ -184,7 +184,7 @@ def _write_start(kernel: Kernel, store: Store, parts: int, rows: np.ndarray) -> 
     dest = exact.partition_of(rows, kernel.table_width, parts)
     sizes = []
     for p in range(parts):
-        distinct, _, hashes = exact.unique_rows(rows[dest == p])
+        distinct, _, hashes = exact.distinct(rows[dest == p])
         store.save(0, f"p{p}.rows", distinct)
         store.save(0, f"p{p}.hash", hashes)
         sizes.append(len(distinct))
