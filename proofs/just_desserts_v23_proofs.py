@@ -14,7 +14,7 @@ from typing import Callable
 
 import z3
 
-from tablerules.model import just_desserts_v23 as jd
+from tablerules.model.just_desserts import v23 as jd
 from tablerules.model.decks import Deck
 
 from .checks import ProofResult

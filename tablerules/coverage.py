@@ -121,7 +121,7 @@ def _won_by_favourite_trump(before: Any, move: Any, after: Any) -> bool:
     """Version 2.3: the step sent a caller to serve ahead of another caller who could have served
     too, because it holds a serving with the guest's favourite and the other does not
     (jd23.call.favourite-trump): the model's ``contenders`` leaves out a caller with a serving."""
-    from tablerules.model import just_desserts_v23 as v23
+    from tablerules.model.just_desserts import v23 as v23
 
     if after.phase != v23.SERVE or after.first is None or before.phase == v23.SERVE and before.first == after.first:
         return False

@@ -1,4 +1,4 @@
-"""Scenario tests for Just Desserts 2.3 (model/just_desserts_v23.py): one or more per clause.
+"""Scenario tests for Just Desserts 2.3 (model/just_desserts/v23.py): one or more per clause.
 
 Positions are built on the teaching deck v23-tiny: Fudge (Chocolate) x3, Berries (Fruit) x4,
 Chocolate berry tart (Chocolate, Fruit) x2, Nut bar (Nuts) x3; Berry Belle wants Chocolate
@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import pytest
 
-from tablerules.model import just_desserts_v23 as jd
+from tablerules.model.just_desserts import v23 as jd
 from tablerules.model.core import CHANCE, TERMINAL, IllegalMove, MoveSyntaxError, RuleGap, SetupError, play
 from tablerules.model.decks import embedded_deck
 
@@ -485,7 +485,7 @@ def test_simultaneous_tie_with_a_caller_who_cannot_serve_follows_the_ruling():
     import dataclasses
     import random
 
-    from tablerules.model import just_desserts_v23 as v
+    from tablerules.model.just_desserts import v23 as v
     from tablerules.model.core import CHANCE, TERMINAL, RuleGap
 
     rules = v.RULES

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tablerules.model import just_desserts_v23 as jd
+from tablerules.model.just_desserts import v23 as jd
 from tablerules.model.core import strict_options
 from tablerules.model.decks import embedded_deck
 from tablerules.proofs import just_desserts_v23_check as check

@@ -12,7 +12,7 @@ import pytest
 from tablerules import coverage
 from tablerules.model import registry
 from tablerules.model import just_desserts as jd
-from tablerules.model import just_desserts_v23 as v23
+from tablerules.model.just_desserts import v23 as v23
 from tablerules.model.core import TERMINAL
 from tablerules.model.decks import embedded_deck
 from tablerules.spec.loader import load_spec

@@ -1,29 +1,15 @@
-"""Views and invariants of Just Desserts (model/just_desserts.py): what a seat may see, the whole
+"""Views and invariants of Just Desserts (current rulebook): what a seat may see, the whole
 state as JSON, and the properties every reachable state must have.
-
-The functions reach the rules through the module object (imported on first use), so this
-module can be imported on its own.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from typing import Any
 
-from .core import Invariant
-
-
-class _Rules:
-    """model/just_desserts.py, imported when first needed (it imports this module at its end)."""
-
-    def __getattr__(self, name: str) -> Any:
-        value = getattr(importlib.import_module("tablerules.model.just_desserts"), name)
-        setattr(self, name, value)  # later look-ups are plain attributes
-        return value
-
-
-jd = _Rules()
+from ..core import Invariant
+from .game import _draw_phase, _duplicated_suits, legal_moves, to_move, winner
+from .state import MAX_SERVINGS, deck_of, doorway
 
 
 def _offer_json(offer: Any) -> dict | None:
@@ -34,7 +20,7 @@ def _offer_json(offer: Any) -> dict | None:
 
 def observation(state: Any, seat: int) -> dict[str, Any]:
     """What ``seat`` may see: its own hand; other hands only as sizes; piles only as sizes."""
-    actor = jd.to_move(state)
+    actor = to_move(state)
     return {
         "seat": seat,
         "turn": state.turn,
@@ -44,14 +30,14 @@ def observation(state: Any, seat: int) -> dict[str, Any]:
         "hand_sizes": [len(h) for h in state.hands],
         "claimed": [list(c) for c in state.claimed],
         "centre": list(state.centre),
-        "doorway": jd.doorway(state),
+        "doorway": doorway(state),
         "guest_discard_size": len(state.guest_discard),
         "guest_pile_size": len(state.guest_pile),
         "dessert_pile_size": len(state.dessert_pile),
         "dessert_discard": list(state.dessert_discard),
         "served": state.served,
         "offer": _offer_json(state.offer),
-        "legal_moves": [str(m) for m in jd.legal_moves(state)] if actor == seat else [],
+        "legal_moves": [str(m) for m in legal_moves(state)] if actor == seat else [],
     }
 
 
@@ -87,7 +73,7 @@ def state_vars(state: Any) -> dict[str, Any]:
 
 
 def _every_card_in_one_zone(state: Any) -> str | None:
-    deck = jd.deck_of(state)
+    deck = deck_of(state)
     desserts = list(state.dessert_pile) + list(state.dessert_discard)
     for h in state.hands:
         desserts += h
@@ -104,18 +90,18 @@ def _every_card_in_one_zone(state: Any) -> str | None:
 
 
 def _one_per_suit_after_discard(state: Any) -> str | None:
-    if state.opening or state.tasks != jd._draw_phase(state.turn) or state.phase != "choose":
+    if state.opening or state.tasks != _draw_phase(state.turn) or state.phase != "choose":
         return None
-    dup = jd._duplicated_suits(state)
+    dup = _duplicated_suits(state)
     return f"suits {sorted(dup)} show twice after a discard phase" if dup else None
 
 
 def _at_most_two_served(state: Any) -> str | None:
-    return f"{state.served} guests served in one turn" if state.served > jd.MAX_SERVINGS else None
+    return f"{state.served} guests served in one turn" if state.served > MAX_SERVINGS else None
 
 
 def _no_unnoticed_win(state: Any) -> str | None:
-    if state.phase != "over" and jd.winner(state) is not None:
+    if state.phase != "over" and winner(state) is not None:
         return "a player holds a winning set but the game goes on"
     return None
 

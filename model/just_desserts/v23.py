@@ -34,10 +34,10 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Iterator
 
-from .core import (
+from ..core import (
     CHANCE, STRICT, TERMINAL, IllegalMove, Invariant, MoveSyntaxError, Outcome, RuleGap, RuleSet, Setup, ruling,
 )
-from .decks import Deck, deck_argument, embedded_deck, favorite_used, is_minimal, satisfies, servings
+from ..decks import Deck, deck_argument, embedded_deck, favorite_used, is_minimal, satisfies, servings
 
 RULESET_ID = "just-desserts-2.3"
 HAND_SIZE = 5

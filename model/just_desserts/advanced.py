@@ -1,6 +1,6 @@
 """Just Desserts advanced rules: Poaching & Blocking, Opening a Buffet, Surprise Parties.
 
-Helpers of model/just_desserts.py; clause ids refer to spec/just_desserts.toml.  Every
+Part of the package tablerules.model.just_desserts (game.py calls it); clause ids refer to spec/just_desserts.toml.  Every
 serving attempt (from the middle, the doorway or a poach) passes through :func:`offer`:
 when somebody may answer it (a block by the poached player, a surprise by anyone holding
 the guest's favourite) the game opens an answer window; otherwise the serving succeeds
@@ -11,35 +11,13 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .core import STRICT, RuleGap
-from .decks import favorite_used
-from .just_desserts import (
-    BUFFET_ACES,
-    DRAW,
-    Move,
-    Offer,
-    PASS,
-    State,
-    _minus,
-    _plus,
-    _set_seat,
-    _take_guest,
-    deck_of,
-    evolve,
-    guest_servings,
-    serve_succeeds,
-    tips_for,
-)
+from ..core import STRICT, RuleGap
+from ..decks import favorite_used
+from .moves import PASS, Move
+from .serving import guest_servings, serve_succeeds, take_guest, tips_for
+from .state import BUFFET_ACES, DRAW, Offer, State, deck_of, evolve, holder, minus, plus, set_seat
 
 # --------------------------------------------------------------------------- poaching
-
-
-def holder(state: State, guest: str) -> int:
-    """The seat whose guests include ``guest``, or -1."""
-    for seat, guests in enumerate(state.claimed):
-        if guest in guests:
-            return seat
-    return -1
 
 
 def poach_moves(state: State) -> list[Move]:
@@ -77,10 +55,10 @@ def why_bad_poach(state: State, move: Move) -> str:
 
 def offer(state: State, attempt: Offer) -> State:
     """Put the desserts on the table and open the answer window (settled in :func:`settle_window`)."""
-    hand = _minus(state.hands[attempt.server], attempt.cards)
+    hand = minus(state.hands[attempt.server], attempt.cards)
     answerers = sorted(set(blockers(state, attempt, hand)) | set(surprisers(state, attempt)))
     return evolve(
-        state, hands=_set_seat(state.hands, attempt.server, hand), offer=attempt, phase="window",
+        state, hands=set_seat(state.hands, attempt.server, hand), offer=attempt, phase="window",
         answerers=tuple(answerers), speaker=-1,
     )
 
@@ -195,7 +173,7 @@ def _return_offer(state: State) -> State:
     """
     a = state.offer
     return evolve(
-        state, hands=_set_seat(state.hands, a.server, _plus(state.hands[a.server], a.cards)), offer=None,
+        state, hands=set_seat(state.hands, a.server, plus(state.hands[a.server], a.cards)), offer=None,
         answerers=(), speaker=-1, phase=a.back,
     )
 
@@ -211,16 +189,16 @@ def _block(state: State, attempt: Offer, seat: int, cards: tuple[str, ...]) -> S
             raise RuleGap("jd.ruling.surprise-on-block", "a block without a favourite while another player holds one")
     tips = ((DRAW, seat),) * tips_for(state, attempt.guest, cards)
     return evolve(
-        state, hands=_set_seat(state.hands, seat, _minus(state.hands[seat], cards)),
-        dessert_discard=_plus(state.dessert_discard, cards), poach="blocked", committed=True,
+        state, hands=set_seat(state.hands, seat, minus(state.hands[seat], cards)),
+        dessert_discard=plus(state.dessert_discard, cards), poach="blocked", committed=True,
         tasks=state.tasks + tips,
     )
 
 
 def _surprise(state: State, attempt: Offer, seat: int, card: str) -> State:
     """jd.surprise.intercept: the guest goes to the surprising player; jd.surprise.no-tip."""
-    s = _take_guest(state, attempt.guest, attempt.victim)
-    claimed = _set_seat(s.claimed, seat, _plus(s.claimed[seat], (attempt.guest,)))
+    s = take_guest(state, attempt.guest, attempt.victim)
+    claimed = set_seat(s.claimed, seat, plus(s.claimed[seat], (attempt.guest,)))
     tasks = s.tasks
     if attempt.victim >= 0 and attempt.victim != seat:
         choice = s.setup.options.victim_tip_surprise
@@ -229,8 +207,8 @@ def _surprise(state: State, attempt: Offer, seat: int, card: str) -> State:
         if choice == "tip":
             tasks = tasks + ((DRAW, attempt.victim),)  # jd.poach.victim-tip
     return evolve(
-        s, claimed=claimed, hands=_set_seat(s.hands, seat, _minus(s.hands[seat], (card,))),
-        dessert_discard=_plus(s.dessert_discard, (card,)), shielded=attempt.guest, tasks=tasks,
+        s, claimed=claimed, hands=set_seat(s.hands, seat, minus(s.hands[seat], (card,))),
+        dessert_discard=plus(s.dessert_discard, (card,)), shielded=attempt.guest, tasks=tasks,
     )
 
 
@@ -259,14 +237,14 @@ def open_buffet(state: State, cards: tuple[str, ...]) -> State:
     seat, n = state.turn, state.setup.players
     others = tuple((seat + k) % n for k in range(1, n) if state.claimed[(seat + k) % n])
     return evolve(
-        state, hands=_set_seat(state.hands, seat, _minus(state.hands[seat], cards)),
-        dessert_discard=_plus(state.dessert_discard, cards), committed=True, phase="return", returning=others,
+        state, hands=set_seat(state.hands, seat, minus(state.hands[seat], cards)),
+        dessert_discard=plus(state.dessert_discard, cards), committed=True, phase="return", returning=others,
     )
 
 
 def return_guest(state: State, seat: int, guest: str) -> State:
     """jd.buffet.others-return: the guest goes back to the middle; then jd.buffet.draw-three."""
     return evolve(
-        state, claimed=_set_seat(state.claimed, seat, _minus(state.claimed[seat], (guest,))),
-        centre=_plus(state.centre, (guest,)), returning=state.returning[1:],
+        state, claimed=set_seat(state.claimed, seat, minus(state.claimed[seat], (guest,))),
+        centre=plus(state.centre, (guest,)), returning=state.returning[1:],
     )

@@ -1,6 +1,6 @@
 """The 'twins' symmetry of Just Desserts: guests whose cards differ only by name are interchangeable.
 
-Used by the explorer to store one state per orbit (model/just_desserts.py registers it as
+Used by the explorer to store one state per orbit (the package's RULES registers it as
 the default symmetry).  Sound because the rules (jd.serve.satisfies, jd.win.three-of-a-suit,
 jd.discard.one-per-suit, ...) look at a guest only through its suit, tastes and favourites.
 """
@@ -11,7 +11,9 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from .decks import Deck
+from ..decks import Deck
+from .state import evolve
+
 
 def _guest_kind(deck: Deck, guest_id: str) -> tuple:
     g = deck.guest(guest_id)
@@ -67,8 +69,6 @@ def canonical_twins(state: Any) -> Any:
     offer = state.offer
     if offer is not None and offer.guest in rename:
         offer = replace(offer, guest=rename[offer.guest])
-    from .just_desserts import evolve  # the State module imports this one
-
     return evolve(
         state, claimed=tuple(r(c) for c in state.claimed), centre=r(state.centre), guest_pile=r(state.guest_pile),
         guest_discard=tuple(rename.get(g, g) for g in state.guest_discard), offer=offer,

@@ -1,4 +1,4 @@
-"""Moves of Just Desserts (model/just_desserts.py): values with a canonical text and a parser.
+"""Moves of Just Desserts (current rulebook): values with a canonical text and a parser.
 
 Every move is a :class:`Move`; its ``verb`` picks the text form.  Seat moves: serve, poach,
 stop, kitchen, dump, buffet (jd.turn.one-option, jd.poach.attempt, jd.buffet.aces), block,
@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .core import MoveSyntaxError, Setup
-from .decks import Deck
+from ..core import MoveSyntaxError, Setup
+from ..decks import Deck
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class Move:

@@ -1,220 +1,26 @@
-"""Just Desserts, current rulebook: the basic game and the three advanced rules.
+"""The turn of Just Desserts (current rulebook): who moves, the legal moves, what a move does,
+and the end of the game.
 
-Clause ids refer to spec/just_desserts.toml.  The shape of a game:
-
-* The deal (jd.setup.deal-hands, jd.setup.deal-guests) and every later draw or turn-up is
-  a CHANCE event drawn from a pile held as an unordered multiset (jd.reshuffle.desserts,
-  jd.reshuffle.guests).  Pending chance events wait in ``State.tasks``.
-* A turn: the draw phase (jd.turn.draw-phase), then ONE option (jd.turn.one-option):
-  serve up to two guests as a run of small moves ending with ``stop``
-  (jd.turn.satisfy-guests), go back to the kitchen (jd.turn.kitchen), dump the tray one
-  card at a time, then ``stop`` (jd.turn.dump-tray) or, with the Buffet rule, open a buffet (jd.buffet.aces); then the
-  discard phase (jd.discard.one-per-suit, jd.discard.doorway).
-* Out-of-turn answers (blocks, surprises) are a window: ``phase == "window"``; when more
-  than one seat could answer, a CHANCE "race" decides who speaks first
-  (jd.surprise.first-offered).  The advanced rules live in just_desserts_advanced.py.
-* A player wins the moment their guests show three of a suit or five suits
-  (jd.win.three-of-a-suit, jd.win.five-suits, jd.win.any-time).
-
-Seat 0 is the player who most recently served dessert in real life (jd.first.player).
-
-Where the other clauses live: the deck and its tastes come from model/decks.py
-(jd.setup.components, jd.tastes.icons, jd.suits.six: any number of suits of equal size);
-:func:`guest_servings` decides what satisfies a guest (jd.serve.satisfies; the rulebook's
-worked example jd.turn.example is a test); the two piles and their discard piles are
-fields of :class:`State` (jd.setup.piles); hands are tuples of any length
-(jd.discard.no-hand-limit); 2 to 5 players (jd.players.count); the advanced rules are the
-variant fields of :class:`Options` (jd.advanced.options).
+Clause ids refer to spec/just_desserts.toml; the package docstring (``__init__.py``) gives
+the shape of a game.  The advanced rules' moves and answers live in advanced.py.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from operator import attrgetter
 from typing import Any
 
-from .core import (
-    CHANCE,
-    STRICT,
-    TERMINAL,
-    IllegalMove,
-    Outcome,
-    RuleGap,
-    RuleSet,
-    Setup,
-    ruling,
-    variant,
+from ..core import CHANCE, STRICT, TERMINAL, IllegalMove, Outcome, RuleGap, Setup
+from ..decks import Deck
+from . import advanced as adv
+from .moves import KITCHEN, STOP, Move
+from .serving import guest_servings
+from .state import (
+    BUFFET_DRAWS, CENTRE_SIZE, DRAW, HAND_SIZE, MAX_SERVINGS, TURN_UP, Offer, State, deck_of, doorway, evolve, holder,
+    minus, plus, set_seat,
 )
-from .decks import Deck, deck_argument, embedded_deck, servings
-from .just_desserts_moves import KITCHEN, PASS, STOP, Move, parse_move
-from .just_desserts_symmetry import canonical_twins, twin_classes
-
-__all__ = ["RULES", "Options", "State", "Offer", "Move", "parse_move", "PASS", "STOP", "KITCHEN", "canonical_twins",
-           "twin_classes", "guest_servings", "satisfying_sets", "winning_clause",
-           "observation", "state_vars", "INVARIANTS", "SMALL_CONFIGS", "TEACHING_DECKS", "is_race"]
-
-RULESET_ID = "just-desserts"
-PLAYER_COUNTS = (2, 3, 4, 5)  # public source: 2 to 5 players (FACTS.md)
-DEFAULT_DECK = "jd-two-suits"
-HAND_SIZE = 3  # jd.setup.deal-hands
-CENTRE_SIZE = 3  # jd.setup.deal-guests
-MAX_SERVINGS = 2  # jd.turn.satisfy-guests
-BUFFET_ACES = 4  # jd.buffet.aces
-BUFFET_DRAWS = 3  # jd.buffet.draw-three
-
-
-# --------------------------------------------------------------------------- options
-
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    """Rulings (jd.ruling.*) and the three advanced rules (variants)."""
-
-    serving_size: str = ruling("jd.ruling.serving-size", "minimal", "any")
-    dump_none: str = ruling("jd.ruling.dump-none", "forbidden", "allowed")
-    tip_count: str = ruling("jd.ruling.tip-count", "one-per-guest", "one-per-favourite")
-    reshuffle_time: str = ruling("jd.ruling.reshuffle-time", "when-needed", "at-once")
-    dessert_supply: str = ruling("jd.ruling.dessert-supply-empty", "skip", STRICT)
-    guest_supply: str = ruling("jd.ruling.guest-supply-empty", "skip", "draw-game", STRICT)
-    all_claimed: str = ruling("jd.ruling.all-guests-claimed", "draw", "play-on", STRICT)
-    answer_order: str = ruling("jd.ruling.answer-order", "race", "clockwise", STRICT)
-    block_or_surprise: str = ruling("jd.ruling.plain-block-vs-surprise", "first-offered", STRICT)
-    victim_tip_surprise: str = ruling("jd.ruling.victim-tip-on-surprise", "tip", "no-tip", STRICT)
-    surprise_on_block: str = ruling("jd.ruling.surprise-on-block", "no", STRICT)
-    poaching: bool = variant("poaching", "Poaching & Blocking (jd.poach.*, jd.block.*)")
-    buffet: bool = variant("buffet", "Opening a Buffet (jd.buffet.*)")
-    surprise_parties: bool = variant("surprise-parties", "Surprise Parties (jd.surprise.*)")
-
-
-# --------------------------------------------------------------------------- state
-
-DRAW = "d"  # task ("d", seat): a dessert card to that seat
-TURN_UP = "g"  # task ("g", -1): the next guest into the middle
-
-
-@dataclass(frozen=True, slots=True)
-class Offer:
-    """A serving attempt waiting for out-of-turn answers (jd.poach.attempt, jd.surprise.intercept)."""
-
-    server: int
-    guest: str
-    cards: tuple[str, ...]
-    victim: int = -1
-    """Seat the guest is poached from, or -1 for the middle / the doorway."""
-    back: str = "choose"
-    """The phase play returns to: 'choose', or 'buffet' for the buffet's one serving."""
-
-
-@dataclass(frozen=True, slots=True)
-class State:
-    setup: Setup
-    hands: tuple[tuple[str, ...], ...]
-    claimed: tuple[tuple[str, ...], ...]
-    dessert_pile: tuple[str, ...]
-    guest_pile: tuple[str, ...]
-    dessert_discard: tuple[str, ...] = ()
-    guest_discard: tuple[str, ...] = ()
-    """Bottom first; the last card stands in the doorway (jd.discard.doorway)."""
-    centre: tuple[str, ...] = ()
-    turn: int = 0
-    phase: str = "choose"
-    """choose | dump | window | return | buffet | discard | over."""
-    tasks: tuple[tuple[str, int], ...] = ()
-    opening: bool = True
-    """True until the first discard phase ends (the dealt middle may hold a suit twice)."""
-    served: int = 0
-    committed: bool = False
-    """The serving option is chosen (a guest served or a poach blocked)."""
-    poach: str = ""
-    """'' | 'done' | 'blocked' (jd.poach.one-opportunity, jd.poach.blocked-no-retry)."""
-    shielded: str = ""
-    """A guest surprised away this turn, not to be poached back (jd.surprise.no-poach-back)."""
-    offer: Offer | None = None
-    answerers: tuple[int, ...] = ()
-    speaker: int = -1
-    returning: tuple[int, ...] = ()
-    dumped: int = 0
-    """Desserts thrown away so far by the tray option this turn (jd.turn.dump-tray)."""
-    winner: int = -1
-    end_clause: str = ""
-
-
-_STATE_FIELDS = State.__slots__
-_new_object = object.__new__
-_set = object.__setattr__
-
-
-_all_fields = attrgetter(*_STATE_FIELDS)
-_FIELD_INDEX = {name: i for i, name in enumerate(_STATE_FIELDS)}
-
-
-def evolve(state: State, **changes: Any) -> State:
-    """``dataclasses.replace`` for State, without its per-call overhead (the explorer's hot path)."""
-    values = list(_all_fields(state))
-    for name, value in changes.items():
-        values[_FIELD_INDEX[name]] = value
-    return State(*values)
-
-
-def deck_of(state: State) -> Deck:
-    return state.setup.components
-
-
-def doorway(state: State) -> str | None:
-    """The guest standing in the doorway: the top of the guest discard pile (jd.discard.doorway)."""
-    return state.guest_discard[-1] if state.guest_discard else None
-
-
-def _plus(cards: tuple[str, ...], more) -> tuple[str, ...]:
-    return tuple(sorted(cards + tuple(more)))
-
-
-def _minus(cards: tuple[str, ...], less) -> tuple[str, ...]:
-    left = list(cards)
-    for c in less:
-        left.remove(c)
-    return tuple(left)
-
-
-def _set_seat(seq: tuple, seat: int, value) -> tuple:
-    return seq[:seat] + (value,) + seq[seat + 1:]
-
-
-# --------------------------------------------------------------------------- satisfying a guest
-
-
-def guest_servings(state: State, hand: tuple[str, ...], guest: str) -> tuple[tuple[str, ...], ...]:
-    """Every set of desserts from ``hand`` that may be served to ``guest`` (jd.turn.satisfy-guests).
-
-    With the default ruling jd.ruling.serving-size=minimal a serving has no card to spare,
-    so it has at most one card per wanted taste.
-    """
-    return satisfying_sets(deck_of(state), hand, guest, state.setup.options.serving_size == "minimal")
-
-
-@lru_cache(maxsize=1 << 16)
-def satisfying_sets(deck: Deck, hand: tuple[str, ...], guest: str, minimal: bool = True) -> tuple[tuple[str, ...], ...]:
-    """Given a hand and a guest: every set of desserts from the hand that may be served to it.
-
-    Sorted tuples of dessert ids, in canonical order (jd.serve.satisfies); ``minimal`` is
-    jd.ruling.serving-size=minimal (no card to spare).
-    """
-    hand = tuple(sorted(hand))
-    if minimal:
-        return servings(deck, hand, guest, max_cards=len(deck.guest(guest).wants), minimal=True)
-    return servings(deck, hand, guest)
-
-
-def tips_for(state: State, guest: str, cards: tuple[str, ...]) -> int:
-    """Tips for serving these desserts to this guest (jd.tip.favourite, jd.ruling.tip-count)."""
-    favs = deck_of(state).guest(guest).favorites
-    n = sum(1 for c in cards if c in favs)
-    if state.setup.options.tip_count == "one-per-guest":
-        return min(n, 1)
-    return n
 
 
 # --------------------------------------------------------------------------- set up
@@ -315,8 +121,6 @@ def _legal_moves(state: State) -> tuple[Move, ...]:
     actor = to_move(state)
     if actor is TERMINAL or actor is CHANCE:
         return ()
-    from . import just_desserts_advanced as adv
-
     if state.phase == "window":
         return adv.answers(state)
     if state.phase == "return":
@@ -402,8 +206,6 @@ def illegal_reason(state: State, move: Any) -> str | None:
 
 
 def _why_illegal(state: State, move: Move) -> str:
-    from . import just_desserts_advanced as adv
-
     o = state.setup.options
     if state.phase == "window":
         return adv.why_bad_answer(state, move)
@@ -457,10 +259,10 @@ def _apply_chance(state: State, move: Move) -> State:
     if kind == DRAW:
         s = _refill_desserts(state)
         card = move.cards[0]
-        hand = _plus(s.hands[seat], (card,))
-        return evolve(s, tasks=rest, dessert_pile=_minus(s.dessert_pile, (card,)), hands=_set_seat(s.hands, seat, hand))
+        hand = plus(s.hands[seat], (card,))
+        return evolve(s, tasks=rest, dessert_pile=minus(s.dessert_pile, (card,)), hands=set_seat(s.hands, seat, hand))
     s = _refill_guests(state)
-    return evolve(s, tasks=rest, guest_pile=_minus(s.guest_pile, (move.guest,)), centre=_plus(s.centre, (move.guest,)))
+    return evolve(s, tasks=rest, guest_pile=minus(s.guest_pile, (move.guest,)), centre=plus(s.centre, (move.guest,)))
 
 
 def _refill_desserts(state: State) -> State:
@@ -478,13 +280,11 @@ def _refill_guests(state: State) -> State:
 
 
 def _apply_seat(state: State, move: Move) -> State:
-    from . import just_desserts_advanced as adv
-
     seat = to_move(state)
     if move.verb == "serve":
         return adv.offer(state, Offer(seat, move.guest, move.cards, -1, state.phase))
     if move.verb == "poach":
-        return adv.offer(state, Offer(seat, move.guest, move.cards, adv.holder(state, move.guest), state.phase))
+        return adv.offer(state, Offer(seat, move.guest, move.cards, holder(state, move.guest), state.phase))
     if move.verb in ("block", "surprise", "pass"):
         return adv.answer(state, seat, move)
     if move.verb == "return":
@@ -503,9 +303,9 @@ def _apply_seat(state: State, move: Move) -> State:
         return evolve(state, committed=True, phase="discard")  # jd.ruling.dump-none=allowed: a pass
     if move.verb == "dump":
         # jd.turn.dump-tray: throw away one more card; ``stop`` draws as many.
-        hand = _minus(state.hands[seat], move.cards)
+        hand = minus(state.hands[seat], move.cards)
         return evolve(
-            state, hands=_set_seat(state.hands, seat, hand), dessert_discard=_plus(state.dessert_discard, move.cards),
+            state, hands=set_seat(state.hands, seat, hand), dessert_discard=plus(state.dessert_discard, move.cards),
             committed=True, phase="dump", dumped=state.dumped + 1,
         )
     if move.verb == "depart":
@@ -515,33 +315,7 @@ def _apply_seat(state: State, move: Move) -> State:
 
 def _depart(state: State, guest: str) -> State:
     """jd.discard.one-per-suit / jd.discard.doorway: the guest leaves; the last to leave stands in the doorway."""
-    return evolve(state, centre=_minus(state.centre, (guest,)), guest_discard=state.guest_discard + (guest,))
-
-
-def serve_succeeds(state: State, offer: Offer) -> State:
-    """The guest joins the server; the desserts go to the discard pile; tips follow (jd.tip.favourite)."""
-    s = _take_guest(state, offer.guest, offer.victim)
-    claimed = _set_seat(s.claimed, offer.server, _plus(s.claimed[offer.server], (offer.guest,)))
-    tasks = ((DRAW, offer.server),) * tips_for(state, offer.guest, offer.cards)
-    poach = s.poach
-    if offer.victim >= 0:
-        poach = "done"  # jd.poach.one-opportunity
-        tasks = ((DRAW, offer.victim),) + tasks  # jd.poach.victim-tip
-    phase = "discard" if offer.back == "buffet" else "choose"
-    return evolve(
-        s, claimed=claimed, dessert_discard=_plus(s.dessert_discard, offer.cards), served=s.served + 1,
-        committed=True, poach=poach, offer=None, answerers=(), speaker=-1, phase=phase, tasks=s.tasks + tasks,
-    )
-
-
-def _take_guest(state: State, guest: str, victim: int) -> State:
-    """Remove a guest from where it is: a player's guests, the middle or the doorway."""
-    if victim >= 0:
-        return evolve(state, claimed=_set_seat(state.claimed, victim, _minus(state.claimed[victim], (guest,))))
-    if guest in state.centre:
-        return evolve(state, centre=_minus(state.centre, (guest,)))
-    # the doorway guest: the one beneath now stands in the doorway (jd.discard.doorway)
-    return evolve(state, guest_discard=state.guest_discard[:-1])
+    return evolve(state, centre=minus(state.centre, (guest,)), guest_discard=state.guest_discard + (guest,))
 
 
 # --------------------------------------------------------------------------- after every move
@@ -573,9 +347,7 @@ def _settle_once(state: State) -> State:
     if state.tasks:
         return _settle_task(state)
     if state.phase == "window":
-        from . import just_desserts_advanced as adv
-
-        return adv.settle_window(state)
+            return adv.settle_window(state)
     if state.phase == "choose" and state.served >= MAX_SERVINGS:
         return evolve(state, phase="discard")
     if state.phase == "return" and not state.returning:
@@ -668,40 +440,3 @@ def outcome(state: State) -> Outcome | None:
         winners=frozenset({state.winner}), losers=frozenset(set(range(n)) - {state.winner}),
         clause=state.end_clause, scores=tuple(len(c) for c in state.claimed),
     )
-
-
-# --------------------------------------------------------------------------- views, invariants, the rule set
-
-from .just_desserts_views import INVARIANTS, observation, state_vars  # noqa: E402 - they use the functions above
-
-
-def default_components() -> Deck:
-    return embedded_deck(DEFAULT_DECK)
-
-
-RULES = RuleSet.from_module(
-    globals(),
-    id=RULESET_ID,
-    title="Just Desserts (current rulebook)",
-    spec_file="just_desserts.toml",
-    player_counts=PLAYER_COUNTS,
-    default_components=default_components,
-    load_components=deck_argument,
-    setup_error=setup_error,
-    symmetries={"twins": lambda s: canonical_twins(s)},
-    default_symmetry="twins",
-)
-
-TEACHING_DECKS = ("jd-two-suits", "jd-one-suit", "jd-rivals")
-
-
-def SMALL_CONFIGS() -> list[Setup]:  # noqa: N802 - the name proofs/gaps.py looks for
-    """Configurations small enough to explore to the end: 2 players on each teaching deck."""
-    return [RULES.setup(2, Options(), embedded_deck(name)) for name in TEACHING_DECKS]
-
-
-def is_race(state: State) -> bool:
-    """True at the chance event that decides which of several answering players speaks first
-    (jd.surprise.first-offered, jd.ruling.answer-order); the order-of-resolution check of
-    proofs/divergence.py branches on it."""
-    return state.phase == "window" and state.speaker < 0 and not state.tasks
