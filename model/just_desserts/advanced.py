@@ -30,7 +30,7 @@ def poach_moves(state: State) -> list[Move]:
         if seat == state.turn:
             continue
         for g in sorted(set(guests)):
-            if g == state.shielded:
+            if g in state.shielded:
                 continue  # jd.surprise.no-poach-back
             moves += [Move("poach", g, s) for s in guest_servings(state, hand, g)]
     return moves
@@ -43,7 +43,7 @@ def why_bad_poach(state: State, move: Move) -> str:
         return "jd.poach.one-opportunity"
     if state.poach == "blocked":
         return "jd.poach.blocked-no-retry"
-    if move.guest == state.shielded:
+    if move.guest in state.shielded:
         return "jd.surprise.no-poach-back"
     if holder(state, move.guest) in (-1, state.turn):
         return "jd.poach.attempt"
@@ -208,7 +208,8 @@ def _surprise(state: State, attempt: Offer, seat: int, card: str) -> State:
             tasks = tasks + ((DRAW, attempt.victim),)  # jd.poach.victim-tip
     return evolve(
         s, claimed=claimed, hands=set_seat(s.hands, seat, minus(s.hands[seat], (card,))),
-        dessert_discard=plus(s.dessert_discard, (card,)), shielded=attempt.guest, tasks=tasks,
+        dessert_discard=plus(s.dessert_discard, (card,)), tasks=tasks,
+        shielded=tuple(sorted(set(s.shielded) | {attempt.guest})),
     )
 
 

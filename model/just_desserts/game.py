@@ -381,7 +381,7 @@ def _end_turn(state: State) -> State:
     nxt = (state.turn + 1) % state.setup.players
     return evolve(
         state, turn=nxt, phase="choose", tasks=_draw_phase(nxt), opening=False, served=0, committed=False,
-        poach="", shielded="", offer=None, answerers=(), speaker=-1, returning=(), dumped=0,
+        poach="", shielded=(), offer=None, answerers=(), speaker=-1, returning=(), dumped=0,
     )
 
 

@@ -86,8 +86,8 @@ class State:
     """The serving option is chosen (a guest served or a poach blocked)."""
     poach: str = ""
     """'' | 'done' | 'blocked' (jd.poach.one-opportunity, jd.poach.blocked-no-retry)."""
-    shielded: str = ""
-    """A guest surprised away this turn, not to be poached back (jd.surprise.no-poach-back)."""
+    shielded: tuple[str, ...] = ()
+    """Guests surprised away this turn, not to be poached back (jd.surprise.no-poach-back), sorted."""
     offer: Offer | None = None
     answerers: tuple[int, ...] = ()
     speaker: int = -1

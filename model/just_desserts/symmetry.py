@@ -40,7 +40,7 @@ def _locations(state: Any) -> dict[str, tuple]:
         where[state.offer.guest] = (3,)
     for seat, guests in enumerate(state.claimed):
         for g in guests:
-            where[g] = (4, seat, g == state.shielded)
+            where[g] = (4, seat, g in state.shielded)
     return where
 
 
@@ -72,5 +72,5 @@ def canonical_twins(state: Any) -> Any:
     return evolve(
         state, claimed=tuple(r(c) for c in state.claimed), centre=r(state.centre), guest_pile=r(state.guest_pile),
         guest_discard=tuple(rename.get(g, g) for g in state.guest_discard), offer=offer,
-        shielded=rename.get(state.shielded, state.shielded),
+        shielded=tuple(sorted(rename.get(g, g) for g in state.shielded)),
     )

@@ -58,7 +58,7 @@ def state_vars(state: Any) -> dict[str, Any]:
         "served": state.served,
         "committed": state.committed,
         "poach": state.poach,
-        "shielded": state.shielded,
+        "shielded": list(state.shielded),
         "offer": _offer_json(state.offer),
         "answerers": list(state.answerers),
         "speaker": state.speaker,
