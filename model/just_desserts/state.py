@@ -35,7 +35,7 @@ class Options:
     serving_size: str = ruling("jd.ruling.serving-size", "minimal", "any")
     dump_none: str = ruling("jd.ruling.dump-none", "forbidden", "allowed")
     tip_count: str = ruling("jd.ruling.tip-count", "one-per-guest", "one-per-favourite")
-    reshuffle_time: str = ruling("jd.ruling.reshuffle-time", "when-needed", "at-once")
+    reshuffle_time: str = ruling("jd.ruling.reshuffle-time", "at-once", "when-needed")
     dessert_supply: str = ruling("jd.ruling.dessert-supply-empty", "skip", STRICT)
     guest_supply: str = ruling("jd.ruling.guest-supply-empty", "skip", "draw-game", STRICT)
     all_claimed: str = ruling("jd.ruling.all-guests-claimed", "draw", "play-on", STRICT)

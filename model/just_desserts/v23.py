@@ -68,7 +68,7 @@ class Options:
     penalty_empty_hand: str = ruling("jd23.ruling.penalty-empty-hand", "no-penalty", STRICT)
     guest_pile_empty: str = ruling("jd23.ruling.guest-pile-empty", "at-next-turn-up", "at-last-turn-up")
     nothing_to_reshuffle: str = ruling("jd23.ruling.nothing-to-reshuffle", "game-ends", STRICT)
-    kitchen_check: str = ruling("jd23.ruling.kitchen-check", "when-everyone-draws", "whenever-short", STRICT)
+    kitchen_check: str = ruling("jd23.ruling.kitchen-check", "whenever-short", "when-everyone-draws", STRICT)
     full_tie: str = ruling("jd23.ruling.full-tie", "draw", "shared-win")
     simultaneous_mistaken: str = ruling("jd23.ruling.simultaneous-mistaken", "no-penalty", "penalty", STRICT)
 

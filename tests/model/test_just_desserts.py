@@ -238,7 +238,8 @@ def test_discard_phase_player_chooses_who_leaves_and_the_last_stands_in_the_door
 
 def test_doorway_guest_can_be_served_and_the_next_one_steps_up():
     """jd.discard.doorway."""
-    s = position(ONE, hands=(("SPONGE", "PLUM"), ()), centre=("GARDENER",), guest_discard=("PICKER", "BAKER"))
+    s = position(ONE, hands=(("SPONGE", "PLUM"), ()), centre=("GARDENER",), guest_discard=("PICKER", "BAKER"),
+                 options=Options(reshuffle_time="when-needed"))  # at-once would rebuild the empty guest pile
     moves = [str(m) for m in RULES.legal_moves(s)]
     assert "serve BAKER with SPONGE" in moves and "serve PICKER with PLUM" not in moves
     s = play(RULES, s, ["serve BAKER with SPONGE", "draw SPONGE"])
@@ -256,10 +257,20 @@ def test_a_guest_alone_in_its_suit_cannot_be_sent_away():
 # --------------------------------------------------------------------------- reshuffles and supply
 
 
+def test_reshuffle_default_is_the_texts_whenever_a_deck_runs_out():
+    """jd.reshuffle.desserts: the text rebuilds a pile whenever it runs out, so jd.ruling.reshuffle-time
+    defaults to at-once; the served desserts become the new pile before the tip is drawn."""
+    assert Options().reshuffle_time == "at-once"
+    hands = (("PLUM", "PLUM", "SPONGE", "SPONGE"), ("PLUM", "SPONGE", "SPONGE"))
+    s = position(TWO, hands=hands, centre=("PICKER_A",))
+    t = RULES.apply(s, Move("serve", "PICKER_A", ("PLUM",)))
+    assert (t.dessert_pile, t.dessert_discard) == (("PLUM",), ())
+
+
 def test_dessert_pile_reshuffles_from_discards_when_needed():
     """jd.reshuffle.desserts, jd.ruling.reshuffle-time=when-needed."""
     s = position(TWO, hands=(("PLUM", "PLUM", "SPONGE", "SPONGE"), ("SPONGE", "SPONGE")), dessert_discard=("PLUM",),
-                 centre=("PICKER_A",))
+                 centre=("PICKER_A",), options=Options(reshuffle_time="when-needed"))
     assert s.dessert_pile == ()
     s = RULES.apply(s, Move("kitchen"))
     assert [str(m) for m, _ in RULES.chance_outcomes(s)] == ["draw PLUM"]

@@ -362,10 +362,25 @@ def test_kitchen_check_rulings():
         play(RULES, at_guest(hands, "BELLE", options=opts(kitchen_check="strict")), ["call", "pass", "serve TART"])
     assert gap.value.ruling == "jd23.ruling.kitchen-check"
     drawn_out = DEAL + ["turn up NED", "pass", "pass", "seat 0 draws BERRIES", "seat 1 draws BERRIES"]
-    s = play(RULES, RULES.new_game(RULES.setup(2, opts(kitchen_check="whenever-short"))), drawn_out)
+    s = play(RULES, RULES.new_game(RULES.setup(2)), drawn_out)  # the default is the text's reading
     assert s.kitchen_closed and s.dessert_pile == () and s.set_aside == ()
-    s = play(RULES, RULES.new_game(RULES.setup(2)), drawn_out)
+    s = play(RULES, RULES.new_game(RULES.setup(2, opts(kitchen_check="when-everyone-draws"))), drawn_out)
     assert not s.kitchen_closed and s.dessert_pile == ()
+
+
+def test_the_kitchen_closes_by_default_as_the_clause_says_so_no_favourite_draws_from_a_short_pile():
+    """jd23.kitchen.closes is the text (a dessert pile shorter than the table closes the Kitchen), and the
+    default of jd23.ruling.kitchen-check follows it: a favourite served after a draw left one dessert for
+    two players earns no card (jd23.favourite.extra-card)."""
+    assert jd.Options().kitchen_check == "whenever-short"
+    hands = [("TART", "NUT_BAR", "NUT_BAR", "NUT_BAR", "FUDGE"), ("BERRIES",) * 4 + ("FUDGE",)]
+    for options, closed in ((None, True), (opts(kitchen_check="when-everyone-draws"), False)):
+        start = at_guest(hands, "NED", options=options)
+        assert len(start.dessert_pile) == 2  # two players: one round of draws is still possible
+        s = play(RULES, start, ["call", "pass", "serve FUDGE+NUT_BAR"])  # Nutty Ned's favourites: an extra card
+        s = play(RULES, s, [str(RULES.chance_outcomes(s)[0][0])])
+        assert s.kitchen_closed is closed and len(s.dessert_pile) == (0 if closed else 1), options
+        assert len(s.set_aside) == (1 if closed else 0)
 
 
 # --------------------------------------------------------------------------- running out of guests
