@@ -54,13 +54,16 @@ def why_bad_poach(state: State, move: Move) -> str:
 
 
 def offer(state: State, attempt: Offer) -> State:
-    """Put the desserts on the table and open the answer window (settled in :func:`settle_window`)."""
+    """Put the desserts on the table and open the answer window (settled in :func:`settle_window`).
+
+    Who is asked depends only on what everyone can see (the offered cards, the guest's card,
+    who holds the guest, hand sizes), never on what a hand holds: a window opened only for
+    the holder of a favourite or a block would tell every player that they hold one.
+    """
     hand = minus(state.hands[attempt.server], attempt.cards)
-    answerers = sorted(set(blockers(state, attempt, hand)) | set(surprisers(state, attempt)))
-    return evolve(
-        state, hands=set_seat(state.hands, attempt.server, hand), offer=attempt, phase="window",
-        answerers=tuple(answerers), speaker=-1,
-    )
+    state = evolve(state, hands=set_seat(state.hands, attempt.server, hand), offer=attempt)
+    answerers = sorted(set(blockers(state, attempt)) | set(surprisers(state, attempt)))
+    return evolve(state, phase="window", answerers=tuple(answerers), speaker=-1)
 
 
 def block_sets(state: State, attempt: Offer, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
@@ -76,23 +79,42 @@ def block_sets(state: State, attempt: Offer, hand: tuple[str, ...]) -> tuple[tup
     return sets
 
 
-def blockers(state: State, attempt: Offer, server_hand: tuple[str, ...]) -> list[int]:
-    if attempt.victim < 0 or not state.setup.options.poaching:
+def blockers(state: State, attempt: Offer) -> list[int]:
+    """The poached player, asked whether to block, unless everyone can see that no block is possible."""
+    victim = attempt.victim
+    if victim < 0 or not state.setup.options.poaching or not state.hands[victim]:  # rule: jd.block.defender
         return []
-    return [attempt.victim] if block_sets(state, attempt, state.hands[attempt.victim]) else []
+    guest = deck_of(state).guest(attempt.guest)
+    if favorite_used(deck_of(state), attempt.cards, attempt.guest) \
+            and not set(guest.favorites) - set(attempt.cards):  # rule: jd.block.favourite-only-by-other-favourite
+        return []
+    return [victim]
 
 
 def surprise_cards(state: State, attempt: Offer, seat: int) -> list[str]:
     """jd.surprise.intercept: favourites of the guest this seat could offer instead."""
-    o = state.setup.options
-    deck = deck_of(state)
-    if not o.surprise_parties or seat == attempt.server or favorite_used(deck, attempt.cards, attempt.guest):
+    if not may_be_surprised(state, attempt) or seat == attempt.server:  # rule: jd.surprise.intercept
         return []
-    return sorted(set(deck.guest(attempt.guest).favorites) & set(state.hands[seat]))
+    return sorted(set(deck_of(state).guest(attempt.guest).favorites) & set(state.hands[seat]))
+
+
+def may_be_surprised(state: State, attempt: Offer) -> bool:
+    """A serving without any of the guest's favourites, with Surprise Parties on (jd.surprise.intercept)."""
+    deck = deck_of(state)
+    return (state.setup.options.surprise_parties and bool(deck.guest(attempt.guest).favorites)
+            and not favorite_used(deck, attempt.cards, attempt.guest))
 
 
 def surprisers(state: State, attempt: Offer) -> list[int]:
-    return [s for s in range(state.setup.players) if surprise_cards(state, attempt, s)]
+    """Every other player with a card in hand, asked whether to surprise (jd.surprise.intercept)."""
+    if not may_be_surprised(state, attempt):  # rule: jd.surprise.intercept
+        return []
+    return [s for s in range(state.setup.players) if s != attempt.server and state.hands[s]]
+
+
+def can_answer(state: State, seat: int) -> bool:
+    """True if ``seat`` holds a block or a surprise for the offer (not only ``pass``)."""
+    return len(answers_of(state, seat)) > 1
 
 
 def settle_window(state: State) -> State:
@@ -106,7 +128,9 @@ def settle_window(state: State) -> State:
     if len(state.answerers) == 1:
         return evolve(state, speaker=state.answerers[0])
     if o.answer_order == STRICT:
-        raise RuleGap("jd.ruling.answer-order", f"seats {list(state.answerers)} may answer at once")
+        able = [s for s in state.answerers if can_answer(state, s)]
+        if len(able) > 1:
+            raise RuleGap("jd.ruling.answer-order", f"seats {able} may answer at once")
     if o.answer_order == "clockwise":
         n = state.setup.players
         first = min(state.answerers, key=lambda s: (s - state.offer.server) % n)
@@ -124,14 +148,19 @@ def _check_plain_block_gap(state: State) -> None:
         return
     favs = set(deck_of(state).guest(attempt.guest).favorites)
     plain = any(not (favs & set(s)) for s in block_sets(state, attempt, state.hands[v]))
-    others = [s for s in state.answerers if s != v]
+    others = [s for s in state.answerers if s != v and surprise_cards(state, attempt, s)]
     if plain and others:
         raise RuleGap("jd.ruling.plain-block-vs-surprise", "a block without a favourite competes with a surprise")
 
 
 def answers(state: State) -> tuple[Move, ...]:
     """The speaker's answers: block, surprise, or pass."""
-    seat, attempt = state.speaker, state.offer
+    return answers_of(state, state.speaker)
+
+
+def answers_of(state: State, seat: int) -> tuple[Move, ...]:
+    """What ``seat`` may answer to the offer on the table: block, surprise, or pass."""
+    attempt = state.offer
     moves = []
     if seat == attempt.victim and state.setup.options.poaching:
         moves += [Move("block", cards=s) for s in block_sets(state, attempt, state.hands[seat])]

@@ -71,14 +71,15 @@ class Options:
     kitchen_check: str = ruling("jd23.ruling.kitchen-check", "whenever-short", "when-everyone-draws", STRICT)
     full_tie: str = ruling("jd23.ruling.full-tie", "draw", "shared-win")
     simultaneous_mistaken: str = ruling("jd23.ruling.simultaneous-mistaken", "no-penalty", "penalty", STRICT)
+    race_odds: str = ruling("jd23.ruling.race-odds", "tie-one-in-ten", "equal")
 
 
 # --------------------------------------------------------------------------- state
 
-DEAL, TURN_UP, ANSWER, RACE, SERVE, PENALTY, DRAW, OVER = (
-    "deal", "turn-up", "answer", "race", "serve", "penalty", "draw", "over")
-PHASES = (DEAL, TURN_UP, ANSWER, RACE, SERVE, PENALTY, DRAW, OVER)
-CALL, PASS = "call", "pass"
+DEAL, TURN_UP, ANSWER, RACE, TRUMP, COUNTER, SERVE, PENALTY, DRAW, OVER = (
+    "deal", "turn-up", "answer", "race", "trump", "counter", "serve", "penalty", "draw", "over")
+PHASES = (DEAL, TURN_UP, ANSWER, RACE, TRUMP, COUNTER, SERVE, PENALTY, DRAW, OVER)
+CALL, PASS, FAVOURITE = "call", "pass", "favourite"
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +114,11 @@ class State:
     """Mistaken callers still to pay (jd23.call.erroneous-penalty)."""
     draws: tuple[int, ...] = ()
     """Seats still to draw one card each, in order."""
+    trumps: tuple[str, ...] = ()
+    """Per seat while the other callers are asked for a trump (phase trump): "" (not yet or not asked),
+    "favourite" or "pass" (jd23.call.favourite-trump)."""
+    trumped: bool = False
+    """Several callers trumped with a Favorite: they race again (jd23.call.favourite-trump)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +135,15 @@ class Pass:
 
     def __str__(self) -> str:
         return PASS
+
+
+@dataclass(frozen=True, slots=True)
+class Favourite:
+    """Say "I have the Favorite": a trump of the first call, or the first caller's answer to a trump
+    (jd23.call.favourite-trump); forced for a caller holding a Favorite serving, impossible without."""
+
+    def __str__(self) -> str:
+        return FAVOURITE
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,12 +207,13 @@ class Draw:
         return f"seat {self.seat} draws {self.card}"
 
 
-Move = Call | Pass | Serve | Fail | TurnUp | Race | Penalty | Draw
+Move = Call | Pass | Favourite | Serve | Fail | TurnUp | Race | Penalty | Draw
 
 _PATTERNS = (
     (re.compile(r"call"), lambda m: Call()),
     (re.compile(r"pass"), lambda m: Pass()),
     (re.compile(r"fail"), lambda m: Fail()),
+    (re.compile(r"favourite"), lambda m: Favourite()),
     (re.compile(r"serve (\S+)"), lambda m: Serve(tuple(m[1].split("+")))),
     (re.compile(r"turn up (\S+)"), lambda m: TurnUp(m[1])),
     (re.compile(r"simultaneous"), lambda m: Race(None)),
@@ -205,7 +221,7 @@ _PATTERNS = (
     (re.compile(r"seat (\d+) takes (\S+) from seat (\d+)"), lambda m: Penalty(int(m[1]), int(m[3]), m[2])),
     (re.compile(r"seat (\d+) draws (\S+)"), lambda m: Draw(int(m[1]), m[2])),
 )
-MOVE_FORMS = "call, pass, fail, serve A+B, turn up GUEST, first SEAT, simultaneous, " \
+MOVE_FORMS = "call, pass, favourite, fail, serve A+B, turn up GUEST, first SEAT, simultaneous, " \
              "seat T takes CARD from seat S, seat S draws CARD"
 
 
@@ -301,13 +317,11 @@ def callers(state: State) -> tuple[int, ...]:
 
 
 def contenders(state: State) -> tuple[int, ...]:
-    """Callers who have not yet failed; under favourite-caller-first, only those holding a favourite
-    serving if any do (jd23.call.favourite-trump)."""
+    """Who is still in the race: callers who have not failed (jd23.call.first-serves); after a trump,
+    only the callers holding a Favorite serving (jd23.call.favourite-trump)."""
     live = tuple(s for s in callers(state) if s not in state.mistaken)
-    if state.setup.options.favourite_trump == "favourite-caller-first" and len(live) > 1:
-        with_favourite = tuple(s for s in live if favourite_servings(state, s))
-        if with_favourite:
-            return with_favourite
+    if state.trumped:  # rule: jd23.call.favourite-trump
+        return tuple(s for s in live if state.trumps[s] == FAVOURITE)
     return live
 
 
@@ -352,13 +366,24 @@ def to_move(state: State) -> Any:
         return CHANCE
     if state.phase == ANSWER:
         return state.answers.index("")
+    if state.phase == TRUMP:
+        return _next_asked(state)
     return state.first
+
+
+def _next_asked(state: State) -> int:
+    """The next caller asked for a trump, clockwise from the first caller."""
+    n = state.setup.players
+    return min((s for s, a in enumerate(state.trumps) if a == ""), key=lambda s: (s - state.first) % n)
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
     """Seat moves in canonical order: call before pass; servings smallest first, then fail."""
     if state.phase == ANSWER:
         return (Call(), Pass())
+    if state.phase in (TRUMP, COUNTER):
+        # a caller holding a Favorite serving says so; one without cannot (jd23.call.favourite-trump)
+        return (Favourite(),) if favourite_servings(state, to_move(state)) else (Pass(),)  # rule: jd23.call.favourite-trump
     if state.phase == SERVE:
         offered = offered_servings(state)
         return tuple(Serve(s) for s in offered) if offered else (Fail(),)
@@ -372,9 +397,12 @@ def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
         return tuple((TurnUp(g), p) for g in state.guest_pile)
     if phase == RACE:
         who = contenders(state)
+        if state.trumped:  # rule: jd23.call.favourite-trump
+            p = Fraction(1, len(who))
+            return tuple((Race(s), p) for s in who)
         _favourite_gap(state)
-        p = Fraction(1, len(who) + 1)
-        return tuple((Race(s), p) for s in who) + ((Race(None), p),)
+        tie, each = race_odds(state.setup.options, len(who))
+        return tuple((Race(s), each) for s in who) + ((Race(None), tie),)
     if phase == PENALTY:
         seat = state.penalties[0]
         taker = penalty_taker(state, seat)
@@ -383,6 +411,16 @@ def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
         seat = state.draws[0]
         return tuple((Draw(seat, c), p) for c, p in _draw_one(state.dessert_pile))
     return ()
+
+
+def race_odds(options: Options, callers: int) -> tuple[Fraction, Fraction]:
+    """(chance of a truly simultaneous call, chance of each caller being first) among ``callers``
+    live callers (jd23.call.simultaneous, jd23.ruling.race-odds).  The checks branch on every
+    outcome whatever the odds; only statistics weigh them."""
+    if options.race_odds == "equal":  # rule: jd23.ruling.race-odds
+        return Fraction(1, callers + 1), Fraction(1, callers + 1)
+    tie = Fraction(1, 10)
+    return tie, (1 - tie) / callers
 
 
 def _favourite_gap(state: State) -> None:
@@ -420,7 +458,9 @@ def illegal_reason(state: State, move: Move) -> str | None:
         return None if _possible_chance(state, move) else _CHANCE_CLAUSE[state.phase]
     if state.phase == ANSWER:
         # an answer is "call" or "pass"; nothing else while the guest waits
-        return None if isinstance(move, (Call, Pass)) else "jd23.call.got-it"
+        return None if isinstance(move, (Call, Pass)) else "jd23.call.got-it"  # rule: jd23.call.got-it, jd23.call.pass
+    if state.phase in (TRUMP, COUNTER):
+        return None if move in legal_moves(state) else "jd23.call.favourite-trump"  # rule: jd23.call.favourite-trump
     # phase serve: only the first caller acts, with a serving or a failure
     if isinstance(move, Fail):
         # a caller who can serve does so; fail is for a call that was mistaken
@@ -448,7 +488,7 @@ def _possible_chance(state: State, move: Move) -> bool:
     if isinstance(move, TurnUp):
         return phase == TURN_UP and move.guest in state.guest_pile
     if isinstance(move, Race):
-        return phase == RACE and (move.seat is None or move.seat in contenders(state))
+        return phase == RACE and (move.seat in contenders(state) or move.seat is None and not state.trumped)
     if isinstance(move, Penalty):
         return (phase == PENALTY and move.seat == state.penalties[0] and move.card in state.hands[move.seat]
                 and move.taker == penalty_taker(state, move.seat))
@@ -470,6 +510,8 @@ def apply(state: State, move: Move) -> State:
         raise IllegalMove(reason, move, f"not allowed in phase {state.phase}")
     if isinstance(move, TurnUp):
         return _turn_up(state, move.guest)
+    if state.phase in (TRUMP, COUNTER):
+        return _trump_answer(state, move)
     if isinstance(move, (Call, Pass)):
         return _answer(state, str(move))
     if isinstance(move, Race):
@@ -542,7 +584,34 @@ def _race(state: State, seat: int | None) -> State:
         if unable and rule == "penalty":
             return _start_penalties(replace(state, first=None), unable)
         return _guest_leaves_hungry(state)
+    if state.trumped:  # rule: jd23.call.favourite-trump
+        return replace(state, phase=SERVE, first=seat, trumped=False, trumps=())
+    others = [s for s in contenders(state) if s != seat]
+    if state.setup.options.favourite_trump == "favourite-caller-first" and others:  # rule: jd23.ruling.favourite-trump
+        # every other live caller is asked, whatever its hand holds, so asking reveals nothing
+        trumps = tuple("" if s in others else "-" for s in range(state.setup.players))
+        return replace(state, phase=TRUMP, first=seat, trumps=trumps)
     return replace(state, phase=SERVE, first=seat)
+
+
+def _trump_answer(state: State, move: Move) -> State:
+    """jd23.call.favourite-trump: the other callers say whether they hold a Favorite; if one does, the
+    first caller answers with its own Favorite (and keeps the guest) or yields."""
+    said = FAVOURITE if isinstance(move, Favourite) else PASS
+    if state.phase == COUNTER:
+        if said == FAVOURITE:  # rule: jd23.call.favourite-trump
+            return replace(state, phase=SERVE, trumps=())
+        trump = tuple(s for s, a in enumerate(state.trumps) if a == FAVOURITE)
+        if len(trump) == 1:  # rule: jd23.call.favourite-trump
+            return replace(state, phase=SERVE, first=trump[0], trumps=())
+        return replace(state, phase=RACE, first=None, trumped=True, trumps=state.trumps)
+    seat = _next_asked(state)
+    s = replace(state, trumps=_set(state.trumps, seat, said))
+    if "" in s.trumps:  # plumbing: more callers to ask
+        return s
+    if FAVOURITE in s.trumps:  # rule: jd23.call.favourite-trump
+        return replace(s, phase=COUNTER)
+    return replace(s, phase=SERVE, trumps=())
 
 
 def _serve(state: State, cards: tuple[str, ...]) -> State:
@@ -646,7 +715,8 @@ def _close_if_short(state: State) -> State:
 
 def _next_round(state: State) -> State:
     """The Maitre D' turns up the next guest, or the guest pile has run out (jd23.round.turn-up-guest)."""
-    s = replace(state, phase=TURN_UP, draws=(), answers=(), mistaken=(), first=None, penalties=())
+    s = replace(state, phase=TURN_UP, draws=(), answers=(), mistaken=(), first=None, penalties=(), trumped=False,
+                trumps=())
     if s.guest_pile:
         return s
     s = _guest_pile_ran_out(s)
@@ -720,6 +790,8 @@ def observation(state: State, seat: int) -> dict[str, Any]:
         "answers": list(state.answers),
         "mistaken": list(state.mistaken),
         "first": state.first,
+        "trumps": list(state.trumps),
+        "trumped": state.trumped,
         "players": n,
     }
 
@@ -743,6 +815,8 @@ def state_vars(state: State) -> dict[str, Any]:
         "first": -1 if state.first is None else state.first,
         "penalties": list(state.penalties),
         "draws": list(state.draws),
+        "trumps": list(state.trumps),
+        "trumped": state.trumped,
     }
 
 
@@ -781,7 +855,7 @@ def _closed_kitchen_is_empty(state: State) -> str | None:
 
 
 def _guest_only_in_a_round(state: State) -> str | None:
-    in_round = state.phase in (ANSWER, RACE, SERVE, PENALTY)
+    in_round = state.phase in (ANSWER, RACE, TRUMP, COUNTER, SERVE, PENALTY)
     if in_round and state.guest is None:
         return f"phase {state.phase} without a guest on the table"
     if state.phase in (DEAL, TURN_UP, DRAW) and state.guest is not None:

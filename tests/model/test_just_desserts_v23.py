@@ -139,7 +139,11 @@ def test_race_between_callers_includes_a_truly_simultaneous_call():
                  "BELLE", options=opts(favourite_trump="no-trump"))
     s = play(RULES, s, ["call", "call"])
     assert s.phase == jd.RACE and jd.is_race(s)
-    assert outcomes(s) == {"first 0": Fraction(1, 3), "first 1": Fraction(1, 3), "simultaneous": Fraction(1, 3)}
+    # jd23.ruling.race-odds: a truly simultaneous call is occasional (1 in 10), the callers share the rest
+    assert outcomes(s) == {"first 0": Fraction(9, 20), "first 1": Fraction(9, 20), "simultaneous": Fraction(1, 10)}
+    equal = play(RULES, dataclasses.replace(s, setup=RULES.setup(2, opts(favourite_trump="no-trump", race_odds="equal"),
+                                                                    s.setup.components)), [])
+    assert outcomes(equal) == {"first 0": Fraction(1, 3), "first 1": Fraction(1, 3), "simultaneous": Fraction(1, 3)}
     first0 = play(RULES, s, ["first 0"])
     assert RULES.to_move(first0) == 0 and moves(first0) == ["serve BERRIES+FUDGE"]
 
@@ -147,7 +151,8 @@ def test_race_between_callers_includes_a_truly_simultaneous_call():
 def test_three_callers_race_and_the_race_goes_on_after_a_failure():
     """jd23.call.first-serves, jd23.call.erroneous-covered with three seats: every order is reachable."""
     hands = [("BERRIES", "SPONGE"), ("PEANUTS", "SPONGE"), ("BERRIES", "FUDGE")]
-    s = play(RULES, at_guest(hands, "FRUITY_FAY", deck=TIPS), ["call", "call", "call"])
+    s = play(RULES, at_guest(hands, "FRUITY_FAY", deck=TIPS, options=opts(race_odds="equal", favourite_trump="no-trump")),
+             ["call", "call", "call"])
     assert outcomes(s) == {"first 0": Fraction(1, 4), "first 1": Fraction(1, 4), "first 2": Fraction(1, 4),
                            "simultaneous": Fraction(1, 4)}
     s = play(RULES, s, ["first 1", "fail"])
@@ -171,11 +176,20 @@ def test_favourite_trumps_the_first_call_by_default():
     """jd23.call.favourite-trump (jd23.ruling.favourite-trump = favourite-caller-first)."""
     hands = [("FUDGE", "BERRIES", "NUT_BAR", "NUT_BAR"), ("FUDGE", "BERRIES", "BERRIES", "TART")]
     s = play(RULES, at_guest(hands, "BELLE"), ["call", "call"])
-    assert s.phase == jd.SERVE and s.first == 1  # no race: only seat 1 holds the tart
-    assert moves(s) == ["serve TART"]
-    assert RULES.illegal_reason(s, jd.Serve(("BERRIES", "FUDGE"))) == "jd23.call.favourite-trump"
-    plain = play(RULES, at_guest(hands, "BELLE", options=opts(favourite_trump="no-trump")), ["call", "call"])
-    assert plain.phase == jd.RACE
+    assert s.phase == jd.RACE  # every live caller races, whoever holds a favourite (nothing is revealed yet)
+    trumped = play(RULES, s, ["first 0"])
+    assert trumped.phase == jd.TRUMP and RULES.to_move(trumped) == 1 and moves(trumped) == ["favourite"]
+    trumped = play(RULES, trumped, ["favourite"])
+    assert trumped.phase == jd.COUNTER and RULES.to_move(trumped) == 0 and moves(trumped) == ["pass"]
+    trumped = play(RULES, trumped, ["pass"])
+    assert trumped.phase == jd.SERVE and trumped.first == 1 and moves(trumped) == ["serve TART"]
+    assert RULES.illegal_reason(trumped, jd.Serve(("BERRIES", "FUDGE"))) == "jd23.call.favourite-trump"
+    won = play(RULES, s, ["first 1"])
+    assert won.phase == jd.TRUMP and RULES.to_move(won) == 0 and moves(won) == ["pass"]
+    won = play(RULES, won, ["pass"])
+    assert won.first == 1 and moves(won) == ["serve TART"]  # the first caller with a favourite serves it
+    plain = play(RULES, at_guest(hands, "BELLE", options=opts(favourite_trump="no-trump")), ["call", "call", "first 0"])
+    assert plain.phase == jd.SERVE and plain.first == 0
     strict = at_guest(hands, "BELLE", options=opts(favourite_trump="strict"))
     with pytest.raises(RuleGap) as gap:
         RULES.successors(play(RULES, strict, ["call", "call"]))
@@ -203,10 +217,10 @@ def test_several_mistaken_callers_race_again_then_all_pay():
              ["call", "call", "first 1", "serve BERRIES+FUDGE"])
     assert s.collected[1] == ("BELLE",)
     both_wrong = [("NUT_BAR",) * 2 + ("BERRIES", "BERRIES"), ("NUT_BAR", "BERRIES", "FUDGE", "FUDGE")]
-    s = play(RULES, at_guest(both_wrong, "NED"), ["call", "call"])
-    assert s.phase == jd.SERVE  # seat 1 alone holds a favourite serving: no race
+    s = play(RULES, at_guest(both_wrong, "NED"), ["call", "call", "first 0", "favourite", "pass"])
+    assert s.phase == jd.SERVE and s.first == 1  # seat 1 alone holds a favourite serving: it trumps
     s = play(RULES, at_guest([both_wrong[0], ("BERRIES", "TART", "TART")], "NED"),
-             ["call", "call", "first 0", "fail"])
+             ["call", "call", "first 0", "pass", "fail"])
     assert s.phase == jd.SERVE and s.first == 1 and moves(s) == ["fail"]
     s = play(RULES, s, ["fail"])
     assert s.phase == jd.PENALTY and s.penalties == (0, 1)
