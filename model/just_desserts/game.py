@@ -15,6 +15,7 @@ from typing import Any
 from ..core import CHANCE, STRICT, TERMINAL, IllegalMove, Outcome, RuleGap, Setup
 from ..decks import Deck
 from . import advanced as adv
+from .ending import FAQ_SCORE, all_claimed, all_claimed_end, at_turn_start, no_serving_end, scored_outcome, serving_possible
 from .moves import KITCHEN, STOP, Move
 from .serving import guest_servings
 from .state import (
@@ -347,15 +348,17 @@ def _settle_once(state: State) -> State:
     if state.tasks:
         return _settle_task(state)
     if state.phase == "window":
-            return adv.settle_window(state)
+        return adv.settle_window(state)
     if state.phase == "choose" and state.served >= MAX_SERVINGS:
         return evolve(state, phase="discard")
     if state.phase == "return" and not state.returning:
         return evolve(state, phase="buffet", tasks=((DRAW, state.turn),) * BUFFET_DRAWS)
     if state.phase == "discard" and not _duplicated_suits(state):
         return _end_turn(state)
-    if _all_claimed(state):
-        return _all_claimed_end(state)
+    if all_claimed(state):
+        return all_claimed_end(state)
+    if at_turn_start(state) and not serving_possible(state):
+        return no_serving_end(state)
     return state
 
 
@@ -383,21 +386,6 @@ def _end_turn(state: State) -> State:
         state, turn=nxt, phase="choose", tasks=_draw_phase(nxt), opening=False, served=0, committed=False,
         poach="", shielded=(), offer=None, answerers=(), speaker=-1, returning=(), dumped=0,
     )
-
-
-def _all_claimed(state: State) -> bool:
-    return not (state.centre or state.guest_discard or state.guest_pile or state.tasks)
-
-
-def _all_claimed_end(state: State) -> State:
-    """jd.ruling.all-guests-claimed: every guest is with a player and nobody has won."""
-    o = state.setup.options
-    if o.all_claimed == "play-on" or o.poaching:
-        # with Poaching a claimed guest can still change hands (jd.poach.attempt)
-        return state
-    if o.all_claimed == STRICT:
-        raise RuleGap("jd.ruling.all-guests-claimed", "every guest is claimed and nobody has won")
-    return evolve(state, phase="over", end_clause="jd.ruling.all-guests-claimed")
 
 
 # --------------------------------------------------------------------------- winning
@@ -434,9 +422,20 @@ def outcome(state: State) -> Outcome | None:
     if state.phase != "over":
         return None
     n = state.setup.players
+    if state.winner < 0 and state.end_clause in ("jd.ruling.all-guests-claimed", "jd.ruling.no-serving-possible") \
+            and _scored(state):
+        return scored_outcome(state)
     if state.winner < 0:
         return Outcome(draw=True, clause=state.end_clause, scores=tuple(len(c) for c in state.claimed))
     return Outcome(
         winners=frozenset({state.winner}), losers=frozenset(set(range(n)) - {state.winner}),
         clause=state.end_clause, scores=tuple(len(c) for c in state.claimed),
     )
+
+
+def _scored(state: State) -> bool:
+    """The game ended by the publisher's scoring rather than as a draw."""
+    o = state.setup.options
+    if state.end_clause == "jd.ruling.all-guests-claimed":  # rule: jd.ruling.all-guests-claimed
+        return o.all_claimed == FAQ_SCORE
+    return o.no_serving == FAQ_SCORE  # rule: jd.ruling.no-serving-possible

@@ -78,13 +78,14 @@ def test_answer_order_witness_is_saved_and_replays():
 
 
 def test_basic_game_explored_to_the_end_on_jd_rivals():
-    """Every reachable state can reach an end; no invariant broken; draws only by the ruling."""
+    """Every reachable state can reach an end; no invariant broken; both seats can win (a draw only
+    by jd.ruling.score-full-tie after the publisher's scoring)."""
     setup = RULES.setup(2, Options(), embedded_deck("jd-rivals"))
     ex = explore(RULES, [RULES.new_game(setup)], keep_graph=True)
     assert ex.complete and not finding_traces(ex)
     gr = graph_analysis(ex)
     assert gr.traps == 0 and ex.terminals > 0
-    assert set(ex.outcomes) == {"winner 0; loser 1", "winner 1; loser 0", "draw"}
+    assert {"winner 0; loser 1", "winner 1; loser 0"} <= set(ex.outcomes) <= {"winner 0; loser 1", "winner 1; loser 0", "draw"}
 
 
 def test_play_on_alternative_has_traps_the_default_avoids():
