@@ -22,30 +22,30 @@ from .state import BUFFET_ACES, DRAW, Offer, State, deck_of, evolve, holder, min
 
 def poach_moves(state: State) -> list[Move]:
     """jd.poach.attempt: serve a guest another player holds, within jd.poach.one-opportunity."""
-    if state.poach:
+    if state.poach:  # rule: jd.poach.one-opportunity, jd.poach.blocked-no-retry
         return []
     hand = state.hands[state.turn]
     moves = []
     for seat, guests in enumerate(state.claimed):
-        if seat == state.turn:
+        if seat == state.turn:  # rule: jd.poach.attempt
             continue
         for g in sorted(set(guests)):
-            if g in state.shielded:
+            if g in state.shielded:  # rule: jd.surprise.no-poach-back
                 continue  # jd.surprise.no-poach-back
             moves += [Move("poach", g, s) for s in guest_servings(state, hand, g)]
     return moves
 
 
 def why_bad_poach(state: State, move: Move) -> str:
-    if state.phase != "choose":
+    if state.phase != "choose":  # rule: jd.buffet.serve-one
         return "jd.buffet.serve-one"
-    if state.poach == "done":
+    if state.poach == "done":  # rule: jd.poach.one-opportunity
         return "jd.poach.one-opportunity"
-    if state.poach == "blocked":
+    if state.poach == "blocked":  # rule: jd.poach.blocked-no-retry
         return "jd.poach.blocked-no-retry"
-    if move.guest in state.shielded:
+    if move.guest in state.shielded:  # rule: jd.surprise.no-poach-back
         return "jd.surprise.no-poach-back"
-    if holder(state, move.guest) in (-1, state.turn):
+    if holder(state, move.guest) in (-1, state.turn):  # rule: jd.poach.attempt
         return "jd.poach.attempt"
     return "jd.turn.satisfy-guests"
 
@@ -73,9 +73,9 @@ def block_sets(state: State, attempt: Offer, hand: tuple[str, ...]) -> tuple[tup
     blocked with the guest's other favourite.
     """
     sets = guest_servings(state, hand, attempt.guest)
-    if favorite_used(deck_of(state), attempt.cards, attempt.guest):
+    if favorite_used(deck_of(state), attempt.cards, attempt.guest):  # rule: jd.block.favourite-only-by-other-favourite
         others = set(deck_of(state).guest(attempt.guest).favorites) - set(attempt.cards)
-        sets = tuple(s for s in sets if others & set(s))
+        sets = tuple(s for s in sets if others & set(s))  # rule: jd.block.favourite-only-by-other-favourite
     return sets
 
 
@@ -85,8 +85,8 @@ def blockers(state: State, attempt: Offer) -> list[int]:
     if victim < 0 or not state.setup.options.poaching or not state.hands[victim]:  # rule: jd.block.defender
         return []
     guest = deck_of(state).guest(attempt.guest)
-    if favorite_used(deck_of(state), attempt.cards, attempt.guest) \
-            and not set(guest.favorites) - set(attempt.cards):  # rule: jd.block.favourite-only-by-other-favourite
+    if (favorite_used(deck_of(state), attempt.cards, attempt.guest)  # rule: jd.block.favourite-only-by-other-favourite
+            and not set(guest.favorites) - set(attempt.cards)):
         return []
     return [victim]
 
@@ -109,7 +109,7 @@ def surprisers(state: State, attempt: Offer) -> list[int]:
     """Every other player with a card in hand, asked whether to surprise (jd.surprise.intercept)."""
     if not may_be_surprised(state, attempt):  # rule: jd.surprise.intercept
         return []
-    return [s for s in range(state.setup.players) if s != attempt.server and state.hands[s]]
+    return [s for s in range(state.setup.players) if s != attempt.server and state.hands[s]]  # rule: jd.surprise.intercept
 
 
 def can_answer(state: State, seat: int) -> bool:
@@ -119,19 +119,19 @@ def can_answer(state: State, seat: int) -> bool:
 
 def settle_window(state: State) -> State:
     """No answer left: the serving succeeds; one seat left: it speaks; several: a race (or clockwise)."""
-    if not state.answerers:
+    if not state.answerers:  # rule: jd.surprise.intercept, jd.block.defender
         return serve_succeeds(state, state.offer)
     o = state.setup.options
     _check_plain_block_gap(state)
-    if state.speaker >= 0:
+    if state.speaker >= 0:  # plumbing: a speaker is already chosen
         return state
-    if len(state.answerers) == 1:
+    if len(state.answerers) == 1:  # rule: jd.surprise.first-offered
         return evolve(state, speaker=state.answerers[0])
-    if o.answer_order == STRICT:
-        able = [s for s in state.answerers if can_answer(state, s)]
-        if len(able) > 1:
+    if o.answer_order == STRICT:  # rule: jd.ruling.answer-order
+        able = [s for s in state.answerers if can_answer(state, s)]  # rule: jd.ruling.answer-order
+        if len(able) > 1:  # rule: jd.ruling.answer-order
             raise RuleGap("jd.ruling.answer-order", f"seats {able} may answer at once")
-    if o.answer_order == "clockwise":
+    if o.answer_order == "clockwise":  # rule: jd.ruling.answer-order
         n = state.setup.players
         first = min(state.answerers, key=lambda s: (s - state.offer.server) % n)
         return evolve(state, speaker=first)
@@ -140,16 +140,16 @@ def settle_window(state: State) -> State:
 
 def _check_plain_block_gap(state: State) -> None:
     """jd.ruling.plain-block-vs-surprise: a block without a favourite competing with a surprise."""
-    if state.setup.options.block_or_surprise != STRICT:
+    if state.setup.options.block_or_surprise != STRICT:  # rule: jd.ruling.plain-block-vs-surprise
         return
     attempt = state.offer
     v = attempt.victim
-    if v < 0 or v not in state.answerers:
+    if v < 0 or v not in state.answerers:  # rule: jd.ruling.plain-block-vs-surprise
         return
     favs = set(deck_of(state).guest(attempt.guest).favorites)
     plain = any(not (favs & set(s)) for s in block_sets(state, attempt, state.hands[v]))
-    others = [s for s in state.answerers if s != v and surprise_cards(state, attempt, s)]
-    if plain and others:
+    others = [s for s in state.answerers if s != v and surprise_cards(state, attempt, s)]  # rule: jd.ruling.plain-block-vs-surprise
+    if plain and others:  # rule: jd.ruling.plain-block-vs-surprise
         raise RuleGap("jd.ruling.plain-block-vs-surprise", "a block without a favourite competes with a surprise")
 
 
@@ -162,7 +162,7 @@ def answers_of(state: State, seat: int) -> tuple[Move, ...]:
     """What ``seat`` may answer to the offer on the table: block, surprise, or pass."""
     attempt = state.offer
     moves = []
-    if seat == attempt.victim and state.setup.options.poaching:
+    if seat == attempt.victim and state.setup.options.poaching:  # rule: jd.block.defender
         moves += [Move("block", cards=s) for s in block_sets(state, attempt, state.hands[seat])]
     moves += [Move("surprise", cards=(f,)) for f in surprise_cards(state, attempt, seat)]
     moves.append(PASS)
@@ -171,25 +171,25 @@ def answers_of(state: State, seat: int) -> tuple[Move, ...]:
 
 def why_bad_answer(state: State, move: Move) -> str:
     attempt = state.offer
-    if move.verb == "block":
-        if state.speaker != attempt.victim:
+    if move.verb == "block":  # plumbing: which clause to name for a refused answer
+        if state.speaker != attempt.victim:  # rule: jd.block.defender
             return "jd.block.defender"
-        if favorite_used(deck_of(state), attempt.cards, attempt.guest):
+        if favorite_used(deck_of(state), attempt.cards, attempt.guest):  # rule: jd.block.favourite-only-by-other-favourite
             return "jd.block.favourite-only-by-other-favourite"
         return "jd.block.defender"
-    if move.verb == "surprise":
-        if favorite_used(deck_of(state), attempt.cards, attempt.guest):
+    if move.verb == "surprise":  # plumbing: which clause to name for a refused answer
+        if favorite_used(deck_of(state), attempt.cards, attempt.guest):  # rule: jd.surprise.intercept
             return "jd.surprise.intercept"
         return "jd.surprise.needs-favourite"
     return "jd.surprise.first-offered"
 
 
 def answer(state: State, seat: int, move: Move) -> State:
-    if move.verb == "pass":
-        rest = tuple(s for s in state.answerers if s != seat)
+    if move.verb == "pass":  # rule: jd.surprise.first-offered
+        rest = tuple(s for s in state.answerers if s != seat)  # rule: jd.surprise.first-offered
         return evolve(state, answerers=rest, speaker=-1)
     thwarted = _return_offer(state)
-    if move.verb == "block":
+    if move.verb == "block":  # plumbing: dispatch on the answer
         return _block(thwarted, state.offer, seat, move.cards)
     return _surprise(thwarted, state.offer, seat, move.cards[0])
 
@@ -212,9 +212,9 @@ def _block(state: State, attempt: Offer, seat: int, cards: tuple[str, ...]) -> S
 
     jd.ruling.surprise-on-block: a block is not one of the servings a surprise can cut into.
     """
-    if state.setup.options.surprise_on_block == STRICT and state.setup.options.surprise_parties:
+    if state.setup.options.surprise_on_block == STRICT and state.setup.options.surprise_parties:  # rule: jd.ruling.surprise-on-block
         block = Offer(seat, attempt.guest, cards, -1)
-        if any(surprise_cards(state, block, s) for s in range(state.setup.players) if s != seat):
+        if any(surprise_cards(state, block, s) for s in range(state.setup.players) if s != seat):  # rule: jd.ruling.surprise-on-block
             raise RuleGap("jd.ruling.surprise-on-block", "a block without a favourite while another player holds one")
     tips = ((DRAW, seat),) * tips_for(state, attempt.guest, cards)
     return evolve(
@@ -229,11 +229,11 @@ def _surprise(state: State, attempt: Offer, seat: int, card: str) -> State:
     s = take_guest(state, attempt.guest, attempt.victim)
     claimed = set_seat(s.claimed, seat, plus(s.claimed[seat], (attempt.guest,)))
     tasks = s.tasks
-    if attempt.victim >= 0 and attempt.victim != seat:
+    if attempt.victim >= 0 and attempt.victim != seat:  # rule: jd.poach.victim-tip, jd.ruling.victim-tip-on-surprise
         choice = s.setup.options.victim_tip_surprise
-        if choice == STRICT:
+        if choice == STRICT:  # rule: jd.ruling.victim-tip-on-surprise
             raise RuleGap("jd.ruling.victim-tip-on-surprise", "a poached guest was surprised away from its holder")
-        if choice == "tip":
+        if choice == "tip":  # rule: jd.ruling.victim-tip-on-surprise
             tasks = tasks + ((DRAW, attempt.victim),)  # jd.poach.victim-tip
     return evolve(
         s, claimed=claimed, hands=set_seat(s.hands, seat, minus(s.hands[seat], (card,))),
@@ -248,7 +248,7 @@ def _surprise(state: State, attempt: Offer, seat: int, card: str) -> State:
 def aces(state: State, hand: tuple[str, ...]) -> tuple[str, ...]:
     """jd.buffet.aces: desserts with a single taste icon."""
     deck = deck_of(state)
-    return tuple(c for c in hand if len(deck.dessert(c).tastes) == 1)
+    return tuple(c for c in hand if len(deck.dessert(c).tastes) == 1)  # rule: jd.buffet.aces
 
 
 def buffet_moves(state: State) -> list[Move]:
@@ -257,7 +257,7 @@ def buffet_moves(state: State) -> list[Move]:
 
 
 def why_bad_buffet(state: State, move: Move) -> str:
-    if state.committed or state.phase != "choose":
+    if state.committed or state.phase != "choose":  # rule: jd.turn.one-option
         return "jd.turn.one-option"
     return "jd.buffet.aces"
 
@@ -265,7 +265,7 @@ def why_bad_buffet(state: State, move: Move) -> str:
 def open_buffet(state: State, cards: tuple[str, ...]) -> State:
     """jd.buffet.aces, jd.buffet.others-return: every other player with guests returns one."""
     seat, n = state.turn, state.setup.players
-    others = tuple((seat + k) % n for k in range(1, n) if state.claimed[(seat + k) % n])
+    others = tuple((seat + k) % n for k in range(1, n) if state.claimed[(seat + k) % n])  # rule: jd.buffet.others-return
     return evolve(
         state, hands=set_seat(state.hands, seat, minus(state.hands[seat], cards)),
         dessert_discard=plus(state.dessert_discard, cards), committed=True, phase="return", returning=others,

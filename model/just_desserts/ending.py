@@ -57,7 +57,7 @@ def _free_desserts(state: State) -> bool:
 
 @lru_cache(maxsize=256)
 def _aces_in(deck: Deck, cards: tuple[str, ...]) -> int:
-    return sum(1 for c in cards if len(deck.dessert(c).tastes) == 1)
+    return sum(1 for c in cards if len(deck.dessert(c).tastes) == 1)  # rule: jd.buffet.aces
 
 
 def buffet_possible(state: State) -> bool:
@@ -92,12 +92,12 @@ def serving_possible(state: State) -> bool:
     if o.buffet and buffet_possible(state):  # rule: jd.buffet.aces
         return True
     if _free_desserts(state):  # rule: jd.reshuffle.desserts, jd.turn.dump-tray
-        poachable = {g for c in state.claimed for g in c} if o.poaching and state.setup.players > 1 else set()
+        poachable = {g for c in state.claimed for g in c} if o.poaching and state.setup.players > 1 else set()  # rule: jd.poach.attempt
         return any(_deck_can_satisfy(deck, g) for g in unclaimed | poachable)
     for seat, hand in enumerate(state.hands):
         targets = set(unclaimed)
         if o.poaching:  # rule: jd.poach.attempt
-            targets |= {g for other, c in enumerate(state.claimed) if other != seat for g in c}
+            targets |= {g for other, c in enumerate(state.claimed) if other != seat for g in c}  # rule: jd.poach.attempt
         if any(satisfying_sets(deck, hand, g) for g in targets):  # rule: jd.serve.satisfies
             return True
     return False
@@ -126,7 +126,7 @@ def pairs(deck: Deck, guests: tuple[str, ...], reading: str) -> int:
     """Matching pairs among a player's guests (jd.ruling.matching-pair)."""
     counts = Counter(deck.suit_of(g) for g in guests).values()
     if reading == "exactly-two":  # rule: jd.ruling.matching-pair
-        return sum(1 for k in counts if k == 2)
+        return sum(1 for k in counts if k == 2)  # rule: jd.ruling.matching-pair
     if reading == "every-two":  # rule: jd.ruling.matching-pair
         return sum(k * (k - 1) // 2 for k in counts)
     return sum(k // 2 for k in counts)
@@ -144,7 +144,7 @@ def scored_outcome(state: State) -> Outcome:
     points = faq_points(state)
     keys = [(points[s], len(state.hands[s])) for s in range(n)]
     best = max(keys)
-    top = frozenset(s for s in range(n) if keys[s] == best)
+    top = frozenset(s for s in range(n) if keys[s] == best)  # rule: jd.ruling.all-guests-claimed
     detail = "points " + ", ".join(f"seat {s}: {points[s]}" for s in range(n))
     if len(top) == 1 or state.setup.options.score_full_tie == "shared-win":  # rule: jd.ruling.score-full-tie
         return Outcome(winners=top, losers=frozenset(range(n)) - top, scores=points, clause=state.end_clause, detail=detail)

@@ -26,7 +26,7 @@ def twin_classes(deck: Deck) -> tuple[tuple[str, ...], ...]:
     groups: dict[tuple, list[str]] = {}
     for gid in deck.guest_cards():
         groups.setdefault(_guest_kind(deck, gid), []).append(gid)
-    return tuple(tuple(sorted(v)) for v in groups.values() if len(v) > 1)
+    return tuple(tuple(sorted(v)) for v in groups.values() if len(v) > 1)  # plumbing: twins are classes of two or more
 
 
 def _locations(state: Any) -> dict[str, tuple]:
@@ -36,7 +36,7 @@ def _locations(state: Any) -> dict[str, tuple]:
         where[g] = (1,)
     for i, g in enumerate(state.guest_discard):
         where[g] = (2, i)
-    if state.offer is not None:
+    if state.offer is not None:  # plumbing: the guest on offer has a place of its own
         where[state.offer.guest] = (3,)
     for seat, guests in enumerate(state.claimed):
         for g in guests:
@@ -51,23 +51,23 @@ def canonical_twins(state: Any) -> Any:
     the name never matters.
     """
     classes = twin_classes(state.setup.components)
-    if not classes:
+    if not classes:  # plumbing: no twins in this deck
         return state
     rename: dict[str, str] = {}
     where = _locations(state)
     for members in classes:
         spots = sorted((where[g], g) for g in members)
         for new, (_, old) in zip(members, spots):
-            if new != old:
+            if new != old:  # plumbing: only names that change
                 rename[old] = new
-    if not rename:
+    if not rename:  # plumbing: nothing to rename
         return state
 
     def r(gs):
         return tuple(sorted(rename.get(g, g) for g in gs))
 
     offer = state.offer
-    if offer is not None and offer.guest in rename:
+    if offer is not None and offer.guest in rename:  # plumbing: rename the guest on offer
         offer = replace(offer, guest=rename[offer.guest])
     return evolve(
         state, claimed=tuple(r(c) for c in state.claimed), centre=r(state.centre), guest_pile=r(state.guest_pile),
