@@ -60,13 +60,18 @@ def _aces_in(deck: Deck, cards: tuple[str, ...]) -> int:
     return sum(1 for c in cards if len(deck.dessert(c).tastes) == 1)  # rule: jd.buffet.aces
 
 
+@lru_cache(maxsize=64)
+def _deck_aces(deck: Deck) -> int:
+    return _aces_in(deck, deck.dessert_cards())
+
+
 def buffet_possible(state: State) -> bool:
     """Could anybody ever open a buffet again (jd.buffet.aces)?  While desserts are free, a hand can
     come to hold any four aces of the deck; once every dessert is in a hand, hands never change,
     so only a hand with four aces can."""
     deck = deck_of(state)
     if _free_desserts(state):  # rule: jd.reshuffle.desserts, jd.turn.dump-tray
-        return _aces_in(deck, deck.dessert_cards()) >= BUFFET_ACES
+        return _deck_aces(deck) >= BUFFET_ACES
     return any(_aces_in(deck, h) >= BUFFET_ACES for h in state.hands)
 
 

@@ -97,11 +97,7 @@ def _chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
     if state.tasks:  # rule: jd.reshuffle.desserts, jd.reshuffle.guests
         kind, _seat = state.tasks[0]
         source = _dessert_source(state) if kind == DRAW else _guest_source(state)  # plumbing: which pile the task draws from
-        counts = Counter(source)
-        total = len(source)
-        if kind == DRAW:  # plumbing: the text of the chance move
-            return tuple((Move("draw", cards=(c,)), Fraction(k, total)) for c, k in sorted(counts.items()))
-        return tuple((Move("turn-up", g), Fraction(k, total)) for g, k in sorted(counts.items()))
+        return _draws(source, kind)
     if state.phase == "window" and state.speaker < 0:  # rule: jd.surprise.first-offered
         # jd.surprise.first-offered: who speaks first is a race; every order is explored.
         k = len(state.answerers)
@@ -110,6 +106,28 @@ def _chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
 
 
 # --------------------------------------------------------------------------- legal moves
+
+
+@lru_cache(maxsize=1 << 10)
+def _draws(source: tuple[str, ...], kind: str) -> tuple[tuple[Move, Fraction], ...]:
+    """Each card of a pile (a sorted tuple) with probability count / size (jd.reshuffle.desserts)."""
+    total = len(source)
+    return tuple((_chance_move(kind, c), _probability(k, total)) for c, k in sorted(Counter(source).items()))
+
+
+@lru_cache(maxsize=1 << 12)
+def _chance_move(kind: str, card: str) -> Move:
+    return Move("draw", cards=(card,)) if kind == DRAW else Move("turn-up", card)  # plumbing: the text of the chance move
+
+
+@lru_cache(maxsize=1 << 10)
+def _probability(k: int, total: int) -> Fraction:
+    return Fraction(k, total)
+
+
+@lru_cache(maxsize=1 << 8)
+def _outcome_moves(state: State) -> frozenset[Move]:
+    return frozenset(m for m, _ in chance_outcomes(state))
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
@@ -198,7 +216,7 @@ def illegal_reason(state: State, move: Any) -> str | None:
     if actor is TERMINAL:  # rule: jd.win.any-time
         return "jd.win.any-time"
     if actor is CHANCE:  # plumbing: chance moves are checked against the outcomes
-        return None if any(m == move for m, _ in chance_outcomes(state)) else "jd.reshuffle.desserts"  # rule: jd.reshuffle.desserts
+        return None if move in _outcome_moves(state) else "jd.reshuffle.desserts"  # rule: jd.reshuffle.desserts
     if not isinstance(move, Move):  # plumbing: not a move of this rule set
         return "jd.turn.one-option"
     if move in legal_moves(state):  # plumbing: legal moves need no clause

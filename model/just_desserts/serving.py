@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from ..decks import Deck, servings
 from .state import DRAW, Offer, State, deck_of, evolve, minus, plus, set_seat
+from .tastes import minimal_servings
 
 
 def guest_servings(state: State, hand: tuple[str, ...], guest: str) -> tuple[tuple[str, ...], ...]:
@@ -30,7 +31,7 @@ def satisfying_sets(deck: Deck, hand: tuple[str, ...], guest: str, minimal: bool
     """
     hand = tuple(sorted(hand))
     if minimal:  # rule: jd.ruling.serving-size
-        return servings(deck, hand, guest, max_cards=len(deck.guest(guest).wants), minimal=True)
+        return minimal_servings(deck, hand, guest, len(deck.guest(guest).wants))
     return servings(deck, hand, guest)
 
 

@@ -29,7 +29,8 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from operator import attrgetter
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Iterator
@@ -38,6 +39,7 @@ from ..core import (
     CHANCE, STRICT, TERMINAL, IllegalMove, Invariant, MoveSyntaxError, Outcome, RuleGap, RuleSet, Setup, ruling,
 )
 from ..decks import Deck, deck_argument, embedded_deck, favorite_used, is_minimal, satisfies, servings
+from .tastes import minimal_servings
 
 RULESET_ID = "just-desserts-2.3"
 HAND_SIZE = 5
@@ -119,6 +121,19 @@ class State:
     "favourite" or "pass" (jd23.call.favourite-trump)."""
     trumped: bool = False
     """Several callers trumped with a Favorite: they race again (jd23.call.favourite-trump)."""
+
+
+_FIELDS = State.__slots__
+_all_fields = attrgetter(*_FIELDS)
+_FIELD_INDEX = {name: i for i, name in enumerate(_FIELDS)}
+
+
+def replace(state: State, **changes: Any) -> State:
+    """``dataclasses.replace`` for State, without its per-call overhead (the hot path of play)."""
+    values = list(_all_fields(state))
+    for name, value in changes.items():
+        values[_FIELD_INDEX[name]] = value
+    return State(*values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,10 +289,16 @@ def _set(seq: tuple, i: int, value: Any) -> tuple:
     return seq[:i] + (value,) + seq[i + 1:]
 
 
+@lru_cache(maxsize=1 << 10)
 def _draw_one(pile: tuple[str, ...]) -> tuple[tuple[str, Fraction], ...]:
     """Each distinct card with probability count / size."""
     n = len(pile)
-    return tuple((c, Fraction(k, n)) for c, k in sorted(Counter(pile).items()))
+    return tuple((c, _probability(k, n)) for c, k in sorted(Counter(pile).items()))
+
+
+@lru_cache(maxsize=1 << 10)
+def _probability(k: int, n: int) -> Fraction:
+    return Fraction(k, n)
 
 
 # --------------------------------------------------------------------------- servings
@@ -286,7 +307,9 @@ def _draw_one(pile: tuple[str, ...]) -> tuple[tuple[str, Fraction], ...]:
 @lru_cache(maxsize=200_000)
 def _servings(deck: Deck, hand: tuple[str, ...], guest: str, minimal: bool) -> tuple[tuple[str, ...], ...]:
     """Every serving of one to three desserts from ``hand`` (jd23.satisfy.tastes, jd23.serve.one-to-three)."""
-    return servings(deck, hand, guest, max_cards=MAX_SERVING, minimal=minimal)
+    if minimal:  # rule: jd23.ruling.spare-desserts
+        return minimal_servings(deck, hand, guest, MAX_SERVING)
+    return servings(deck, hand, guest, max_cards=MAX_SERVING)
 
 
 def hand_servings(state: State, seat: int) -> tuple[tuple[str, ...], ...]:
