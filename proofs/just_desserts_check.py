@@ -96,11 +96,21 @@ ADVANCED_RULINGS = ("jd.ruling.answer-order", "jd.ruling.plain-block-vs-surprise
                     "jd.ruling.surprise-on-block")
 
 
+NOT_EXPLORED_ALONE = {
+    "jd.ruling.all-guests-claimed": "the trap evidence, its own proof",
+    "jd.ruling.answer-order": "races need three players: the answer-order proof",
+    "jd.ruling.no-serving-possible": "the endless-play proof on jd-famine",
+    "jd.ruling.matching-pair": "the readings never part (a unit test and the win rule)",
+    "jd.ruling.score-full-tie": "it only relabels a tied end: unit test",
+}
+"""Rulings whose other alternatives the exploration on jd-rivals leaves out, and where they are checked."""
+
+
 def _alternatives(advanced: bool) -> list[tuple[str, str]]:
     out = []
     for f in dataclasses.fields(Options):
         rid = f.metadata.get("ruling")
-        if rid is None or rid in ("jd.ruling.all-guests-claimed", "jd.ruling.answer-order") \
+        if rid is None or rid in NOT_EXPLORED_ALONE \
                 or (rid in ADVANCED_RULINGS) != advanced:
             continue
         out += [(rid, alt) for alt in f.metadata["alternatives"][1:] if alt != STRICT]

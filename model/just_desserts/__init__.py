@@ -26,10 +26,11 @@ fields of the State (state.py) (jd.setup.piles); hands are tuples of any length
 (jd.discard.no-hand-limit); 2 to 5 players (jd.players.count); the advanced rules are the
 variant fields of Options (jd.advanced.options).
 
-The package's modules import one way: ``moves`` and ``state`` (leaves) <- ``serving``
-<- ``advanced`` <- ``game`` <- ``views``; ``symmetry`` <- ``state``; this file bundles
-them into :data:`RULES`.  ``v23`` is the other edition (rules version 2.3), a rule set of
-its own that shares the deck model (model/decks.py) and several questions with this one.
+The package's modules import one way: ``moves``, ``state`` and ``tastes`` (leaves) <-
+``serving`` <- ``advanced`` <- ``ending`` <- ``game`` <- ``views``; ``symmetry`` <- ``state``;
+this file bundles them into :data:`RULES`.  ``v23`` is the other edition (rules version 2.3), a
+rule set of its own (``v23_claims`` holds its deck claims) that shares the deck model
+(model/decks.py), the fast servings (``tastes``) and several questions with this one.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from fractions import Fraction
 import pytest
 
 from tablerules.model.just_desserts import v23 as jd
+from tablerules.model.just_desserts import v23_claims as claims
 from tablerules.model.core import CHANCE, TERMINAL, IllegalMove, MoveSyntaxError, RuleGap, SetupError, play
 from tablerules.model.decks import embedded_deck
 
@@ -331,8 +332,8 @@ def test_two_favourites_and_favourite_with_others():
 
 def test_nature_girl_has_no_favourite_in_the_tips_deck():
     """jd23.favourite.nature-girl: a deck claim; holds on v23-tips, breaks on v23-crowd."""
-    assert jd.favourite_exceptions(TIPS) == ()
-    assert jd.favourite_exceptions(embedded_deck("v23-crowd")) == ("HAZEL", "NOLA")
+    assert claims.favourite_exceptions(TIPS) == ()
+    assert claims.favourite_exceptions(embedded_deck("v23-crowd")) == ("HAZEL", "NOLA")
 
 
 # --------------------------------------------------------------------------- draws and the kitchen
