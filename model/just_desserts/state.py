@@ -9,11 +9,10 @@ hands are tuples of any length (jd.discard.no-hand-limit).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import attrgetter
-from typing import Any
 
 from ..core import STRICT, Setup, ruling, variant
 from ..decks import Deck
+from .frozen import replacer
 
 HAND_SIZE = 3  # jd.setup.deal-hands
 CENTRE_SIZE = 3  # jd.setup.deal-guests
@@ -102,17 +101,8 @@ class State:
     end_clause: str = ""
 
 
-_STATE_FIELDS = State.__slots__
-_all_fields = attrgetter(*_STATE_FIELDS)
-_FIELD_INDEX = {name: i for i, name in enumerate(_STATE_FIELDS)}
-
-
-def evolve(state: State, **changes: Any) -> State:
-    """``dataclasses.replace`` for State, without its per-call overhead (the explorer's hot path)."""
-    values = list(_all_fields(state))
-    for name, value in changes.items():
-        values[_FIELD_INDEX[name]] = value
-    return State(*values)
+evolve = replacer(State)
+"""``dataclasses.replace`` for State, without its per-call overhead (the explorer's hot path)."""
 
 
 def deck_of(state: State) -> Deck:

@@ -30,7 +30,6 @@ import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass
-from operator import attrgetter
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -39,6 +38,7 @@ from ..core import (
     CHANCE, STRICT, TERMINAL, IllegalMove, Invariant, MoveSyntaxError, Outcome, RuleGap, RuleSet, Setup, ruling,
 )
 from ..decks import Deck, deck_argument, embedded_deck, favorite_used, satisfies, servings
+from .frozen import replacer
 from .tastes import minimal_servings
 
 RULESET_ID = "just-desserts-2.3"
@@ -123,17 +123,7 @@ class State:
     """Several callers trumped with a Favorite: they race again (jd23.call.favourite-trump)."""
 
 
-_FIELDS = State.__slots__
-_all_fields = attrgetter(*_FIELDS)
-_FIELD_INDEX = {name: i for i, name in enumerate(_FIELDS)}
-
-
-def replace(state: State, **changes: Any) -> State:
-    """``dataclasses.replace`` for State, without its per-call overhead (the hot path of play)."""
-    values = list(_all_fields(state))
-    for name, value in changes.items():
-        values[_FIELD_INDEX[name]] = value
-    return State(*values)
+replace = replacer(State)
 
 
 @dataclass(frozen=True, slots=True)

@@ -94,15 +94,21 @@ def test_current_edition_observations_see_only_what_the_seat_has_seen(seed, play
     assert leak is None, leak
 
 
+def _leaks_on(rules, make_setup, games: int, before: int) -> list[str]:
+    """Seeded games, every player count in turn: the leaks found (none expected)."""
+    leaks = []
+    for seed in range(games):
+        players = 2 + seed % 4
+        leak = first_leak(rules, make_setup(players), seed, before + seed % 150, 60)
+        if leak:
+            leaks.append(f"seed {seed}, {players} players: {leak}")
+    return leaks
+
+
 def test_current_edition_observations_on_the_retail_deck(retail_deck_path):
     """The same property on the retail deck, every player count, all advanced rules (seeded)."""
     deck = load_deck(retail_deck_path, name="retail-2015")
-    leaks = []
-    for seed in range(160):
-        players = 2 + seed % 4
-        leak = first_leak(JD, _current_setup(players, deck), seed, 20 + seed % 150, 60)
-        if leak:
-            leaks.append(f"seed {seed}, {players} players: {leak}")
+    leaks = _leaks_on(JD, lambda n: _current_setup(n, deck), 160, 20)
     assert not leaks, f"{len(leaks)} leaks, first: {leaks[0]}"
 
 
@@ -117,10 +123,5 @@ def test_v23_observations_see_only_what_the_seat_has_seen(seed, players, before)
 
 def test_v23_observations_on_the_retail_deck(retail_deck_path):
     deck = load_deck(retail_deck_path, name="retail-2015")
-    leaks = []
-    for seed in range(120):
-        players = 2 + seed % 4
-        leak = first_leak(v23.RULES, v23.RULES.setup(players, v23.Options(), deck), seed, 10 + seed % 120, 60)
-        if leak:
-            leaks.append(f"seed {seed}, {players} players: {leak}")
+    leaks = _leaks_on(v23.RULES, lambda n: v23.RULES.setup(n, v23.Options(), deck), 120, 10)
     assert not leaks, f"{len(leaks)} leaks, first: {leaks[0]}"

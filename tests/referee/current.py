@@ -211,7 +211,7 @@ class CurrentReferee:
         if a["turn"] != b["turn"] or (a["phase"] == "choose" and b["phase"] == "discard"):
             suits = Counter(self.cards.suit[g] for g in a["centre"])
             if not b["opening"] and any(k > 1 for k in suits.values()):
-                bad.append(f"turn ended with a suit twice in the middle [jd.discard.one-per-suit]")
+                bad.append("turn ended with a suit twice in the middle [jd.discard.one-per-suit]")
             self.turn = Turn(seat=a["turn"])
         return bad
 

@@ -12,7 +12,6 @@ import random
 import sys
 import time
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from tablerules.model.core import CHANCE, TERMINAL
 from tablerules.model.decks import load_deck
@@ -120,7 +119,7 @@ def main(argv: list[str]) -> int:
         print("set TABLERULES_RETAIL_DECK to the retail card list", file=sys.stderr)
         return 2
     total = Tally()
-    print(f"| configuration | games | actions | unfinished (3,000 actions) | violations |\n| --- | --- | --- | --- | --- |")
+    print("| configuration | games | actions | unfinished (3,000 actions) | violations |\n| --- | --- | --- | --- | --- |")
     t0 = time.perf_counter()
     for edition, players, variants in configurations():
         tally = Tally()
