@@ -145,3 +145,19 @@ def test_basic_alternatives_are_listed_for_the_check():
     listed = check.basic_alternatives()
     assert ("jd.ruling.serving-size", "any") in listed and ("jd.ruling.guest-supply-empty", "draw-game") in listed
     assert all(alt != "strict" for _, alt in listed)
+
+
+def test_endless_play_is_found_with_play_on_and_not_with_the_default():
+    """jd.ruling.no-serving-possible: on jd-famine, play-on reaches a set of states play can never leave
+    (a bottom strongly connected component without an end); the saved witness is fresh and replays."""
+    r = check._endless_play()
+    assert r.status == r.expected() == "play-on never ends; default ends"
+    saved = json.loads(proofs.witness_path().parent.joinpath(proofs.ENDLESS_WITNESS).read_text(encoding="utf-8"))
+    w = saved["witnesses"]["basic game"]
+    setup = RULES.setup(2, Options(no_serving="play-on"), embedded_deck("jd-famine"))
+    end = play(RULES, RULES.new_game(setup), w["moves"])
+    assert RULES.state_vars(end) == w["last_state"]
+    closed, complete = proofs.closed_sets(RULES, end, 2_000)
+    assert complete and closed and all(RULES.outcome(s) is None for s in closed[0])
+    default_end = play(RULES, RULES.new_game(RULES.setup(2, Options(), embedded_deck("jd-famine"))), w["moves"])
+    assert proofs.closed_sets(RULES, default_end, 2_000) == ([], True)
