@@ -27,7 +27,7 @@ ENTRIES: dict[str, Entry] = {
         Entry("dishes", "Who Is Going to Do the Dishes?", "tablerules.model.dishes", "tablerules.proofs.dishes_check",
               "tablerules.model.dishes_compact"),
         Entry("just-desserts", "Just Desserts (current rulebook)", "tablerules.model.just_desserts", "tablerules.proofs.just_desserts_check"),
-        Entry("just-desserts-2.3", "Just Desserts, rules version 2.3", "tablerules.model.just_desserts_v23", "tablerules.proofs.just_desserts_v23_check"),
+        Entry("just-desserts-2.3", "Just Desserts, rules version 2.3", "tablerules.model.just_desserts.v23", "tablerules.proofs.just_desserts_v23_check"),
     )
 }
 

@@ -1,6 +1,6 @@
 """The 'twins' symmetry of Just Desserts: guests whose cards differ only by name are interchangeable.
 
-Used by the explorer to store one state per orbit (model/just_desserts.py registers it as
+Used by the explorer to store one state per orbit (the package's RULES registers it as
 the default symmetry).  Sound because the rules (jd.serve.satisfies, jd.win.three-of-a-suit,
 jd.discard.one-per-suit, ...) look at a guest only through its suit, tastes and favourites.
 """
@@ -11,7 +11,9 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from .decks import Deck
+from ..decks import Deck
+from .state import evolve
+
 
 def _guest_kind(deck: Deck, guest_id: str) -> tuple:
     g = deck.guest(guest_id)
@@ -24,7 +26,7 @@ def twin_classes(deck: Deck) -> tuple[tuple[str, ...], ...]:
     groups: dict[tuple, list[str]] = {}
     for gid in deck.guest_cards():
         groups.setdefault(_guest_kind(deck, gid), []).append(gid)
-    return tuple(tuple(sorted(v)) for v in groups.values() if len(v) > 1)
+    return tuple(tuple(sorted(v)) for v in groups.values() if len(v) > 1)  # plumbing: twins are classes of two or more
 
 
 def _locations(state: Any) -> dict[str, tuple]:
@@ -34,11 +36,11 @@ def _locations(state: Any) -> dict[str, tuple]:
         where[g] = (1,)
     for i, g in enumerate(state.guest_discard):
         where[g] = (2, i)
-    if state.offer is not None:
+    if state.offer is not None:  # plumbing: the guest on offer has a place of its own
         where[state.offer.guest] = (3,)
     for seat, guests in enumerate(state.claimed):
         for g in guests:
-            where[g] = (4, seat, g == state.shielded)
+            where[g] = (4, seat, g in state.shielded)
     return where
 
 
@@ -49,28 +51,26 @@ def canonical_twins(state: Any) -> Any:
     the name never matters.
     """
     classes = twin_classes(state.setup.components)
-    if not classes:
+    if not classes:  # plumbing: no twins in this deck
         return state
     rename: dict[str, str] = {}
     where = _locations(state)
     for members in classes:
         spots = sorted((where[g], g) for g in members)
         for new, (_, old) in zip(members, spots):
-            if new != old:
+            if new != old:  # plumbing: only names that change
                 rename[old] = new
-    if not rename:
+    if not rename:  # plumbing: nothing to rename
         return state
 
     def r(gs):
         return tuple(sorted(rename.get(g, g) for g in gs))
 
     offer = state.offer
-    if offer is not None and offer.guest in rename:
+    if offer is not None and offer.guest in rename:  # plumbing: rename the guest on offer
         offer = replace(offer, guest=rename[offer.guest])
-    from .just_desserts import evolve  # the State module imports this one
-
     return evolve(
         state, claimed=tuple(r(c) for c in state.claimed), centre=r(state.centre), guest_pile=r(state.guest_pile),
         guest_discard=tuple(rename.get(g, g) for g in state.guest_discard), offer=offer,
-        shielded=rename.get(state.shielded, state.shielded),
+        shielded=tuple(sorted(rename.get(g, g) for g in state.shielded)),
     )

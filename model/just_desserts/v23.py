@@ -29,15 +29,17 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any
 
-from .core import (
+from ..core import (
     CHANCE, STRICT, TERMINAL, IllegalMove, Invariant, MoveSyntaxError, Outcome, RuleGap, RuleSet, Setup, ruling,
 )
-from .decks import Deck, deck_argument, embedded_deck, favorite_used, is_minimal, satisfies, servings
+from ..decks import Deck, deck_argument, embedded_deck, favorite_used, satisfies, servings
+from .frozen import replacer
+from .tastes import minimal_servings
 
 RULESET_ID = "just-desserts-2.3"
 HAND_SIZE = 5
@@ -68,17 +70,18 @@ class Options:
     penalty_empty_hand: str = ruling("jd23.ruling.penalty-empty-hand", "no-penalty", STRICT)
     guest_pile_empty: str = ruling("jd23.ruling.guest-pile-empty", "at-next-turn-up", "at-last-turn-up")
     nothing_to_reshuffle: str = ruling("jd23.ruling.nothing-to-reshuffle", "game-ends", STRICT)
-    kitchen_check: str = ruling("jd23.ruling.kitchen-check", "when-everyone-draws", "whenever-short", STRICT)
+    kitchen_check: str = ruling("jd23.ruling.kitchen-check", "whenever-short", "when-everyone-draws", STRICT)
     full_tie: str = ruling("jd23.ruling.full-tie", "draw", "shared-win")
     simultaneous_mistaken: str = ruling("jd23.ruling.simultaneous-mistaken", "no-penalty", "penalty", STRICT)
+    race_odds: str = ruling("jd23.ruling.race-odds", "tie-one-in-ten", "equal")
 
 
 # --------------------------------------------------------------------------- state
 
-DEAL, TURN_UP, ANSWER, RACE, SERVE, PENALTY, DRAW, OVER = (
-    "deal", "turn-up", "answer", "race", "serve", "penalty", "draw", "over")
-PHASES = (DEAL, TURN_UP, ANSWER, RACE, SERVE, PENALTY, DRAW, OVER)
-CALL, PASS = "call", "pass"
+DEAL, TURN_UP, ANSWER, RACE, TRUMP, COUNTER, SERVE, PENALTY, DRAW, OVER = (
+    "deal", "turn-up", "answer", "race", "trump", "counter", "serve", "penalty", "draw", "over")
+PHASES = (DEAL, TURN_UP, ANSWER, RACE, TRUMP, COUNTER, SERVE, PENALTY, DRAW, OVER)
+CALL, PASS, FAVOURITE = "call", "pass", "favourite"
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +116,14 @@ class State:
     """Mistaken callers still to pay (jd23.call.erroneous-penalty)."""
     draws: tuple[int, ...] = ()
     """Seats still to draw one card each, in order."""
+    trumps: tuple[str, ...] = ()
+    """Per seat while the other callers are asked for a trump (phase trump): "" (not yet or not asked),
+    "favourite" or "pass" (jd23.call.favourite-trump)."""
+    trumped: bool = False
+    """Several callers trumped with a Favorite: they race again (jd23.call.favourite-trump)."""
+
+
+replace = replacer(State)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +140,15 @@ class Pass:
 
     def __str__(self) -> str:
         return PASS
+
+
+@dataclass(frozen=True, slots=True)
+class Favourite:
+    """Say "I have the Favorite": a trump of the first call, or the first caller's answer to a trump
+    (jd23.call.favourite-trump); forced for a caller holding a Favorite serving, impossible without."""
+
+    def __str__(self) -> str:
+        return FAVOURITE
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +186,7 @@ class Race:
     seat: int | None
 
     def __str__(self) -> str:
-        return "simultaneous" if self.seat is None else f"first {self.seat}"
+        return "simultaneous" if self.seat is None else f"first {self.seat}"  # plumbing: the text form of a move
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,12 +212,13 @@ class Draw:
         return f"seat {self.seat} draws {self.card}"
 
 
-Move = Call | Pass | Serve | Fail | TurnUp | Race | Penalty | Draw
+Move = Call | Pass | Favourite | Serve | Fail | TurnUp | Race | Penalty | Draw
 
 _PATTERNS = (
     (re.compile(r"call"), lambda m: Call()),
     (re.compile(r"pass"), lambda m: Pass()),
     (re.compile(r"fail"), lambda m: Fail()),
+    (re.compile(r"favourite"), lambda m: Favourite()),
     (re.compile(r"serve (\S+)"), lambda m: Serve(tuple(m[1].split("+")))),
     (re.compile(r"turn up (\S+)"), lambda m: TurnUp(m[1])),
     (re.compile(r"simultaneous"), lambda m: Race(None)),
@@ -205,7 +226,7 @@ _PATTERNS = (
     (re.compile(r"seat (\d+) takes (\S+) from seat (\d+)"), lambda m: Penalty(int(m[1]), int(m[3]), m[2])),
     (re.compile(r"seat (\d+) draws (\S+)"), lambda m: Draw(int(m[1]), m[2])),
 )
-MOVE_FORMS = "call, pass, fail, serve A+B, turn up GUEST, first SEAT, simultaneous, " \
+MOVE_FORMS = "call, pass, favourite, fail, serve A+B, turn up GUEST, first SEAT, simultaneous, " \
              "seat T takes CARD from seat S, seat S draws CARD"
 
 
@@ -214,9 +235,9 @@ def parse_move(text: str, setup: Setup | None = None) -> Move:
     t = " ".join(str(text).split())
     for pattern, build in _PATTERNS:
         m = pattern.fullmatch(t)
-        if m:
+        if m:  # plumbing: parsing a move's text
             move = build(m)
-            if setup is not None:
+            if setup is not None:  # plumbing: names checked when a setup is given
                 _check_names(move, setup)
             return move
     raise MoveSyntaxError(f"not a just-desserts-2.3 move: {text!r} (forms: {MOVE_FORMS})")
@@ -224,14 +245,14 @@ def parse_move(text: str, setup: Setup | None = None) -> Move:
 
 def _check_names(move: Move, setup: Setup) -> None:
     deck: Deck = setup.components
-    cards = getattr(move, "cards", ()) + ((move.card,) if isinstance(move, (Penalty, Draw)) else ())
+    cards = getattr(move, "cards", ()) + ((move.card,) if isinstance(move, (Penalty, Draw)) else ())  # plumbing: the cards a move names
     for c in cards:
-        if not deck.has_dessert(c):
+        if not deck.has_dessert(c):  # plumbing: parsing: unknown dessert
             raise MoveSyntaxError(f"unknown dessert {c!r} in {move}")
-    if isinstance(move, TurnUp) and not deck.has_guest(move.guest):
+    if isinstance(move, TurnUp) and not deck.has_guest(move.guest):  # plumbing: parsing: unknown guest
         raise MoveSyntaxError(f"unknown guest {move.guest!r}")
     for seat in (getattr(move, "seat", None), getattr(move, "taker", None)):
-        if seat is not None and not 0 <= seat < setup.players:
+        if seat is not None and not 0 <= seat < setup.players:  # plumbing: parsing: no such seat
             raise MoveSyntaxError(f"no seat {seat} in a {setup.players}-player game: {move}")
 
 
@@ -258,10 +279,16 @@ def _set(seq: tuple, i: int, value: Any) -> tuple:
     return seq[:i] + (value,) + seq[i + 1:]
 
 
+@lru_cache(maxsize=1 << 10)
 def _draw_one(pile: tuple[str, ...]) -> tuple[tuple[str, Fraction], ...]:
     """Each distinct card with probability count / size."""
     n = len(pile)
-    return tuple((c, Fraction(k, n)) for c, k in sorted(Counter(pile).items()))
+    return tuple((c, _probability(k, n)) for c, k in sorted(Counter(pile).items()))
+
+
+@lru_cache(maxsize=1 << 10)
+def _probability(k: int, n: int) -> Fraction:
+    return Fraction(k, n)
 
 
 # --------------------------------------------------------------------------- servings
@@ -270,7 +297,9 @@ def _draw_one(pile: tuple[str, ...]) -> tuple[tuple[str, Fraction], ...]:
 @lru_cache(maxsize=200_000)
 def _servings(deck: Deck, hand: tuple[str, ...], guest: str, minimal: bool) -> tuple[tuple[str, ...], ...]:
     """Every serving of one to three desserts from ``hand`` (jd23.satisfy.tastes, jd23.serve.one-to-three)."""
-    return servings(deck, hand, guest, max_cards=MAX_SERVING, minimal=minimal)
+    if minimal:  # rule: jd23.ruling.spare-desserts
+        return minimal_servings(deck, hand, guest, MAX_SERVING)
+    return servings(deck, hand, guest, max_cards=MAX_SERVING)
 
 
 def hand_servings(state: State, seat: int) -> tuple[tuple[str, ...], ...]:
@@ -282,40 +311,38 @@ def hand_servings(state: State, seat: int) -> tuple[tuple[str, ...], ...]:
 def favourites_served(deck: Deck, cards: tuple[str, ...], guest: str, options: Options) -> int:
     """How many different favourites of the guest this serving gives (jd23.favourite.extra-card);
     with jd23.ruling.favourite-with-others = alone-only, a favourite counts only when served alone."""
-    if not favorite_used(deck, cards, guest):
+    if not favorite_used(deck, cards, guest):  # rule: jd23.favourite.extra-card
         return 0
-    if options.favourite_with_others == "alone-only" and len(cards) > 1:
+    if options.favourite_with_others == "alone-only" and len(cards) > 1:  # rule: jd23.ruling.favourite-with-others
         return 0
     favs = set(deck.guest(guest).favorites)
-    return len({c for c in cards if c in favs})
+    return len({c for c in cards if c in favs})  # rule: jd23.favourite.extra-card
 
 
 def favourite_servings(state: State, seat: int) -> tuple[tuple[str, ...], ...]:
     """The servings of ``seat`` that give the guest a favourite (jd23.favourite.extra-card)."""
     deck, options = state.setup.components, state.setup.options
-    return tuple(s for s in hand_servings(state, seat) if favourites_served(deck, s, state.guest, options))
+    return tuple(s for s in hand_servings(state, seat) if favourites_served(deck, s, state.guest, options))  # rule: jd23.favourite.extra-card
 
 
 def callers(state: State) -> tuple[int, ...]:
-    return tuple(i for i, a in enumerate(state.answers) if a == CALL)
+    return tuple(i for i, a in enumerate(state.answers) if a == CALL)  # rule: jd23.call.got-it
 
 
 def contenders(state: State) -> tuple[int, ...]:
-    """Callers who have not yet failed; under favourite-caller-first, only those holding a favourite
-    serving if any do (jd23.call.favourite-trump)."""
-    live = tuple(s for s in callers(state) if s not in state.mistaken)
-    if state.setup.options.favourite_trump == "favourite-caller-first" and len(live) > 1:
-        with_favourite = tuple(s for s in live if favourite_servings(state, s))
-        if with_favourite:
-            return with_favourite
+    """Who is still in the race: callers who have not failed (jd23.call.first-serves); after a trump,
+    only the callers holding a Favorite serving (jd23.call.favourite-trump)."""
+    live = tuple(s for s in callers(state) if s not in state.mistaken)  # rule: jd23.call.erroneous-covered
+    if state.trumped:  # rule: jd23.call.favourite-trump
+        return tuple(s for s in live if state.trumps[s] == FAVOURITE)  # rule: jd23.call.favourite-trump
     return live
 
 
 def offered_servings(state: State) -> tuple[tuple[str, ...], ...]:
     """What the first caller may serve: a favourite serving when it won by a favourite trump."""
     seat = state.first
-    if (state.setup.options.favourite_trump == "favourite-caller-first"
-            and len([s for s in callers(state) if s not in state.mistaken]) > 1
+    if (state.setup.options.favourite_trump == "favourite-caller-first"  # rule: jd23.ruling.favourite-trump
+            and len([s for s in callers(state) if s not in state.mistaken]) > 1  # rule: jd23.call.erroneous-covered
             and favourite_servings(state, seat)):
         return favourite_servings(state, seat)
     return hand_servings(state, seat)
@@ -336,62 +363,86 @@ def new_game(setup: Setup) -> State:
 
 def setup_error(setup: Setup) -> str | None:
     deck = setup.components
-    if not isinstance(deck, Deck):
+    if not isinstance(deck, Deck):  # plumbing: a deck of the right kind
         return "components must be a Just Desserts deck"
     need = HAND_SIZE * setup.players
     have = len(deck.dessert_cards())
-    if have < need:
+    if have < need:  # rule: jd23.setup.deal-five
         return f"deck {deck.name!r} has {have} desserts, fewer than the {need} the deal needs (jd23.setup.deal-five)"
     return None
 
 
 def to_move(state: State) -> Any:
-    if state.phase == OVER:
+    if state.phase == OVER:  # rule: jd23.end.second-exhaustion
         return TERMINAL
-    if state.phase in (DEAL, TURN_UP, RACE, PENALTY, DRAW):
+    if state.phase in (DEAL, TURN_UP, RACE, PENALTY, DRAW):  # rule: jd23.round.turn-up-guest, jd23.call.simultaneous, jd23.call.erroneous-penalty, jd23.draw.guest-leaves-hungry
         return CHANCE
-    if state.phase == ANSWER:
+    if state.phase == ANSWER:  # rule: jd23.call.got-it
         return state.answers.index("")
+    if state.phase == TRUMP:  # rule: jd23.call.favourite-trump
+        return _next_asked(state)
     return state.first
+
+
+def _next_asked(state: State) -> int:
+    """The next caller asked for a trump, clockwise from the first caller."""
+    n = state.setup.players
+    return min((s for s, a in enumerate(state.trumps) if a == ""), key=lambda s: (s - state.first) % n)  # rule: jd23.call.favourite-trump
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
     """Seat moves in canonical order: call before pass; servings smallest first, then fail."""
-    if state.phase == ANSWER:
+    if state.phase == ANSWER:  # rule: jd23.call.got-it, jd23.call.pass
         return (Call(), Pass())
-    if state.phase == SERVE:
+    if state.phase in (TRUMP, COUNTER):  # rule: jd23.call.favourite-trump
+        # a caller holding a Favorite serving says so; one without cannot (jd23.call.favourite-trump)
+        return (Favourite(),) if favourite_servings(state, to_move(state)) else (Pass(),)  # rule: jd23.call.favourite-trump
+    if state.phase == SERVE:  # rule: jd23.call.first-serves
         offered = offered_servings(state)
-        return tuple(Serve(s) for s in offered) if offered else (Fail(),)
+        return tuple(Serve(s) for s in offered) if offered else (Fail(),)  # rule: jd23.call.erroneous-covered
     return ()
 
 
 def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
     phase = state.phase
-    if phase == TURN_UP:
+    if phase == TURN_UP:  # rule: jd23.round.turn-up-guest
         p = Fraction(1, len(state.guest_pile))
         return tuple((TurnUp(g), p) for g in state.guest_pile)
-    if phase == RACE:
+    if phase == RACE:  # rule: jd23.call.first-serves, jd23.call.simultaneous
         who = contenders(state)
+        if state.trumped:  # rule: jd23.call.favourite-trump
+            p = Fraction(1, len(who))
+            return tuple((Race(s), p) for s in who)
         _favourite_gap(state)
-        p = Fraction(1, len(who) + 1)
-        return tuple((Race(s), p) for s in who) + ((Race(None), p),)
-    if phase == PENALTY:
+        tie, each = race_odds(state.setup.options, len(who))
+        return tuple((Race(s), each) for s in who) + ((Race(None), tie),)
+    if phase == PENALTY:  # rule: jd23.call.erroneous-penalty
         seat = state.penalties[0]
         taker = penalty_taker(state, seat)
         return tuple((Penalty(taker, seat, c), p) for c, p in _draw_one(state.hands[seat]))
-    if phase in (DEAL, DRAW):
+    if phase in (DEAL, DRAW):  # rule: jd23.setup.deal-five, jd23.draw.guest-leaves-hungry
         seat = state.draws[0]
         return tuple((Draw(seat, c), p) for c, p in _draw_one(state.dessert_pile))
     return ()
 
 
+def race_odds(options: Options, callers: int) -> tuple[Fraction, Fraction]:
+    """(chance of a truly simultaneous call, chance of each caller being first) among ``callers``
+    live callers (jd23.call.simultaneous, jd23.ruling.race-odds).  The checks branch on every
+    outcome whatever the odds; only statistics weigh them."""
+    if options.race_odds == "equal":  # rule: jd23.ruling.race-odds
+        return Fraction(1, callers + 1), Fraction(1, callers + 1)
+    tie = Fraction(1, 10)
+    return tie, (1 - tie) / callers
+
+
 def _favourite_gap(state: State) -> None:
     """Under strict, a race among callers where one holds a favourite is the unexplained trump."""
-    if state.setup.options.favourite_trump != STRICT:
+    if state.setup.options.favourite_trump != STRICT:  # rule: jd23.ruling.favourite-trump
         return
-    live = [s for s in callers(state) if s not in state.mistaken]
-    holders = [s for s in live if favourite_servings(state, s)]
-    if len(live) > 1 and holders:
+    live = [s for s in callers(state) if s not in state.mistaken]  # rule: jd23.ruling.favourite-trump
+    holders = [s for s in live if favourite_servings(state, s)]  # rule: jd23.ruling.favourite-trump
+    if len(live) > 1 and holders:  # rule: jd23.ruling.favourite-trump
         raise RuleGap("jd23.ruling.favourite-trump",
                       f"callers {live} race for guest {state.guest}; seat {holders[0]} holds a favourite: "
                       "the text promises a trump by Favorite and never explains it")
@@ -401,9 +452,9 @@ def penalty_taker(state: State, seat: int) -> int:
     """Who takes the mistaken caller's random card (jd23.ruling.penalty-taker)."""
     choice = state.setup.options.penalty_taker
     n = state.setup.players
-    if choice == STRICT:
+    if choice == STRICT:  # rule: jd23.ruling.penalty-taker
         raise RuleGap("jd23.ruling.penalty-taker", f"seat {seat} pays a penalty; the text says only 'another player' takes it")
-    if choice == "maitre-d" and seat != MAITRE_D:
+    if choice == "maitre-d" and seat != MAITRE_D:  # rule: jd23.ruling.penalty-taker
         return MAITRE_D
     return (seat + 1) % n
 
@@ -414,28 +465,30 @@ def penalty_taker(state: State, seat: int) -> int:
 def illegal_reason(state: State, move: Move) -> str | None:
     """The clause that forbids ``move`` here, or None."""
     actor = to_move(state)
-    if actor is TERMINAL:
+    if actor is TERMINAL:  # rule: jd23.end.second-exhaustion
         return "jd23.end.second-exhaustion"  # the game is over
-    if actor is CHANCE:
-        return None if _possible_chance(state, move) else _CHANCE_CLAUSE[state.phase]
-    if state.phase == ANSWER:
+    if actor is CHANCE:  # plumbing: chance moves are checked against the outcomes
+        return None if _possible_chance(state, move) else _CHANCE_CLAUSE[state.phase]  # plumbing: which clause to name for an impossible chance move
+    if state.phase == ANSWER:  # plumbing: which clause to name for an illegal move
         # an answer is "call" or "pass"; nothing else while the guest waits
-        return None if isinstance(move, (Call, Pass)) else "jd23.call.got-it"
+        return None if isinstance(move, (Call, Pass)) else "jd23.call.got-it"  # rule: jd23.call.got-it, jd23.call.pass
+    if state.phase in (TRUMP, COUNTER):  # plumbing: which clause to name for an illegal move
+        return None if move in legal_moves(state) else "jd23.call.favourite-trump"  # rule: jd23.call.favourite-trump
     # phase serve: only the first caller acts, with a serving or a failure
-    if isinstance(move, Fail):
+    if isinstance(move, Fail):  # plumbing: which clause to name for an illegal move
         # a caller who can serve does so; fail is for a call that was mistaken
-        return "jd23.call.first-serves" if offered_servings(state) else None
-    if not isinstance(move, Serve):
+        return "jd23.call.first-serves" if offered_servings(state) else None  # rule: jd23.call.first-serves, jd23.call.erroneous-covered
+    if not isinstance(move, Serve):  # plumbing: which clause to name for an illegal move
         return "jd23.call.first-serves"
-    if not 1 <= len(move.cards) <= MAX_SERVING:
+    if not 1 <= len(move.cards) <= MAX_SERVING:  # rule: jd23.serve.one-to-three
         return "jd23.serve.one-to-three"
-    if not _contains(state.hands[state.first], move.cards):
+    if not _contains(state.hands[state.first], move.cards):  # rule: jd23.serve.reveal-dirty-dishes
         return "jd23.serve.reveal-dirty-dishes"  # the desserts must come out of the server's hand
-    if not satisfies(state.setup.components, move.cards, state.guest):
+    if not satisfies(state.setup.components, move.cards, state.guest):  # rule: jd23.satisfy.tastes
         return "jd23.satisfy.tastes"
-    if tuple(sorted(move.cards)) not in hand_servings(state, state.first):
+    if tuple(sorted(move.cards)) not in hand_servings(state, state.first):  # rule: jd23.ruling.spare-desserts
         return "jd23.ruling.spare-desserts"
-    if move.cards not in offered_servings(state):
+    if move.cards not in offered_servings(state):  # rule: jd23.call.favourite-trump
         return "jd23.call.favourite-trump"
     return None
 
@@ -443,13 +496,13 @@ def illegal_reason(state: State, move: Move) -> str | None:
 def _possible_chance(state: State, move: Move) -> bool:
     """True if ``move`` is one of ``chance_outcomes(state)`` (checked directly, without listing them)."""
     phase = state.phase
-    if isinstance(move, Draw):
+    if isinstance(move, Draw):  # plumbing: dispatch on the chance move
         return phase in (DEAL, DRAW) and move.seat == state.draws[0] and move.card in state.dessert_pile
-    if isinstance(move, TurnUp):
+    if isinstance(move, TurnUp):  # plumbing: dispatch on the chance move
         return phase == TURN_UP and move.guest in state.guest_pile
-    if isinstance(move, Race):
-        return phase == RACE and (move.seat is None or move.seat in contenders(state))
-    if isinstance(move, Penalty):
+    if isinstance(move, Race):  # plumbing: dispatch on the chance move
+        return phase == RACE and (move.seat in contenders(state) or move.seat is None and not state.trumped)
+    if isinstance(move, Penalty):  # plumbing: dispatch on the chance move
         return (phase == PENALTY and move.seat == state.penalties[0] and move.card in state.hands[move.seat]
                 and move.taker == penalty_taker(state, move.seat))
     return False
@@ -466,21 +519,23 @@ _CHANCE_CLAUSE = {
 
 def apply(state: State, move: Move) -> State:
     reason = illegal_reason(state, move)
-    if reason is not None:
+    if reason is not None:  # plumbing: illegal moves raise
         raise IllegalMove(reason, move, f"not allowed in phase {state.phase}")
-    if isinstance(move, TurnUp):
+    if isinstance(move, TurnUp):  # plumbing: dispatch on the move
         return _turn_up(state, move.guest)
-    if isinstance(move, (Call, Pass)):
+    if state.phase in (TRUMP, COUNTER):  # plumbing: dispatch on the phase
+        return _trump_answer(state, move)
+    if isinstance(move, (Call, Pass)):  # plumbing: dispatch on the move
         return _answer(state, str(move))
-    if isinstance(move, Race):
+    if isinstance(move, Race):  # plumbing: dispatch on the move
         return _race(state, move.seat)
-    if isinstance(move, Serve):
+    if isinstance(move, Serve):  # plumbing: dispatch on the move
         return _serve(state, move.cards)
-    if isinstance(move, Fail):
+    if isinstance(move, Fail):  # plumbing: dispatch on the move
         return _fail(state)
-    if isinstance(move, Penalty):
+    if isinstance(move, Penalty):  # plumbing: dispatch on the move
         return _penalty(state, move)
-    if isinstance(move, Draw):
+    if isinstance(move, Draw):  # plumbing: dispatch on the move
         return _draw(state, move)
     raise IllegalMove("jd23.call.got-it", move, "unknown move")
 
@@ -489,7 +544,7 @@ def _turn_up(state: State, guest: str) -> State:
     """jd23.round.turn-up-guest: every seat now owes an answer."""
     s = replace(state, phase=ANSWER, guest=guest, guest_pile=_remove(state.guest_pile, (guest,)),
                 answers=("",) * state.setup.players)
-    if s.guest_pile or state.setup.options.guest_pile_empty != "at-last-turn-up":
+    if s.guest_pile or state.setup.options.guest_pile_empty != "at-last-turn-up":  # rule: jd23.ruling.guest-pile-empty
         return s
     # jd23.ruling.guest-pile-empty = at-last-turn-up: the pile is empty the moment its last guest is up
     return _guest_pile_ran_out(s)
@@ -497,10 +552,10 @@ def _turn_up(state: State, guest: str) -> State:
 
 def _guest_pile_ran_out(state: State) -> State:
     """jd23.guests.reshuffle-once the first time, jd23.end.second-exhaustion the second."""
-    if state.reshuffled:
+    if state.reshuffled:  # rule: jd23.end.second-exhaustion
         return replace(state, phase=OVER)
-    if not state.discards:
-        if state.setup.options.nothing_to_reshuffle == STRICT:
+    if not state.discards:  # rule: jd23.ruling.nothing-to-reshuffle
+        if state.setup.options.nothing_to_reshuffle == STRICT:  # rule: jd23.ruling.nothing-to-reshuffle
             raise RuleGap("jd23.ruling.nothing-to-reshuffle",
                           "the guest pile ran out for the first time and the discard pile is empty")
         return replace(state, phase=OVER, reshuffled=True)
@@ -511,9 +566,9 @@ def _answer(state: State, answer: str) -> State:
     """jd23.call.got-it / jd23.call.pass; when all have answered, the round goes on."""
     seat = state.answers.index("")
     s = replace(state, answers=_set(state.answers, seat, answer))
-    if "" in s.answers:
+    if "" in s.answers:  # rule: jd23.call.got-it
         return s
-    if not callers(s):
+    if not callers(s):  # rule: jd23.round.all-pass
         return _guest_leaves_hungry(s)  # jd23.round.all-pass
     return _contest(s)
 
@@ -521,28 +576,55 @@ def _answer(state: State, answer: str) -> State:
 def _contest(state: State) -> State:
     """The next caller to serve: alone, by race, or nobody left (jd23.call.first-serves)."""
     who = contenders(state)
-    if not who:
+    if not who:  # rule: jd23.call.erroneous-penalty
         # every caller was mistaken: each pays (jd23.call.erroneous-penalty)
         return _start_penalties(replace(state, first=None), state.mistaken)
-    if len(who) == 1:
+    if len(who) == 1:  # rule: jd23.call.first-serves
         _favourite_gap(state)
         return replace(state, phase=SERVE, first=who[0])
     return replace(state, phase=RACE, first=None)
 
 
 def _race(state: State, seat: int | None) -> State:
-    if seat is None:
+    if seat is None:  # rule: jd23.call.simultaneous
         # jd23.call.simultaneous: the guest walks away and everyone draws; a caller in the
         # tie who could not have served is the case jd23.ruling.simultaneous-mistaken settles
-        unable = tuple(c for c in contenders(state) if not hand_servings(state, c))
+        unable = tuple(c for c in contenders(state) if not hand_servings(state, c))  # rule: jd23.ruling.simultaneous-mistaken
         rule = state.setup.options.simultaneous_mistaken
-        if unable and rule == STRICT:
+        if unable and rule == STRICT:  # rule: jd23.ruling.simultaneous-mistaken
             raise RuleGap("jd23.ruling.simultaneous-mistaken",
                           f"seats {list(unable)} called in a simultaneous tie without being able to serve")
-        if unable and rule == "penalty":
+        if unable and rule == "penalty":  # rule: jd23.ruling.simultaneous-mistaken
             return _start_penalties(replace(state, first=None), unable)
         return _guest_leaves_hungry(state)
+    if state.trumped:  # rule: jd23.call.favourite-trump
+        return replace(state, phase=SERVE, first=seat, trumped=False, trumps=())
+    others = [s for s in contenders(state) if s != seat]  # rule: jd23.call.favourite-trump
+    if state.setup.options.favourite_trump == "favourite-caller-first" and others:  # rule: jd23.ruling.favourite-trump
+        # every other live caller is asked, whatever its hand holds, so asking reveals nothing
+        trumps = tuple("" if s in others else "-" for s in range(state.setup.players))  # rule: jd23.call.favourite-trump
+        return replace(state, phase=TRUMP, first=seat, trumps=trumps)
     return replace(state, phase=SERVE, first=seat)
+
+
+def _trump_answer(state: State, move: Move) -> State:
+    """jd23.call.favourite-trump: the other callers say whether they hold a Favorite; if one does, the
+    first caller answers with its own Favorite (and keeps the guest) or yields."""
+    said = FAVOURITE if isinstance(move, Favourite) else PASS  # plumbing: the answer's word
+    if state.phase == COUNTER:  # rule: jd23.call.favourite-trump
+        if said == FAVOURITE:  # rule: jd23.call.favourite-trump
+            return replace(state, phase=SERVE, trumps=())
+        trump = tuple(s for s, a in enumerate(state.trumps) if a == FAVOURITE)  # rule: jd23.call.favourite-trump
+        if len(trump) == 1:  # rule: jd23.call.favourite-trump
+            return replace(state, phase=SERVE, first=trump[0], trumps=())
+        return replace(state, phase=RACE, first=None, trumped=True, trumps=state.trumps)
+    seat = _next_asked(state)
+    s = replace(state, trumps=_set(state.trumps, seat, said))
+    if "" in s.trumps:  # plumbing: more callers to ask
+        return s
+    if FAVOURITE in s.trumps:  # rule: jd23.call.favourite-trump
+        return replace(s, phase=COUNTER)
+    return replace(s, phase=SERVE, trumps=())
 
 
 def _serve(state: State, cards: tuple[str, ...]) -> State:
@@ -557,16 +639,16 @@ def _serve(state: State, cards: tuple[str, ...]) -> State:
         guest=None, answers=(), mistaken=(), first=None,
     )
     extra = _favourite_cards(favourites_served(deck, cards, guest, state.setup.options), guest, state.setup.options)
-    return _favourite_draws(s, seat, extra) if extra else _next_round(s)
+    return _favourite_draws(s, seat, extra) if extra else _next_round(s)  # rule: jd23.favourite.extra-card
 
 
 def _favourite_cards(used: int, guest: str, options: Options) -> int:
     """jd23.favourite.extra-card: one extra card; two favourites served at once: jd23.ruling.two-favourites."""
-    if used <= 1:
+    if used <= 1:  # rule: jd23.favourite.extra-card
         return used
-    if options.two_favourites == STRICT:
+    if options.two_favourites == STRICT:  # rule: jd23.ruling.two-favourites
         raise RuleGap("jd23.ruling.two-favourites", f"both favourites of {guest} served together: one extra card or two?")
-    return used if options.two_favourites == "card-per-favourite" else 1
+    return used if options.two_favourites == "card-per-favourite" else 1  # rule: jd23.ruling.two-favourites
 
 
 def _fail(state: State) -> State:
@@ -578,11 +660,11 @@ def _start_penalties(state: State, seats: tuple[int, ...]) -> State:
     """jd23.call.erroneous-penalty, each mistaken caller in seat order; an empty hand: jd23.ruling.penalty-empty-hand."""
     due = []
     for seat in sorted(seats):
-        if state.hands[seat]:
+        if state.hands[seat]:  # rule: jd23.call.erroneous-penalty
             due.append(seat)
-        elif state.setup.options.penalty_empty_hand == STRICT:
+        elif state.setup.options.penalty_empty_hand == STRICT:  # rule: jd23.ruling.penalty-empty-hand
             raise RuleGap("jd23.ruling.penalty-empty-hand", f"mistaken caller seat {seat} has no card to lose")
-    if not due:
+    if not due:  # rule: jd23.ruling.penalty-empty-hand
         return _guest_leaves_hungry(state)
     return replace(state, phase=PENALTY, penalties=tuple(due))
 
@@ -592,31 +674,31 @@ def _penalty(state: State, move: Penalty) -> State:
     where = state.setup.options.penalty_pile
     s = replace(state, hands=_set(state.hands, move.seat, _remove(state.hands[move.seat], (move.card,))),
                 penalties=state.penalties[1:])
-    if where == "out-of-play":
+    if where == "out-of-play":  # rule: jd23.ruling.penalty-pile
         s = replace(s, floor=_add(s.floor, (move.card,)))
     else:
-        pile_of = move.seat if where == "caller" else move.taker
+        pile_of = move.seat if where == "caller" else move.taker  # rule: jd23.ruling.penalty-pile
         s = replace(s, dishes=_set(s.dishes, pile_of, _add(s.dishes[pile_of], (move.card,))))
-    return s if s.penalties else _guest_leaves_hungry(s)
+    return s if s.penalties else _guest_leaves_hungry(s)  # rule: jd23.call.erroneous-penalty
 
 
 def _guest_leaves_hungry(state: State) -> State:
     """jd23.draw.guest-leaves-hungry: the guest is discarded and everyone draws, kitchen permitting."""
     s = replace(state, discards=_add(state.discards, (state.guest,)), guest=None, answers=(), mistaken=(),
                 first=None, penalties=())
-    if s.kitchen_closed:
+    if s.kitchen_closed:  # rule: jd23.kitchen.closes
         return _next_round(s)
     n = s.setup.players
-    if len(s.dessert_pile) < n:
+    if len(s.dessert_pile) < n:  # rule: jd23.kitchen.closes
         return _next_round(_close_kitchen(s))  # jd23.kitchen.closes
     return replace(s, phase=DRAW, draws=tuple(range(n)))
 
 
 def _favourite_draws(state: State, seat: int, count: int) -> State:
     """jd23.favourite.extra-card, never after the kitchen closed (jd23.kitchen.closes)."""
-    if state.kitchen_closed or not state.dessert_pile:
+    if state.kitchen_closed or not state.dessert_pile:  # rule: jd23.kitchen.closes
         return _next_round(state)
-    if len(state.dessert_pile) < state.setup.players and state.setup.options.kitchen_check == STRICT:
+    if len(state.dessert_pile) < state.setup.players and state.setup.options.kitchen_check == STRICT:  # rule: jd23.ruling.kitchen-check
         raise RuleGap("jd23.ruling.kitchen-check",
                       f"a favourite's extra card is due with only {len(state.dessert_pile)} dessert(s) left, too few for everyone to draw")
     count = min(count, len(state.dessert_pile))
@@ -626,7 +708,7 @@ def _favourite_draws(state: State, seat: int, count: int) -> State:
 def _draw(state: State, move: Draw) -> State:
     s = replace(state, hands=_set(state.hands, move.seat, _add(state.hands[move.seat], (move.card,))),
                 dessert_pile=_remove(state.dessert_pile, (move.card,)), draws=state.draws[1:])
-    if s.draws:
+    if s.draws:  # rule: jd23.draw.guest-leaves-hungry
         return s
     return _next_round(_close_if_short(s))
 
@@ -638,7 +720,7 @@ def _close_kitchen(state: State) -> State:
 
 def _close_if_short(state: State) -> State:
     """jd23.ruling.kitchen-check = whenever-short: closed as soon as a round of draws is impossible."""
-    if (state.setup.options.kitchen_check == "whenever-short" and not state.kitchen_closed
+    if (state.setup.options.kitchen_check == "whenever-short" and not state.kitchen_closed  # rule: jd23.ruling.kitchen-check, jd23.kitchen.closes
             and len(state.dessert_pile) < state.setup.players):
         return _close_kitchen(state)
     return state
@@ -646,11 +728,12 @@ def _close_if_short(state: State) -> State:
 
 def _next_round(state: State) -> State:
     """The Maitre D' turns up the next guest, or the guest pile has run out (jd23.round.turn-up-guest)."""
-    s = replace(state, phase=TURN_UP, draws=(), answers=(), mistaken=(), first=None, penalties=())
-    if s.guest_pile:
+    s = replace(state, phase=TURN_UP, draws=(), answers=(), mistaken=(), first=None, penalties=(), trumped=False,
+                trumps=())
+    if s.guest_pile:  # rule: jd23.round.turn-up-guest
         return s
     s = _guest_pile_ran_out(s)
-    return s if s.phase == OVER else replace(s, phase=TURN_UP)
+    return s if s.phase == OVER else replace(s, phase=TURN_UP)  # rule: jd23.end.second-exhaustion
 
 
 # --------------------------------------------------------------------------- the end
@@ -669,16 +752,16 @@ def ranking_key(score: tuple[int, int, int]) -> tuple[int, int, int]:
 
 
 def outcome(state: State) -> Outcome | None:
-    if state.phase != OVER:
+    if state.phase != OVER:  # rule: jd23.end.second-exhaustion
         return None
     sc = scores(state)
     best = max(ranking_key(s) for s in sc)
-    top = frozenset(i for i, s in enumerate(sc) if ranking_key(s) == best)
+    top = frozenset(i for i, s in enumerate(sc) if ranking_key(s) == best)  # rule: jd23.score.guests
     clause = _deciding_clause(sc, top)
-    if len(top) == 1:
+    if len(top) == 1:  # rule: jd23.score.guests
         return Outcome(winners=top, scores=sc, clause=clause)
     # jd23.score.full-tie: the rulebook says to play again
-    if state.setup.options.full_tie == "shared-win":
+    if state.setup.options.full_tie == "shared-win":  # rule: jd23.ruling.full-tie
         return Outcome(winners=top, scores=sc, clause="jd23.ruling.full-tie", detail="full tie: shared win")
     return Outcome(draw=True, scores=sc, clause="jd23.score.full-tie", detail=f"seats {sorted(top)} tie on every count")
 
@@ -687,7 +770,7 @@ def _deciding_clause(sc: tuple[tuple[int, int, int], ...], top: frozenset[int]) 
     keys = [ranking_key(s) for s in sc]
     best = max(keys)
     for depth, clause in ((1, "jd23.score.guests"), (2, "jd23.score.tiebreak-hand"), (3, "jd23.score.tiebreak-dirty-dishes")):
-        if sum(1 for k in keys if k[:depth] == best[:depth]) == 1:
+        if sum(1 for k in keys if k[:depth] == best[:depth]) == 1:  # rule: jd23.score.tiebreak-hand, jd23.score.tiebreak-dirty-dishes
             return clause
     return "jd23.score.full-tie"
 
@@ -703,7 +786,7 @@ def observation(state: State, seat: int) -> dict[str, Any]:
     return {
         "seat": seat,
         "phase": state.phase,
-        "to_move": actor if isinstance(actor, int) else repr(actor),
+        "to_move": actor if isinstance(actor, int) else repr(actor),  # plumbing: JSON form of an actor
         "hand": list(state.hands[seat]),
         "hand_sizes": [len(h) for h in state.hands],
         "dishes": [list(d) for d in state.dishes],
@@ -720,6 +803,8 @@ def observation(state: State, seat: int) -> dict[str, Any]:
         "answers": list(state.answers),
         "mistaken": list(state.mistaken),
         "first": state.first,
+        "trumps": list(state.trumps),
+        "trumped": state.trumped,
         "players": n,
     }
 
@@ -740,9 +825,11 @@ def state_vars(state: State) -> dict[str, Any]:
         "guest": state.guest or "",
         "answers": list(state.answers),
         "mistaken": list(state.mistaken),
-        "first": -1 if state.first is None else state.first,
+        "first": -1 if state.first is None else state.first,  # plumbing: JSON form of no seat
         "penalties": list(state.penalties),
         "draws": list(state.draws),
+        "trumps": list(state.trumps),
+        "trumped": state.trumped,
     }
 
 
@@ -757,7 +844,7 @@ def _cards_of(deck: Deck) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def _every_dessert_once(state: State) -> str | None:
     deck: Deck = state.setup.components
     seen = sorted(itertools.chain(state.dessert_pile, state.set_aside, state.floor, *state.hands, *state.dishes))
-    if tuple(seen) != _cards_of(deck)[0]:
+    if tuple(seen) != _cards_of(deck)[0]:  # plumbing: an invariant's check
         want, have = Counter(deck.dessert_cards()), Counter(seen)
         return f"desserts out of balance: {dict(have - want)} extra, {dict(want - have)} missing"
     return None
@@ -765,36 +852,36 @@ def _every_dessert_once(state: State) -> str | None:
 
 def _every_guest_once(state: State) -> str | None:
     deck: Deck = state.setup.components
-    table = (state.guest,) if state.guest is not None else ()
+    table = (state.guest,) if state.guest is not None else ()  # plumbing: an invariant's check
     seen = sorted(itertools.chain(state.guest_pile, state.discards, table, *state.collected))
-    if tuple(seen) != _cards_of(deck)[1]:
+    if tuple(seen) != _cards_of(deck)[1]:  # plumbing: an invariant's check
         return "guests out of balance"
     return None
 
 
 def _closed_kitchen_is_empty(state: State) -> str | None:
-    if state.kitchen_closed and state.dessert_pile:
+    if state.kitchen_closed and state.dessert_pile:  # plumbing: an invariant's check
         return f"kitchen closed with {len(state.dessert_pile)} desserts still in the pile"
-    if state.set_aside and not state.kitchen_closed:
+    if state.set_aside and not state.kitchen_closed:  # plumbing: an invariant's check
         return "desserts set aside while the kitchen is open"
     return None
 
 
 def _guest_only_in_a_round(state: State) -> str | None:
-    in_round = state.phase in (ANSWER, RACE, SERVE, PENALTY)
-    if in_round and state.guest is None:
+    in_round = state.phase in (ANSWER, RACE, TRUMP, COUNTER, SERVE, PENALTY)
+    if in_round and state.guest is None:  # plumbing: an invariant's check
         return f"phase {state.phase} without a guest on the table"
-    if state.phase in (DEAL, TURN_UP, DRAW) and state.guest is not None:
+    if state.phase in (DEAL, TURN_UP, DRAW) and state.guest is not None:  # plumbing: an invariant's check
         return f"guest {state.guest} still on the table in phase {state.phase}"
-    if state.phase == OVER and state.guest is not None and state.setup.options.guest_pile_empty == "at-next-turn-up":
+    if state.phase == OVER and state.guest is not None and state.setup.options.guest_pile_empty == "at-next-turn-up":  # plumbing: an invariant's check
         return "game over with a guest on the table"
     return None
 
 
 def _ends_only_after_running_out(state: State) -> str | None:
-    if state.phase == OVER and (state.guest_pile or not state.reshuffled):
+    if state.phase == OVER and (state.guest_pile or not state.reshuffled):  # plumbing: an invariant's check
         return "game over before the guest pile ran out twice"
-    if state.phase != OVER and state.reshuffled and state.phase == TURN_UP and not state.guest_pile:
+    if state.phase != OVER and state.reshuffled and state.phase == TURN_UP and not state.guest_pile:  # plumbing: an invariant's check
         return "turn-up from an empty guest pile after the reshuffle"
     return None
 
@@ -802,16 +889,16 @@ def _ends_only_after_running_out(state: State) -> str | None:
 def _servings_are_small(state: State) -> str | None:
     # every serving leaves one to three desserts; dirty dishes hold servings and penalty cards only
     for seat, (d, c) in enumerate(zip(state.dishes, state.collected)):
-        if len(c) > len(d):
+        if len(c) > len(d):  # plumbing: an invariant's check
             return f"seat {seat} collected {len(c)} guests with only {len(d)} dirty dishes"
     return None
 
 
 def _callers_are_consistent(state: State) -> str | None:
-    if state.phase == SERVE and (state.first is None or state.answers[state.first] != CALL or state.first in state.mistaken):
+    if state.phase == SERVE and (state.first is None or state.answers[state.first] != CALL or state.first in state.mistaken):  # plumbing: an invariant's check
         return f"seat {state.first} serves without a standing call"
     for s in state.mistaken:
-        if state.answers[s] != CALL:
+        if state.answers[s] != CALL:  # plumbing: an invariant's check
             return f"seat {s} is mistaken without having called"
     return None
 
@@ -828,101 +915,6 @@ INVARIANTS = (
     Invariant("callers-consistent", "jd23.call.first-serves", _callers_are_consistent),
 )
 
-
-# --------------------------------------------------------------------------- deck claims
-# The rulebook's "Tips & Hints" and its Favorites section state facts about the deck it was
-# written for.  Each function returns the cards that break the claim on ``deck`` (empty: it
-# holds); proofs/just_desserts_v23_proofs.py turns them into results on record.
-
-
-def favourite_of(deck: Deck) -> dict[str, tuple[str, ...]]:
-    """Dessert id -> the guests whose favourite it is."""
-    out: dict[str, list[str]] = {}
-    for g in deck.guests:
-        for f in g.favorites:
-            out.setdefault(f, []).append(g.id)
-    return {k: tuple(v) for k, v in out.items()}
-
-
-def _icons(deck: Deck, n: int, more: bool = False) -> tuple[str, ...]:
-    return tuple(d.id for d in deck.desserts if (len(d.tastes) >= n if more else len(d.tastes) == n))
-
-
-def three_icons_not_favourite(deck: Deck) -> tuple[str, ...]:
-    """jd23.tips.three-icons-favourite: desserts with three or more icons that nobody favours."""
-    favs = favourite_of(deck)
-    return tuple(d for d in _icons(deck, 3, more=True) if d not in favs)
-
-
-def two_icon_split(deck: Deck) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """jd23.tips.two-icons-some-favourite: (two-icon favourites, two-icon desserts nobody favours);
-    the claim needs both to be non-empty."""
-    favs = favourite_of(deck)
-    two = _icons(deck, 2)
-    return tuple(d for d in two if d in favs), tuple(d for d in two if d not in favs)
-
-
-def single_icon_favourites(deck: Deck) -> tuple[str, ...]:
-    """jd23.tips.single-icon-never-favourite: one-icon desserts that are somebody's favourite."""
-    favs = favourite_of(deck)
-    return tuple(d for d in _icons(deck, 1) if d in favs)
-
-
-def _words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z]+", text.casefold()) if len(w) >= 4}
-
-
-def name_hints(deck: Deck) -> tuple[tuple[str, str], ...]:
-    """jd23.tips.names-hint: (guest, favourite) pairs whose names share a word of four letters or
-    more (one inside the other counts: "Fruitcake" and "Fruit cake")."""
-    out = []
-    for g in deck.guests:
-        gname = g.name.casefold()
-        for f in g.favorites:
-            fname = deck.dessert(f).name.casefold()
-            if any(w in fname for w in _words(gname)) or any(w in gname for w in _words(fname)):
-                out.append((g.id, f))
-    return tuple(out)
-
-
-def favourite_exceptions(deck: Deck) -> tuple[str, ...]:
-    """jd23.favourite.nature-girl: guests that break "everyone but Nature Girl has a favourite"."""
-    out = []
-    for g in deck.guests:
-        is_nature_girl = g.name.casefold() == "nature girl"
-        if bool(g.favorites) == is_nature_girl:
-            out.append(g.id)
-    return tuple(out)
-
-
-def _deck_servings(deck: Deck, guest: str) -> Iterator[tuple[str, ...]]:
-    """Servings of one to three *different* desserts of the deck with no card to spare (a second
-    copy of a dessert adds no taste, so copies never matter here)."""
-    g = deck.guest(guest)
-    usable = sorted(d.id for d in deck.desserts if not (d.tastes & g.refuses) and d.tastes & g.wants)
-    for size in range(1, MAX_SERVING + 1):
-        for combo in itertools.combinations(usable, size):
-            if satisfies(deck, combo, guest) and is_minimal(deck, combo, guest):
-                yield combo
-
-
-def unservable_guests(deck: Deck) -> tuple[str, ...]:
-    """jd23.serve.one-to-three: guests no one to three cards of the whole deck can satisfy."""
-    return tuple(g.id for g in deck.guests if next(_deck_servings(deck, g.id), None) is None)
-
-
-def idle_favourites(deck: Deck) -> tuple[tuple[str, str], ...]:
-    """jd23.favourite.extra-card: (guest, favourite) pairs where the favourite is in no serving
-    of one to three cards with nothing to spare, so it can never earn its extra card."""
-    out = []
-    for g in deck.guests:
-        missing = set(g.favorites)
-        for combo in _deck_servings(deck, g.id):
-            missing -= set(combo)
-            if not missing:
-                break
-        out.extend((g.id, f) for f in g.favorites if f in missing)
-    return tuple(out)
 
 def is_race(state: State) -> bool:
     """True at the chance event that decides who called first (jd23.call.simultaneous); used by
