@@ -8,13 +8,15 @@ the exact Fractions as floats, ``returns`` to ``outcome``.
 
 Returns: +1 for a winner, -1 for a loser, 0 for everyone else and for a draw (Dishes names
 losers, dishes.end.most-dishes-loses; Just Desserts names a winner).  Game parameters:
-``players``, ``rulings`` (comma-separated ``ruling=alternative`` pairs and optional-rule
-names, as ``--ruling``/``--option`` take them) and ``deck`` (a ``--deck`` argument; empty:
-the rule set's default components).
+``players``, ``rulings`` (``ruling:alternative`` pairs and optional-rule names joined by
+``+``, e.g. ``tie-for-most:no-loser+first-player:random``: OpenSpiel's game strings keep
+``=`` and ``,`` for themselves) and ``deck`` (a ``--deck`` argument; empty: the rule set's
+default components).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +25,7 @@ import numpy as np
 import pyspiel
 
 from tablerules.model import registry
-from tablerules.model.core import CHANCE, STRICT, TERMINAL, SetupError, parse_options
+from tablerules.model.core import CHANCE, STRICT, TERMINAL, SetupError, parse_options, short_ruling_name
 
 from .actions import DishesActions, ListedActions
 
@@ -57,12 +59,13 @@ SPECS = (
 
 
 def parse_rulings(rules: Any, text: str) -> Any:
-    """Options from ``"tie-for-most=no-loser,poaching"``; SetupError (one line) on bad input.
+    """Options from ``"tie-for-most:no-loser+poaching"`` (``=`` and ``,`` are taken too, where
+    no game string is involved); SetupError (one line) on bad input.
 
     A ``strict`` alternative stops play where the rulebook is silent, and voluntary passes
     make Dishes games endless (dishes.ruling.voluntary-pass): OpenSpiel needs a complete,
     finite game, so both are refused."""
-    parts = [p.strip() for p in text.split(",") if p.strip()]
+    parts = [p.strip().replace(":", "=", 1) for p in text.replace(",", "+").split("+") if p.strip()]
     options = parse_options(rules.Options, [p for p in parts if "=" in p], variants=[p for p in parts if "=" not in p])
     for p in parts:
         if p.endswith("=" + STRICT):
@@ -84,6 +87,21 @@ def dishes_length_bound(initial: Any, players: int) -> int:
     tiles = sum(1 for s in initial.places if s is None) + len(initial.reveal)
     real = 2 * tiles - 1
     return 1 + tiles + real + (players - 1) * real
+
+
+def rulings_text(options: Any) -> str:
+    """The ``rulings`` parameter that gives ``options``: what differs from the defaults."""
+    base = type(options)()
+    parts = []
+    for f in dataclasses.fields(options):
+        value = getattr(options, f.name)
+        if value == getattr(base, f.name):
+            continue
+        if "variant" in f.metadata:
+            parts.append(f.metadata["variant"])
+        else:
+            parts.append(f"{short_ruling_name(f.metadata['ruling'])}:{value}")
+    return "+".join(parts)
 
 
 def _chance_bound(rules: Any, setup: Any) -> int:
