@@ -94,7 +94,7 @@ def verify(players: int, files: list[Path]) -> Result:
             r.failures.append(text)
             continue
         r.verified += 1
-        if "the outcome:" not in text:  # the trace reached the end and its result was compared
+        if "the outcome:" not in text:  # the trace reached the end and its recorded result was compared with ours
             r.ended += 1
         doc = load_document(str(f))
         seen.add(tuple(str(s.get("mbt::nondetPicks")) for s in doc["states"]))
@@ -119,7 +119,7 @@ def run(players: list[int], traces: int, seed: int, keep: Path | None = None) ->
 
 
 def table(results: list[Result]) -> str:
-    head = ("players", "traces", "distinct", "verified", "reached the end", "disagreements", "quint s", "verify s")
+    head = ("players", "traces", "distinct", "verified", "ended, outcome compared", "disagreements", "quint s", "verify s")
     rows = [head] + [(str(r.players), str(len(r.files)), str(r.distinct), str(r.verified), str(r.ended),
                       str(len(r.failures)), f"{r.quint_seconds:.1f}", f"{r.verify_seconds:.1f}") for r in results]
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
