@@ -404,11 +404,12 @@ def check_distribution(outcomes: Sequence[tuple[Any, Fraction]]) -> str | None:
 def pick_by_probability(items: Sequence[tuple[Any, Fraction]], r: float) -> Any:
     """The item a uniform draw ``r`` in [0, 1) selects when each has its probability (the
     last one if rounding leaves ``r`` past the sum).  For sampling chance outcomes."""
-    total = float(sum(p for _, p in items))
+    weights = [p.numerator / p.denominator for _, p in items]
+    target = r * sum(weights)
     acc = 0.0
-    for item, p in items:
-        acc += float(p)
-        if r * total < acc:
+    for (item, _), w in zip(items, weights):
+        acc += w
+        if target < acc:
             return item
     return items[-1][0]
 

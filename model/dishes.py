@@ -18,7 +18,7 @@ is checked by tests/model/test_dishes.py and proved consistent in proofs/dishes_
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, factorial
@@ -118,16 +118,20 @@ class Geometry:
     """Tile codes carry the layout they were dealt to (needed by own-top and layout-sets)."""
     types: int
     """Types in play: places of the other types stay empty all game."""
+    seat_places: tuple[tuple[int, ...], ...] = ()
+    """Per seat, its places (dishes.setup.layout)."""
+    place_owner: tuple[int | None, ...] = ()
+    """Per place, the seat whose layout it is in (None for the spare layout)."""
 
     @property
     def layouts(self) -> int:
         return len(self.owners)
 
     def places_of(self, seat: int) -> tuple[int, ...]:
-        return tuple(L * NT + t for L, o in enumerate(self.owners) if o == seat for t in range(NT))
+        return self.seat_places[seat]
 
     def owner_of_place(self, place: int) -> int | None:
-        return self.owners[place // NT]
+        return self.place_owner[place]
 
 
 @lru_cache(maxsize=64)
@@ -152,7 +156,9 @@ def geometry(setup: Setup) -> Geometry:
         colours = n
     deal = o.colour_model if o.colour_model != "four-sets" else ("colour-sets" if colours < tiles.colours else "four-sets")
     track = o.movable_stacks == "own-top" or deal == "layout-sets"
-    return Geometry(owners, deal, colours, track, tiles.types)
+    seat_places = tuple(tuple(L * NT + t for L, o_ in enumerate(owners) if o_ == seat for t in range(NT)) for seat in range(n))
+    place_owner = tuple(owners[p // NT] for p in range(len(owners) * NT))
+    return Geometry(owners, deal, colours, track, tiles.types, seat_places, place_owner)
 
 
 # --------------------------------------------------------------------------- state and moves
@@ -167,6 +173,8 @@ class State:
     """The seat whose turn it is (dishes.play.clockwise); -1 while chance picks the first player."""
     reveal: tuple[int, ...] = ()
     """Places whose dirty side chance shows next (a tile just turned, or the spare layout)."""
+    memo: Any = field(default=None, init=False, compare=False, hash=False, repr=False)
+    """What has been worked out about this state (who moves, their moves): set once, never compared."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -220,6 +228,14 @@ class FirstPlayer:
 
 
 Move = Turn | Place | Pass | Reveal | FirstPlayer
+
+MAX_PLACES = 4 * NT
+"""Places on the largest table (four layouts: four players, two-layouts, or three players and a spare)."""
+_TURNS = tuple(Turn(p) for p in range(MAX_PLACES))
+_PLACES = tuple(tuple(Place(a, b) for b in range(MAX_PLACES)) for a in range(MAX_PLACES))
+_REVEALS = tuple(tuple(Reveal(p, c) for c in range(NC)) for p in range(MAX_PLACES))
+_PASS = Pass()
+"""Moves are values: the same move is one shared object (random play makes millions)."""
 
 
 def place_text(place: int) -> str:
@@ -322,14 +338,14 @@ def setup_error(setup: Setup) -> str | None:
 def movable(state: State, seat: int, place: int) -> bool:
     """May ``seat`` move the stack at ``place``? (dishes.ruling.movable-stacks)."""
     stack = state.places[place]
-    if not stack:
+    if not stack:  # plumbing: no pile here
         return False
     rule = state.setup.options.movable_stacks
-    if rule == "any-stack":
+    if rule == "any-stack":  # rule: dishes.ruling.movable-stacks
         return True
     g = geometry(state.setup)
-    if rule == "own-places":
-        return g.owner_of_place(place) == seat
+    if rule == "own-places":  # rule: dishes.ruling.movable-stacks
+        return g.place_owner[place] == seat
     # own-top: the top tile was dealt to this seat (tile codes carry their layout here).
     return g.owners[tile_origin(stack[-1])] == seat
 
@@ -339,30 +355,68 @@ def matches(a: int, b: int) -> bool:
     return (a // NC) % NT == (b // NC) % NT or a % NC == b % NC
 
 
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """Who may act in a state, worked out once (State.memo)."""
+
+    actor: Any
+    moves: tuple
+    """The real moves (turns and places) of the seat to move, in canonical order."""
+    chance: tuple = ()
+    """The chance outcomes with their probabilities, where chance moves."""
+
+
+def _facts(state: State) -> _Facts:
+    facts = state.memo
+    if facts is None:
+        facts = _work_out(state)
+        object.__setattr__(state, "memo", facts)
+    return facts
+
+
+def _work_out(state: State) -> _Facts:
+    if state.reveal or state.turn < 0:  # rule: dishes.play.turn-own-tile, dishes.ruling.first-player
+        return _Facts(CHANCE, (), _chance_outcomes(state))
+    seat = state.turn
+    moves = real_moves(state, seat)
+    if moves:  # plumbing: the player to move can act, so the game goes on
+        return _Facts(seat, tuple(moves))
+    if not any(can_move(state, s) for s in range(state.setup.players) if s != seat):  # rule: dishes.end.no-moves
+        return _Facts(TERMINAL, ())
+    if state.setup.options.stuck_player == "game-ends":  # rule: dishes.ruling.stuck-player
+        return _Facts(TERMINAL, ())
+    return _Facts(seat, ())
+
+
 def real_moves(state: State, seat: int) -> list[Move]:
     """Every Turn and Place open to ``seat``, in canonical order; a pile may land in any
     layout, the mover's own included (dishes.play.place-anyone)."""
     places = state.places
     g = geometry(state.setup)
-    out: list[Move] = [Turn(p) for p in g.places_of(seat) if places[p] is CLEAN]
-    tops = [(p, s[-1]) for p, s in enumerate(places) if s]
-    for src, top in tops:
-        if not movable(state, seat, src):
+    out: list[Move] = [_TURNS[p] for p in g.seat_places[seat] if places[p] is CLEAN]  # rule: dishes.play.turn-own-tile
+    tops = [(p, (s[-1] // NC) % NT, s[-1] % NC) for p, s in enumerate(places) if s]
+    rule = state.setup.options.movable_stacks
+    owner = g.place_owner
+    for src, kind, colour in tops:
+        if rule == "own-places" and owner[src] != seat:  # rule: dishes.ruling.movable-stacks
             continue
-        for dst, other in tops:
-            if dst != src and matches(top, other):
-                out.append(Place(src, dst))
+        if rule == "own-top" and g.owners[tile_origin(places[src][-1])] != seat:  # rule: dishes.ruling.movable-stacks
+            continue
+        row = _PLACES[src]
+        for dst, k2, c2 in tops:
+            if dst != src and (k2 == kind or c2 == colour):  # rule: dishes.play.place-dirty, dishes.play.place-match
+                out.append(row[dst])
     return out
 
 
 def can_move(state: State, seat: int) -> bool:
     g = geometry(state.setup)
     places = state.places
-    if any(places[p] is CLEAN for p in g.places_of(seat)):
+    if any(places[p] is CLEAN for p in g.seat_places[seat]):  # rule: dishes.play.turn-own-tile
         return True
     tops = [(p, s[-1]) for p, s in enumerate(places) if s]
     for src, top in tops:
-        if movable(state, seat, src) and any(dst != src and matches(top, other) for dst, other in tops):
+        if movable(state, seat, src) and any(dst != src and matches(top, other) for dst, other in tops):  # rule: dishes.play.place-match
             return True
     return False
 
@@ -373,39 +427,36 @@ def game_over(state: State) -> bool:
 
 
 def to_move(state: State) -> Any:
-    if state.reveal or state.turn < 0:
-        return CHANCE
-    if game_over(state):
-        return TERMINAL
-    if state.setup.options.stuck_player == "game-ends" and not can_move(state, state.turn):
-        return TERMINAL
-    return state.turn
+    return _facts(state).actor
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
     """The moves of the seat to move (dishes.play.one-move) in canonical order."""
-    seat = to_move(state)
-    if not isinstance(seat, int):
+    facts = _facts(state)
+    seat = facts.actor
+    if not isinstance(seat, int):  # plumbing: chance or the end: no seat moves
         return ()
-    moves = real_moves(state, seat)
-    if not moves:
-        rule = state.setup.options.stuck_player
-        if rule == STRICT:
+    moves = facts.moves
+    if not moves:  # rule: dishes.ruling.stuck-player
+        if state.setup.options.stuck_player == STRICT:
             raise RuleGap("dishes.ruling.stuck-player", f"seat {seat} cannot move but another player can")
-        return (Pass(),)  # skip (game-ends never gets here: to_move said TERMINAL)
-    if state.setup.options.voluntary_pass == "allowed":
-        moves.append(Pass())
-    return tuple(moves)
+        return (_PASS,)  # skip (game-ends never gets here: the state is an end)
+    if state.setup.options.voluntary_pass == "allowed":  # rule: dishes.ruling.voluntary-pass
+        return moves + (_PASS,)
+    return moves
 
 
 def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
-    if to_move(state) is not CHANCE:
-        return ()
-    if state.turn < 0 and not state.reveal:
+    return _facts(state).chance
+
+
+def _chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
+    if state.turn < 0 and not state.reveal:  # rule: dishes.ruling.first-player
         n = state.setup.players
         return tuple((FirstPlayer(s), Fraction(1, n)) for s in range(n))
     place = state.reveal[0]
-    return tuple((Reveal(place, c), p) for c, p in reveal_distribution(state, place))
+    reveals = _REVEALS[place]
+    return tuple((reveals[c], p) for c, p in reveal_distribution(state, place))
 
 
 # --------------------------------------------------------------------------- the hidden deal
@@ -425,9 +476,17 @@ def reveal_distribution(state: State, place: int) -> list[tuple[int, Fraction]]:
     g = geometry(state.setup)
     NC = state.setup.components.colours  # noqa: N806 - colours in this tile set
     t = place % NT
+    if g.deal == "free-colours":  # rule: dishes.ruling.colour-model
+        return _uniform(NC, 0)
+    if g.deal == "four-sets":  # rule: dishes.ruling.colour-model
+        taken = 0
+        for s in state.places:
+            if s:
+                for c in s:
+                    if (c // 4) % NT == t:
+                        taken |= 1 << (c % 4)
+        return _uniform(NC, taken)
     shown = revealed_codes(state)
-    if g.deal == "free-colours":
-        return [(c, Fraction(1, NC)) for c in range(NC)]
     if g.deal == "layout-sets":
         layout_colour = _layout_colours(state)
         L = place // NT
@@ -437,9 +496,6 @@ def reveal_distribution(state: State, place: int) -> list[tuple[int, Fraction]]:
         free = [c for c in range(NC) if c not in used]
         return [(c, Fraction(1, len(free))) for c in free]
     taken = {tile_colour(c) for c in shown if tile_type(c) == t}
-    if g.deal == "four-sets":
-        free = [c for c in range(NC) if c not in taken]
-        return [(c, Fraction(1, len(free))) for c in free]
     # colour-sets: weight each possible set S of colours in play by the deals it allows.
     n = g.colours_in_play
     used = {tile_colour(c) for c in shown}
@@ -465,6 +521,13 @@ def reveal_distribution(state: State, place: int) -> list[tuple[int, Fraction]]:
         if w:
             out.append((c, Fraction(w, base)))
     return out
+
+
+@lru_cache(maxsize=None)
+def _uniform(colours: int, taken: int) -> tuple[tuple[int, Fraction], ...]:
+    """Each colour not in the bit mask ``taken`` with equal probability."""
+    free = [c for c in range(colours) if not (taken >> c) & 1]
+    return tuple((c, Fraction(1, len(free))) for c in free)
 
 
 def _layout_colours(state: State) -> dict[int, int]:
@@ -506,37 +569,38 @@ def deal_probability(setup: Setup, colouring: dict[int, int]) -> Fraction:
 
 def illegal_reason(state: State, move: Any) -> str | None:
     """The clause (or ruling) that forbids ``move`` here, or None if it is legal."""
-    actor = to_move(state)
-    if actor is TERMINAL:
+    facts = _facts(state)
+    actor = facts.actor
+    if actor is TERMINAL:  # rule: dishes.end.no-moves
         return "dishes.end.no-moves"
-    if actor is CHANCE:
-        if isinstance(move, (Reveal, FirstPlayer)) and any(m == move for m, _ in chance_outcomes(state)):
+    if actor is CHANCE:  # rule: dishes.play.turn-own-tile, dishes.ruling.first-player
+        if isinstance(move, (Reveal, FirstPlayer)) and any(m is move or m == move for m, _ in facts.chance):
             return None
         return "dishes.play.turn-own-tile" if isinstance(move, Reveal) else "dishes.play.first-player"
     g = geometry(state.setup)
     places = state.places
-    if isinstance(move, Turn):
-        if not 0 <= move.place < len(places) or g.owner_of_place(move.place) != actor:
+    if isinstance(move, Turn):  # plumbing: which kind of move
+        if not 0 <= move.place < len(places) or g.place_owner[move.place] != actor:  # rule: dishes.play.turn-own-tile
             return "dishes.play.turn-own-tile"
-        if places[move.place] is not CLEAN:
+        if places[move.place] is not CLEAN:  # rule: dishes.play.turn-own-tile
             return "dishes.play.turn-own-tile"
         return None
-    if isinstance(move, Place):
+    if isinstance(move, Place):  # plumbing: which kind of move
         n = len(places)
-        if not (0 <= move.source < n and 0 <= move.target < n) or move.source == move.target:
+        if not (0 <= move.source < n and 0 <= move.target < n) or move.source == move.target:  # rule: dishes.play.place-dirty
             return "dishes.play.place-dirty"
         src, dst = places[move.source], places[move.target]
-        if not src or not dst:
+        if not src or not dst:  # rule: dishes.play.place-dirty
             return "dishes.play.place-dirty"
-        if not movable(state, actor, move.source):
+        if not movable(state, actor, move.source):  # rule: dishes.ruling.movable-stacks
             return "dishes.ruling.movable-stacks"
-        if not matches(src[-1], dst[-1]):
+        if not matches(src[-1], dst[-1]):  # rule: dishes.play.place-match
             return "dishes.play.place-match"
         return None
-    if isinstance(move, Pass):
-        if not real_moves(state, actor):
+    if isinstance(move, Pass):  # plumbing: which kind of move
+        if not facts.moves:  # rule: dishes.ruling.stuck-player
             return None if state.setup.options.stuck_player != STRICT else "dishes.ruling.stuck-player"
-        return None if state.setup.options.voluntary_pass == "allowed" else "dishes.ruling.voluntary-pass"
+        return None if state.setup.options.voluntary_pass == "allowed" else "dishes.ruling.voluntary-pass"  # rule: dishes.ruling.voluntary-pass
     return "dishes.play.one-move"
 
 
@@ -547,25 +611,26 @@ def _next(state: State) -> int:
 def apply(state: State, move: Any) -> State:
     """The state after ``move``; IllegalMove names the clause if the rules forbid it."""
     reason = illegal_reason(state, move)
-    if reason is not None:
+    if reason is not None:  # plumbing: refuse what illegal_reason forbids
         raise IllegalMove(reason, move)
-    if isinstance(move, FirstPlayer):
-        return replace(state, turn=move.seat)
-    if isinstance(move, Reveal):
-        g = geometry(state.setup)
+    setup = state.setup
+    if isinstance(move, FirstPlayer):  # rule: dishes.ruling.first-player
+        return State(setup, state.places, move.seat, state.reveal)
+    if isinstance(move, Reveal):  # rule: dishes.play.turn-own-tile
+        g = geometry(setup)
         places = list(state.places)
         places[move.place] = (tile_code(g, move.place, move.colour),)
-        spare_reveal = g.owner_of_place(move.place) is None
+        spare_reveal = g.place_owner[move.place] is None  # rule: dishes.ruling.deal-3-players
         turn = state.turn if spare_reveal else _next(state)
-        return State(state.setup, tuple(places), turn, state.reveal[1:])
-    if isinstance(move, Turn):
-        return replace(state, reveal=(move.place,))
-    if isinstance(move, Place):
+        return State(setup, tuple(places), turn, state.reveal[1:])
+    if isinstance(move, Turn):  # rule: dishes.play.turn-own-tile
+        return State(setup, state.places, state.turn, (move.place,))
+    if isinstance(move, Place):  # rule: dishes.play.move-whole-stack
         places = list(state.places)
         places[move.target] = places[move.target] + places[move.source]
         places[move.source] = ()
-        return replace(state, places=tuple(places), turn=_next(state))
-    return replace(state, turn=_next(state))  # Pass
+        return State(setup, tuple(places), _next(state), state.reveal)
+    return State(setup, state.places, _next(state), state.reveal)  # Pass (dishes.ruling.stuck-player)
 
 
 def tile_code(g: Geometry, place: int, colour: int) -> int:
