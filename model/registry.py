@@ -35,6 +35,6 @@ def ruleset_ids() -> list[str]:
 def get(ruleset_id: str) -> RuleSet:
     """The RuleSet for an id; SetupError (one line) for an unknown id."""
     entry = ENTRIES.get(ruleset_id)
-    if entry is None:
+    if entry is None:  # plumbing: one-line error for an unknown rule set id
         raise SetupError(f"unknown rule set {ruleset_id!r} (known: {', '.join(ENTRIES)})")
     return importlib.import_module(entry.model).RULES
