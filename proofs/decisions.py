@@ -49,7 +49,7 @@ from tablerules.model import registry
 from tablerules.model.core import CHANCE, STRICT, TERMINAL, RuleGap, RuleSet, SetupError, actor_text, pick_by_probability, ruling_fields, variant_fields
 
 from .explorer import Step
-from .gaps import Config, ModelUnavailable, load_rules, small_configs, with_alternative, with_more_players
+from .gaps import Config, ModelUnavailable, load_rules, small_configs, steps_to, with_alternative, with_more_players
 
 # --------------------------------------------------------------------------- the static part
 
@@ -438,13 +438,7 @@ class _Walker:
         parents: dict[Any, tuple[Any, Step | None]] = {start: (None, None)}
 
         def path_to(s: Any) -> tuple[Step, ...]:
-            steps = []
-            while True:
-                parent, step = parents[s]
-                if parent is None:
-                    return tuple(reversed(steps))
-                steps.append(step)
-                s = parent
+            return steps_to(parents, s)
 
         frontier = [start]
         while frontier:

@@ -39,7 +39,7 @@ from tablerules.model.core import (
 )
 
 from .explorer import Step
-from .gaps import Config, Configs, model_module, one_change_settings, small_configs, with_alternative, wider_configs
+from .gaps import Config, Configs, model_module, one_change_settings, small_configs, steps_to, with_alternative, wider_configs
 
 # --------------------------------------------------------------------------- what a reading does at a point
 
@@ -886,13 +886,7 @@ def _distribution_text(dist: dict[str, Fraction]) -> str:
 
 
 def _race_steps(parents: dict, s: Any) -> tuple[Step, ...]:
-    steps = []
-    while True:
-        parent, step = parents[s]
-        if parent is None:
-            return tuple(reversed(steps))
-        steps.append(step)
-        s = parent
+    return steps_to(parents, s)
 
 
 # --------------------------------------------------------------------------- the witness generator

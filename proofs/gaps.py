@@ -135,6 +135,17 @@ def small_configs(rules: RuleSet, module: ModuleType | None = None) -> Configs:
     return Configs(tuple(configs), source, True)
 
 
+def steps_to(parents: dict[Any, tuple[Any, Step | None]], state: Any) -> tuple[Step, ...]:
+    """The trace from the root to ``state`` in a breadth-first search's parent links (state -> (parent, step))."""
+    steps = []
+    while True:
+        parent, step = parents[state]
+        if parent is None:
+            return tuple(reversed(steps))
+        steps.append(step)
+        state = parent
+
+
 def with_more_players(rules: RuleSet, configs: Sequence[Config], extra: int = 2) -> list[Config]:
     """The same components with one, then two, more players than each configuration, where the
     rules allow it and it is not already among them: questions about a third player (who
