@@ -340,7 +340,8 @@ class DecisionBudget:
 
     states: int = 600
     """Under the defaults; every other setting gets a quarter of it (its own branches lie near the start or deep)."""
-    games: int = 3
+    games: int = 8
+    """Random games per configuration and setting, after the breadth-first part."""
     game_steps: int = 400
     seed: int = 1
 
@@ -664,13 +665,15 @@ def decision_check_item(ruleset_id: str, states: int = 400):
     name = "decision points name their clause or ruling"
 
     def run(ctx: Context) -> CheckResult:
-        report = explore_decisions([ruleset_id], DecisionBudget(states=states if not ctx.quick else states // 3, games=3))
+        report = explore_decisions([ruleset_id], DecisionBudget(states=states if not ctx.quick else states // 3,
+                                                                games=8 if not ctx.quick else 3))
         touched = {f for (f, _l) in report.reached}
         findings = [f for f in report.findings if f.point.file in touched and f.kind != UNREACHED]
         rows = [(f"{f.kind}: {f.point.where}", f"{f.point.source[:60]} ({f.detail})"
                  + (f"; reached after {f.reach.length} moves on {f.reach.config}, {f.reach.setting}" if f.reach else ""))
                 for f in findings]
-        rows.append(("runs", f"{len(report.runs)} (configurations x settings), at most {states:,} states each + random games"))
+        rows.append(("runs", f"{len(report.runs)} (configurations x settings): breadth-first within {states:,} stored states "
+                     "under the defaults (a quarter of it under each other setting), then seeded random games"))
         status = FAIL if findings or report.problems else PASS
         return CheckResult(ruleset_id, name, status, report.summary(), rows)
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -756,7 +757,7 @@ def check_witness(rules: RuleSet, doc: dict[str, Any], module: ModuleType | None
         return f"the readings differ in {kind}, the witness claims {d['kind']}"
     for alt, r in ((d["a"], ra), (d["b"], rb)):
         recorded = {k: v for k, v in d["readings"][alt].items() if k != "next"}  # the data, not the wording
-        if r.data != recorded:
+        if json.loads(json.dumps(r.data, default=str)) != recorded:  # as the file holds it (tuples as lists)
             return f"{alt}: now {r.text!r}, the witness says {d['readings'][alt].get('next')!r}"
     return None
 
@@ -895,20 +896,27 @@ WITNESS_BUDGET = PairBudget(max_pairs=100_000, max_seconds=None)
 """Pairs only, no time limit: the same inputs always give the same files."""
 
 
-def generate_witnesses(ruleset_id: str, configs: Sequence[Config] | None = None, folder: Path | None = None) -> list[Path]:
-    """Rewrite the primary witness of every ruling of a rule set (deterministically)."""
+def generate_witnesses(ruleset_id: str, configs: Sequence[Config] | None = None, folder: Path | None = None,
+                       budget: PairBudget | None = None, rulings: Sequence[str] | None = None,
+                       progress: Callable[[str], None] | None = None) -> list[Path]:
+    """Rewrite the primary witness of every ruling of a rule set (deterministically: the budget counts pairs)."""
     from .gaps import load_rules
 
     rules, module = load_rules(ruleset_id)
     cfgs = configs if configs is not None else small_configs(rules, module).configs
-    return write_witnesses(rules, all_divergences(rules, cfgs, budget=WITNESS_BUDGET), folder)
+    return write_witnesses(rules, all_divergences(rules, cfgs, budget=budget or WITNESS_BUDGET, rulings=rulings,
+                                                  progress=progress), folder)
 
 
 def _main(argv: Sequence[str]) -> int:
-    """python -m tablerules.proofs.divergence RULESET [PLAYERS:DECK ...]: rewrite its witness files."""
+    """python -m tablerules.proofs.divergence RULESET [--pairs N] [PLAYERS:DECK ...]: rewrite its witness files."""
     if not argv:
-        print("usage: python -m tablerules.proofs.divergence RULESET [PLAYERS:DECK ...]")
+        print("usage: python -m tablerules.proofs.divergence RULESET [--pairs N] [PLAYERS:DECK ...]")
         return 2
+    budget = None
+    if len(argv) > 2 and argv[1] == "--pairs":
+        budget = PairBudget(max_pairs=int(argv[2]), max_seconds=None)
+        argv = [argv[0], *argv[3:]]
     from .gaps import load_rules
 
     rules, _ = load_rules(argv[0])
@@ -919,7 +927,7 @@ def _main(argv: Sequence[str]) -> int:
             players, _, deck = text.partition(":")
             comps = rules.load_components(deck) if deck and rules.load_components else rules.default_components()
             configs.append(Config(int(players), comps, deck or None))
-    for path in generate_witnesses(argv[0], configs):
+    for path in generate_witnesses(argv[0], configs, budget=budget, progress=lambda t: print(t, file=sys.stderr, flush=True)):
         print(path)
     return 0
 

@@ -74,7 +74,7 @@ class Budgets:
         self.impact = im.ImpactBudget(max_states=3_000 if quick else 6_000, exact_seconds=(0.5 if bounded else 3.0) * f,
                                       games=(100 if quick else 300) // g, sample_seconds=5.0 * f / g)
         self.race_seconds = 3.0 * f
-        self.decisions = dp.DecisionBudget(states=200 if quick else 600, games=2 if quick else 3)
+        self.decisions = dp.DecisionBudget(states=200 if quick else 600, games=3 if quick else 8)
 
 
 # --------------------------------------------------------------------------- configurations
