@@ -341,7 +341,7 @@ class DecisionBudget:
     states: int = 600
     """Under the defaults; every other setting gets a quarter of it (its own branches lie near the start or deep)."""
     games: int = 8
-    """Random games per configuration and setting, after the breadth-first part."""
+    """Random games per setting (spread over the configurations), after the breadth-first part."""
     game_steps: int = 400
     seed: int = 1
 
@@ -456,19 +456,38 @@ class _Walker:
         return len(parents), True
 
     def random_games(self, start: Any, games: int, steps_cap: int, seed: int) -> None:
+        """Seeded random games; each step asks what the breadth-first part asks, but applies only the move played."""
         rng = random.Random(seed)
+        rules = self.rules
         for _ in range(games):
             s, steps = start, ()
             for _ in range(steps_cap):
-                actor, ways = self.look(s, lambda st=steps: st, False)
-                ways = [w for w in ways if w[2] is not None]
-                if not ways:
+                for inv in rules.invariants:
+                    try:
+                        inv.check(s)
+                    except Exception:  # noqa: BLE001 - only lines count here
+                        pass
+                try:
+                    actor = rules.to_move(s)
+                    if actor is TERMINAL:
+                        rules.outcome(s)
+                        self.note(lambda st=steps: st, "outcome", False)
+                        break
+                    ways = list(rules.chance_outcomes(s)) if actor is CHANCE else [(m, None) for m in rules.legal_moves(s)]
+                    if not ways:
+                        break
+                    if actor is CHANCE:
+                        move = pick_by_probability(ways, rng.random())
+                        p = dict(ways)[move]
+                    else:
+                        move, p = ways[rng.randrange(len(ways))]
+                    self.note(lambda st=steps: st, "who moves and the moves", False)
+                    t = rules.apply(s, move)
+                except RuleGap:
+                    self.note(lambda st=steps: st, "a rule gap", False)
                     break
-                if actor is CHANCE:
-                    move, p, t = pick_by_probability([((m, p, t), p) for m, p, t in ways], rng.random())
-                else:
-                    move, p, t = ways[rng.randrange(len(ways))]
                 steps = steps + (Step(actor_text(actor), str(move), p),)
+                self.note(lambda st=steps: st, f"apply {move}", False)
                 s = t
 
 
@@ -638,9 +657,11 @@ def explore_decisions(rulesets: Sequence[str] | None = None, budget: DecisionBud
                         cap = budget.states if label == "defaults" else max(1, budget.states // 4)
                         states, complete = walker.breadth_first(start, cap)
                         runs.append(Run(rid, config.label(), label, states, complete, 0))
-                    else:
-                        walker.random_games(start, budget.games, budget.game_steps, budget.seed)
-                        runs.append(Run(rid, config.label(), label, 0, False, budget.games))
+                    else:  # the setting's games spread over its configurations
+                        k = configs.index(config)
+                        games = budget.games // len(configs) + (1 if k < budget.games % len(configs) else 0)
+                        walker.random_games(start, games, budget.game_steps, budget.seed + k)
+                        runs.append(Run(rid, config.label(), label, 0, False, games))
                 finally:
                     sys.settrace(old)
                     tracer.take()

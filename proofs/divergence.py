@@ -36,7 +36,7 @@ from typing import Any, Callable, Sequence
 
 from tablerules.model.core import (
     CHANCE, STRICT, TERMINAL, IllegalMove, RuleGap, RuleSet, SetupError, actor_text, options_text,
-    pick_by_probability, ruling_fields, short_ruling_name,
+    pick_by_probability, ruling_fields, short_ruling_name, variant_fields,
 )
 
 from .explorer import Step
@@ -695,7 +695,7 @@ def _components(rules: RuleSet, name: str, module: ModuleType | None, deck: str 
 def witness_options(rules: RuleSet, doc: dict[str, Any], alternative: str) -> Any:
     """The options of a witness with its ruling set to ``alternative``."""
     options = rules.Options()
-    by_id = ruling_fields(rules.Options)
+    by_id = {**ruling_fields(rules.Options), **variant_fields(rules.Options)}
     changes = {by_id[k].name: v for k, v in doc["options"].items() if k in by_id}
     options = dataclasses.replace(options, **changes)
     return with_alternative(options, rules, doc["differs"]["ruling"], alternative)
