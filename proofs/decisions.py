@@ -583,6 +583,8 @@ def judge(sc: Scan, reached: dict[tuple[str, int], Reach], ids: set[str],
         if a is None:
             kind = UNREGISTERED if r is not None else UNREACHED
             findings.append(DecisionFinding(kind, p, "no '# rule:' or '# plumbing:' comment", r))
+            if p.exemption:
+                findings.append(DecisionFinding(SPECIAL, p, "an invariant check exempts these states and names no ruling", r))
             continue
         if a.problem:
             findings.append(DecisionFinding(UNKNOWN, p, a.problem, r))

@@ -209,6 +209,16 @@ class Divergence:
             return f"complete: all {self.pairs:,} reachable state pairs compared{sym}"
         return f"every pair within {self.depth} moves compared ({self.pairs:,} pairs{sym}; stopped by {self.stopped})"
 
+    def short(self) -> str:
+        """A table cell: `after 13 moves, in the legal moves (2 players, v23-tiny)` or why not."""
+        if not self.found:
+            return "never: every reachable pair compared" if self.complete else f"not within {self.depth} moves ({self.stopped})"
+        what = {"start": "at the start", "moves": "in the legal moves", "actor": "in who moves", "chance": "in the chance outcomes",
+                "outcome": "in the outcome", "gap": "one raises a RuleGap", "error": "in a model error",
+                "state": "only in the recorded state"}[self.kind]
+        where = "at the start" if not self.steps else f"after {len(self.steps)} moves"
+        return f"{where}, {what} ({self.config.label()}" + ("" if self.shortest else "; a random game's trace") + ")"
+
     def statement(self) -> str:
         """One sentence: where the readings part, or that they do not within the bound."""
         if not self.found:

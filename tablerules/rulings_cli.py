@@ -362,6 +362,9 @@ def write_report(out: TextIO, r: Report) -> None:
     w("Every other ruling stays at its default while one ruling's alternatives are compared; a pair that does not "
       "part there is searched again with more players and on the other teaching decks.")
     w(f" Budgets: {'quick' if r.quick else 'full'}; {r.seconds:.0f} s in all.\n\n")
+    w("Impact tables are for the seat that moves first under uniform random play: exact over the chance tree where "
+      "small, else sampled with a 95% interval; the five outcome columns are separate outcomes and add up to 100%. "
+      "A table appears only where the alternatives give different numbers.\n\n")
     if r.spec_problem:
         w(f"**Spec problem:** {r.spec_problem}\n\n")
     if r.pending():
@@ -419,14 +422,12 @@ def write_report(out: TextIO, r: Report) -> None:
             w("\n")
         w(f"Witness file: {files.get(rd.ruling, 'none')}.\n\n")
         if len(rd.pairs) > 1:
-            w(md_table(("alternatives", "where they part", "trace"),
-                       [(f"{x.a} / {x.b}", x.statement(), f"{len(x.steps)} moves" if x.found else "-") for x in rd.pairs]))
+            w(md_table(("alternatives", "where they part"), [(f"{x.a} / {x.b}", x.short()) for x in rd.pairs]))
         ri = by_ruling.get(rd.ruling)
         if ri is not None:
             rows = shown_rows(ri)
             if rows:
-                w("\nImpact for the seat that moves first (uniform random play; exact over the chance tree where small, "
-                  "else sampled with a 95% interval; the five outcome columns add up to 100%):\n\n")
+                w("\nImpact:\n\n")
                 w(md_table(im.HEADER, [x.row() for x in rows]))
                 notes = sorted({x.note for x in rows if x.note})
                 if notes:

@@ -139,6 +139,15 @@ def test_an_invariant_exemption_without_a_ruling_is_a_special_case(toy):
     assert special[0].reach is not None and special[0].reach.length == 0
 
 
+def test_an_unannotated_exemption_is_both_unregistered_and_a_special_case(toy, tmp_path):
+    folder, module = toy
+    path = folder / "toymodel.py"
+    path.write_text(path.read_text(encoding="utf-8").replace("if s.total == 0:  # rule: toy.end", "if s.total == 0:"), encoding="utf-8")
+    report = _report(toy)
+    kinds = sorted(f.kind for f in report.findings if f.point.function == "_no_bad_total")
+    assert kinds == [dp.SPECIAL, dp.UNREGISTERED]
+
+
 def test_an_unknown_id_is_a_finding(toy):
     report = _report(toy)
     unknown = [f for f in report.findings if f.kind == dp.UNKNOWN]
