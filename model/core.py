@@ -51,7 +51,7 @@ Actor = Any  # Seat | CHANCE | TERMINAL
 
 def actor_text(actor: Actor) -> str:
     """`seat 0`, `CHANCE` or `TERMINAL`: how reports and vectors name an actor."""
-    return f"seat {actor}" if isinstance(actor, int) else repr(actor)
+    return f"seat {actor}" if isinstance(actor, int) else repr(actor)  # plumbing: how reports name an actor
 
 
 # --------------------------------------------------------------------------- errors
@@ -64,7 +64,7 @@ class IllegalMove(ValueError):
         self.clause = clause
         self.move = move
         self.detail = detail
-        super().__init__(f"illegal move {move}: {detail} [{clause}]" if detail else f"illegal move {move} [{clause}]")
+        super().__init__(f"illegal move {move}: {detail} [{clause}]" if detail else f"illegal move {move} [{clause}]")  # plumbing: message text
 
 
 class RuleGap(Exception):
@@ -73,7 +73,7 @@ class RuleGap(Exception):
     def __init__(self, ruling: str, detail: str = "") -> None:
         self.ruling = ruling
         self.detail = detail
-        super().__init__(f"rule gap {ruling}: {detail}" if detail else f"rule gap {ruling}")
+        super().__init__(f"rule gap {ruling}: {detail}" if detail else f"rule gap {ruling}")  # plumbing: message text
 
 
 class MoveSyntaxError(ValueError):
@@ -107,11 +107,11 @@ class Outcome:
     def summary(self) -> str:
         """A short text for tables: `loser 1`, `winners 0,2`, `draw`, ..."""
         parts = []
-        if self.winners:
-            parts.append(("winner " if len(self.winners) == 1 else "winners ") + ",".join(map(str, sorted(self.winners))))
-        if self.losers:
-            parts.append(("loser " if len(self.losers) == 1 else "losers ") + ",".join(map(str, sorted(self.losers))))
-        if self.draw or not parts:
+        if self.winners:  # plumbing: summary text
+            parts.append(("winner " if len(self.winners) == 1 else "winners ") + ",".join(map(str, sorted(self.winners))))  # plumbing: summary text
+        if self.losers:  # plumbing: summary text
+            parts.append(("loser " if len(self.losers) == 1 else "losers ") + ",".join(map(str, sorted(self.losers))))  # plumbing: summary text
+        if self.draw or not parts:  # plumbing: summary text
             parts.append("draw")
         return "; ".join(parts)
 
@@ -127,7 +127,7 @@ class Outcome:
 
 
 def _jsonable(value: Any) -> Any:
-    if isinstance(value, tuple):
+    if isinstance(value, tuple):  # plumbing: JSON form of scores
         return [_jsonable(v) for v in value]
     return value
 
@@ -156,7 +156,7 @@ def violated(invariants: Iterable[Invariant], state: Any) -> list[tuple[Invarian
             problem = inv.check(state)
         except Exception as e:  # a state so broken that the check itself fails
             problem = f"invariant raised {type(e).__name__}: {e}"
-        if problem is not None:
+        if problem is not None:  # plumbing: collects the invariants a state breaks; each invariant cites its clause
             found.append((inv, problem))
     return found
 
@@ -183,20 +183,20 @@ def variant(name: str, doc: str = "") -> Any:
 
 def variant_fields(options_cls: type) -> dict[str, dataclasses.Field]:
     """Variant name -> dataclass field, for an Options class."""
-    return {f.metadata["variant"]: f for f in dataclasses.fields(options_cls) if "variant" in f.metadata}
+    return {f.metadata["variant"]: f for f in dataclasses.fields(options_cls) if "variant" in f.metadata}  # plumbing: finds the Options fields of optional rules
 
 
 def ruling_fields(options_cls: type) -> dict[str, dataclasses.Field]:
     """Ruling id -> dataclass field, for an Options class."""
-    return {f.metadata["ruling"]: f for f in dataclasses.fields(options_cls) if "ruling" in f.metadata}
+    return {f.metadata["ruling"]: f for f in dataclasses.fields(options_cls) if "ruling" in f.metadata}  # plumbing: finds the Options fields of rulings
 
 
 def check_options(options: Any) -> None:
     """Raise SetupError if a field holds a value that is not one of its alternatives."""
     for f in dataclasses.fields(options):
-        if "alternatives" in f.metadata:
+        if "alternatives" in f.metadata:  # plumbing: checks a user's option values
             value = getattr(options, f.name)
-            if value not in f.metadata["alternatives"]:
+            if value not in f.metadata["alternatives"]:  # plumbing: checks a user's option values
                 raise SetupError(
                     f"ruling {f.metadata['ruling']}: unknown alternative {value!r} "
                     f"(choose from {', '.join(f.metadata['alternatives'])})"
@@ -214,27 +214,27 @@ def parse_options(options_cls: type, pairs: Sequence[str], base: Any = None, var
     changes: dict[str, Any] = {}
     for name in variants:
         vf = by_variant.get(name)
-        if vf is None:
+        if vf is None:  # plumbing: parses --option
             known = ", ".join(sorted(by_variant)) or "none"
             raise SetupError(f"--option {name!r}: unknown option (known: {known})")
         changes[vf.name] = True
     by_id = ruling_fields(options_cls)
     by_short = {short_ruling_name(k): v for k, v in by_id.items()}
     for pair in pairs:
-        if "=" not in pair:
+        if "=" not in pair:  # plumbing: parses --ruling
             raise SetupError(f"--ruling {pair!r}: expected ID=ALTERNATIVE")
         key, value = (s.strip() for s in pair.split("=", 1))
         f = by_id.get(key) or by_short.get(key)
-        if f is None:
+        if f is None:  # plumbing: parses --ruling
             known = ", ".join(sorted(by_short))
             raise SetupError(f"--ruling {pair!r}: unknown ruling {key!r} (known: {known})")
-        if value not in f.metadata["alternatives"]:
+        if value not in f.metadata["alternatives"]:  # plumbing: parses --ruling
             raise SetupError(
                 f"--ruling {pair!r}: unknown alternative {value!r} for {f.metadata['ruling']} "
                 f"(choose from {', '.join(f.metadata['alternatives'])})"
             )
         changes[f.name] = value
-    return dataclasses.replace(base if base is not None else options_cls(), **changes)
+    return dataclasses.replace(base if base is not None else options_cls(), **changes)  # plumbing: parses options
 
 
 def options_text(options: Any) -> dict[str, str]:
@@ -248,9 +248,9 @@ def options_text(options: Any) -> dict[str, str]:
 
 def all_options(options_cls: type, include_strict: bool = False, **fixed: Any) -> Iterator[Any]:
     """Every combination of ruling alternatives (the cartesian product), optionally without strict."""
-    fs = [f for f in dataclasses.fields(options_cls) if "alternatives" in f.metadata and f.name not in fixed]
+    fs = [f for f in dataclasses.fields(options_cls) if "alternatives" in f.metadata and f.name not in fixed]  # plumbing: enumerates option combinations
     choices = [
-        [a for a in f.metadata["alternatives"] if include_strict or a != STRICT] for f in fs
+        [a for a in f.metadata["alternatives"] if include_strict or a != STRICT] for f in fs  # plumbing: enumerates option combinations
     ]
     for combo in itertools.product(*choices):
         yield options_cls(**fixed, **{f.name: v for f, v in zip(fs, combo)})
@@ -260,9 +260,9 @@ def strict_options(options_cls: type, **fixed: Any) -> Any:
     """Options with every ruling that has a ``strict`` alternative set to it."""
     values = {}
     for f in dataclasses.fields(options_cls):
-        if f.name in fixed:
+        if f.name in fixed:  # plumbing: builds strict options
             values[f.name] = fixed[f.name]
-        elif STRICT in f.metadata.get("alternatives", ()):
+        elif STRICT in f.metadata.get("alternatives", ()):  # plumbing: builds strict options
             values[f.name] = STRICT
     return options_cls(**values)
 
@@ -295,9 +295,9 @@ class Setup:
         return (Setup, (self.players, self.options, self.components))
 
     def __eq__(self, other: object) -> bool:
-        if self is other:
+        if self is other:  # plumbing: equality of setups
             return True
-        if not isinstance(other, Setup):
+        if not isinstance(other, Setup):  # plumbing: equality of setups
             return NotImplemented
         return (
             self._hash == other._hash
@@ -367,24 +367,24 @@ class RuleSet:
 
     def setup(self, players: int, options: Any = None, components: Any = None) -> Setup:
         """A checked Setup; raises SetupError naming what is wrong."""
-        if players not in self.player_counts:
+        if players not in self.player_counts:  # rule: dishes.components.players, jd.players.count, jd23.setup.players
             counts = ", ".join(map(str, self.player_counts))
             raise SetupError(f"{self.id}: {players} players is not allowed (allowed: {counts})")
-        options = self.Options() if options is None else options
+        options = self.Options() if options is None else options  # plumbing: default options
         check_options(options)
-        components = self.default_components() if components is None else components
+        components = self.default_components() if components is None else components  # plumbing: default components
         s = Setup(players, options, components)
         problem = self.setup_error(s)
-        if problem:
+        if problem:  # plumbing: the rule set's own set-up check decides; it cites its clauses
             raise SetupError(f"{self.id}: {problem}")
         return s
 
     def successors(self, state: Any) -> list[tuple[Any, Fraction | None, Any]]:
         """(move, probability or None, next state) for every way play can go on."""
         actor = self.to_move(state)
-        if actor is TERMINAL:
+        if actor is TERMINAL:  # plumbing: dispatch on who moves
             return []
-        if actor is CHANCE:
+        if actor is CHANCE:  # plumbing: dispatch on who moves
             return [(m, p, self.apply(state, m)) for m, p in self.chance_outcomes(state)]
         return [(m, None, self.apply(state, m)) for m in self.legal_moves(state)]
 
@@ -393,10 +393,10 @@ def check_distribution(outcomes: Sequence[tuple[Any, Fraction]]) -> str | None:
     """None if the chance outcomes are exact positive Fractions summing to 1."""
     total = Fraction(0)
     for move, p in outcomes:
-        if not isinstance(p, Fraction) or p <= 0:
+        if not isinstance(p, Fraction) or p <= 0:  # plumbing: validates a model's chance distribution
             return f"probability of {move} is {p!r}, not a positive Fraction"
         total += p
-    if outcomes and total != 1:
+    if outcomes and total != 1:  # plumbing: validates a model's chance distribution
         return f"chance probabilities sum to {total}, not 1"
     return None
 
@@ -409,7 +409,7 @@ def pick_by_probability(items: Sequence[tuple[Any, Fraction]], r: float) -> Any:
     acc = 0.0
     for (item, _), w in zip(items, weights):
         acc += w
-        if target < acc:
+        if target < acc:  # plumbing: samples a chance outcome for random play
             return item
     return items[-1][0]
 
@@ -417,7 +417,7 @@ def pick_by_probability(items: Sequence[tuple[Any, Fraction]], r: float) -> Any:
 def play(rs: RuleSet, state: Any, moves: Iterable[str | Any]) -> Any:
     """Apply moves (text or values) in turn; chance moves included.  For tests and replays."""
     for m in moves:
-        if isinstance(m, str):
+        if isinstance(m, str):  # plumbing: replays moves given as text
             m = rs.parse_move(m, state.setup)
         state = rs.apply(state, m)
     return state
@@ -426,6 +426,6 @@ def play(rs: RuleSet, state: Any, moves: Iterable[str | Any]) -> Any:
 def check_chance_move(rs: RuleSet, state: Any, move: Any) -> Fraction:
     """The probability of a chance move, or IllegalMove if it is not a possible outcome."""
     for m, p in rs.chance_outcomes(state):
-        if m == move:
+        if m == move:  # plumbing: looks up a chance move's probability
             return p
     raise IllegalMove("core.chance", move, "not a possible chance outcome here")

@@ -128,7 +128,7 @@ def tastes_of(deck: Deck, cards: Iterable[str]) -> frozenset[str]:
 def satisfies(deck: Deck, cards: Iterable[str], guest_id: str) -> bool:
     """True if these desserts together give the guest every taste it wants and none it refuses."""
     cards = tuple(cards)
-    if not cards:
+    if not cards:  # rule: jd.serve.satisfies, jd23.satisfy.tastes
         return False
     g = deck.guest(guest_id)
     t = tastes_of(deck, cards)
@@ -148,20 +148,20 @@ def servings(deck: Deck, hand: Iterable[str], guest_id: str, *, max_cards: int |
     ``minimal`` keeps only servings with no card to spare.
     """
     g = deck.guest(guest_id)
-    counts = Counter(c for c in hand if not (deck.dessert(c).tastes & g.refuses))
+    counts = Counter(c for c in hand if not (deck.dessert(c).tastes & g.refuses))  # rule: jd.serve.satisfies, jd23.satisfy.tastes
     kinds = sorted(counts)
     out = []
-    limit = sum(counts.values()) if max_cards is None else max_cards
+    limit = sum(counts.values()) if max_cards is None else max_cards  # rule: jd23.serve.one-to-three, jd.ruling.serving-size
     for size in range(1, limit + 1):
         for combo in _multisubsets(kinds, counts, size):
-            if satisfies(deck, combo, guest_id) and (not minimal or is_minimal(deck, combo, guest_id)):
+            if satisfies(deck, combo, guest_id) and (not minimal or is_minimal(deck, combo, guest_id)):  # rule: jd.serve.satisfies, jd23.satisfy.tastes, jd.ruling.serving-size, jd23.ruling.spare-desserts
                 out.append(combo)
     return tuple(sorted(out, key=lambda c: (len(c), c)))
 
 
 def _multisubsets(kinds: list[str], counts: Counter, size: int) -> Iterator[tuple[str, ...]]:
     for combo in itertools.combinations_with_replacement(kinds, size):
-        if all(combo.count(k) <= counts[k] for k in set(combo)):
+        if all(combo.count(k) <= counts[k] for k in set(combo)):  # plumbing: a card is used no more often than the hand holds it
             yield combo
 
 
@@ -191,108 +191,108 @@ def load_deck(path: str | Path, *, name: str | None = None) -> Deck:
 
 
 def _strings(where: str, path: str, value: Any) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):  # plumbing: deck file validation
         raise DeckError(f"{where}: {path}: must be a list of non-empty strings")
     return value
 
 
 def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
     """Build and check a Deck from parsed JSON (see the module docstring for the schema)."""
-    if not isinstance(data, dict):
+    if not isinstance(data, dict):  # plumbing: deck file validation
         raise DeckError(f"{where}: $: a deck must be a JSON object")
     for key in ("tastes", "suits", "desserts", "guests"):
-        if key not in data:
+        if key not in data:  # plumbing: deck file validation
             raise DeckError(f"{where}: $.{key}: missing")
     tastes = _strings(where, "$.tastes", data["tastes"])
     suits = _strings(where, "$.suits", data["suits"])
-    if len(set(tastes)) != len(tastes):
+    if len(set(tastes)) != len(tastes):  # plumbing: deck file validation
         raise DeckError(f"{where}: $.tastes: duplicate taste")
-    if len(set(suits)) != len(suits):
+    if len(set(suits)) != len(suits):  # plumbing: deck file validation
         raise DeckError(f"{where}: $.suits: duplicate suit")
-    if not isinstance(data["desserts"], list) or not data["desserts"]:
+    if not isinstance(data["desserts"], list) or not data["desserts"]:  # plumbing: deck file validation
         raise DeckError(f"{where}: $.desserts: must be a non-empty list")
-    if not isinstance(data["guests"], list) or not data["guests"]:
+    if not isinstance(data["guests"], list) or not data["guests"]:  # plumbing: deck file validation
         raise DeckError(f"{where}: $.guests: must be a non-empty list")
     desserts: list[Dessert] = []
     ids: set[str] = set()
     by_name: dict[str, str] = {}
     for i, d in enumerate(data["desserts"]):
         at = f"$.desserts[{i}]"
-        if not isinstance(d, dict):
+        if not isinstance(d, dict):  # plumbing: deck file validation
             raise DeckError(f"{where}: {at}: must be an object")
         did = d.get("id")
-        if not isinstance(did, str) or not did:
+        if not isinstance(did, str) or not did:  # plumbing: deck file validation
             raise DeckError(f"{where}: {at}.id: missing or not a string")
         at = f"{at} ({did})"
-        if did in ids:
+        if did in ids:  # plumbing: deck file validation
             raise DeckError(f"{where}: {at}: duplicate id {did!r}")
         ids.add(did)
         dname = d.get("name", did)
-        if not isinstance(dname, str):
+        if not isinstance(dname, str):  # plumbing: deck file validation
             raise DeckError(f"{where}: {at}.name: must be a string")
         dt = _strings(where, f"{at}.tastes", d.get("tastes"))
-        if not dt:
+        if not dt:  # rule: jd.setup.components
             raise DeckError(f"{where}: {at}.tastes: a dessert needs at least one taste")
         for t in dt:
-            if t not in tastes:
+            if t not in tastes:  # plumbing: deck file validation
                 raise DeckError(f"{where}: {at}: unknown taste {t!r}")
         copies = d.get("copies", 1)
-        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:  # plumbing: deck file validation
             raise DeckError(f"{where}: {at}.copies: must be a whole number >= 1")
         desserts.append(Dessert(did, dname, frozenset(dt), copies))
         by_name.setdefault(dname.casefold(), did)
     guests: list[Guest] = []
     for i, g in enumerate(data["guests"]):
         at = f"$.guests[{i}]"
-        if not isinstance(g, dict):
+        if not isinstance(g, dict):  # plumbing: deck file validation
             raise DeckError(f"{where}: {at}: must be an object")
         gid = g.get("id")
-        if not isinstance(gid, str) or not gid:
+        if not isinstance(gid, str) or not gid:  # plumbing: deck file validation
             raise DeckError(f"{where}: {at}.id: missing or not a string")
         at = f"{at} ({gid})"
-        if gid in ids:
+        if gid in ids:  # plumbing: deck file validation
             raise DeckError(f"{where}: {at}: duplicate id {gid!r}")
         ids.add(gid)
         gname = g.get("name", gid)
         suit = g.get("suit")
-        if suit not in suits:
+        if suit not in suits:  # plumbing: deck file validation
             raise DeckError(f"{where}: {at}.suit: unknown suit {suit!r}")
         wants = _strings(where, f"{at}.wants", g.get("wants"))
         refuses = _strings(where, f"{at}.refuses", g.get("refuses", []))
-        if not wants:
+        if not wants:  # rule: jd.setup.components
             raise DeckError(f"{where}: {at}.wants: a guest must want at least one taste")
         for t in wants + refuses:
-            if t not in tastes:
+            if t not in tastes:  # plumbing: deck file validation
                 raise DeckError(f"{where}: {at}: unknown taste {t!r}")
-        if set(wants) & set(refuses):
+        if set(wants) & set(refuses):  # plumbing: deck file validation: a guest cannot both crave and refuse a taste
             raise DeckError(f"{where}: {at}: wants and refuses the same taste")
         favs = []
         for f in _strings(where, f"{at}.favorites", g.get("favorites", [])):
-            fid = f if f in {d.id for d in desserts} else by_name.get(f.casefold())
-            if fid is None:
+            fid = f if f in {d.id for d in desserts} else by_name.get(f.casefold())  # plumbing: a favourite may be named by id or by name
+            if fid is None:  # plumbing: deck file validation
                 raise DeckError(f"{where}: {at}: favourite {f!r} is not a dessert in the deck")
             favs.append(fid)
-        guests.append(Guest(gid, gname if isinstance(gname, str) else gid, suit, frozenset(wants), frozenset(refuses), tuple(favs)))
+        guests.append(Guest(gid, gname if isinstance(gname, str) else gid, suit, frozenset(wants), frozenset(refuses), tuple(favs)))  # plumbing: a guest's name defaults to its id
     per_suit = Counter(g.suit for g in guests)
     for s in suits:
-        if per_suit[s] == 0:
+        if per_suit[s] == 0:  # rule: jd.suits.six
             raise DeckError(f"{where}: $.suits: suit {s!r} has no guests")
-    if len(set(per_suit.values())) != 1:
+    if len(set(per_suit.values())) != 1:  # rule: jd.suits.six
         detail = ", ".join(f"{s}: {per_suit[s]}" for s in suits)
         raise DeckError(f"{where}: $.guests: every suit must have the same number of guests ({detail})")
     about = data.get("about", "")
-    return Deck(name, tuple(tastes), tuple(suits), tuple(desserts), tuple(guests), about if isinstance(about, str) else "")
+    return Deck(name, tuple(tastes), tuple(suits), tuple(desserts), tuple(guests), about if isinstance(about, str) else "")  # plumbing: the deck's optional description
 
 
 def embedded_deck_names() -> list[str]:
     """Names of the decks the project ships (its own teaching decks)."""
     folder = resources.files("tablerules.spec").joinpath("decks")
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))  # plumbing: lists the embedded decks
 
 
 def embedded_deck(name: str) -> Deck:
     """A deck the project ships, by name (file stem in spec/decks/)."""
-    if name not in embedded_deck_names():
+    if name not in embedded_deck_names():  # plumbing: deck name lookup
         raise DeckError(f"unknown embedded deck {name!r} (known: {', '.join(embedded_deck_names())})")
     path = Path(str(resources.files("tablerules.spec").joinpath("decks", name + ".json")))
     return load_deck(path, name=name)
@@ -300,6 +300,6 @@ def embedded_deck(name: str) -> Deck:
 
 def deck_argument(text: str) -> Deck:
     """A --deck value: an embedded deck name or a file path."""
-    if text in embedded_deck_names():
+    if text in embedded_deck_names():  # plumbing: --deck takes a name or a file
         return embedded_deck(text)
     return load_deck(text)

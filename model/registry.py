@@ -39,7 +39,7 @@ def ruleset_ids() -> list[str]:
 def get(ruleset_id: str) -> RuleSet:
     """The RuleSet for an id; SetupError (one line) for an unknown id."""
     entry = ENTRIES.get(ruleset_id)
-    if entry is None:
+    if entry is None:  # plumbing: one-line error for an unknown rule set id
         raise SetupError(f"unknown rule set {ruleset_id!r} (known: {', '.join(ENTRIES)})")
     return importlib.import_module(entry.model).RULES
 
@@ -47,9 +47,9 @@ def get(ruleset_id: str) -> RuleSet:
 def kernel(ruleset_id: str, setup, **options) -> object:
     """The compact kernel of a rule set for a setup; SetupError (one line) where there is none."""
     entry = ENTRIES.get(ruleset_id)
-    if entry is None:
+    if entry is None:  # plumbing: one-line error for an unknown rule set id
         raise SetupError(f"unknown rule set {ruleset_id!r} (known: {', '.join(ENTRIES)})")
-    if entry.kernel is None:
+    if entry.kernel is None:  # plumbing: one-line error for a rule set without a compact kernel
         raise SetupError(f"{ruleset_id}: the exact engine needs a progress measure (a proved ranking function) "
                          "and a compact kernel; this rule set has none (dishes has both)")
     return importlib.import_module(entry.kernel).kernel(setup, **options)

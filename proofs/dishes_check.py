@@ -19,6 +19,7 @@ from tablerules.model.core import STRICT, ruling_fields
 from tablerules.model.dishes import RULES, Options, Tiles
 
 from . import dishes_proofs
+from .decisions import decision_check_item
 from .divergence import witness_check_item
 from .gaps import gap_check_item
 from .checks import FAIL, PASS, CheckItem, CheckResult, Context, explore_result, judge, proof_item, setup_label
@@ -119,6 +120,7 @@ def checks(ctx: Context) -> list[CheckItem]:
         CheckItem("dishes", "every ruling alternative explored (small tile sets)", _every_alternative),
         gap_check_item("dishes"),
         witness_check_item("dishes"),
+        decision_check_item("dishes"),
         CheckItem("dishes", "explore the boxed game, 2 players (budgeted)", _box(2, 25)),
         CheckItem("dishes", "explore the boxed game, 3 players (budgeted)", _box(3, 10)),
         CheckItem("dishes", "explore the boxed game, 4 players (budgeted)", _box(4, 10)),

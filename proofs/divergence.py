@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 import time
 from dataclasses import dataclass, field
+from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
@@ -34,11 +36,11 @@ from typing import Any, Callable, Sequence
 
 from tablerules.model.core import (
     CHANCE, STRICT, TERMINAL, IllegalMove, RuleGap, RuleSet, SetupError, actor_text, options_text,
-    pick_by_probability, ruling_fields, short_ruling_name,
+    pick_by_probability, ruling_fields, short_ruling_name, variant_fields,
 )
 
 from .explorer import Step
-from .gaps import Config, Configs, model_module, one_change_settings, small_configs, with_alternative
+from .gaps import Config, Configs, model_module, one_change_settings, small_configs, steps_to, with_alternative, wider_configs
 
 # --------------------------------------------------------------------------- what a reading does at a point
 
@@ -189,6 +191,8 @@ class Divergence:
     skipped: tuple[str, ...] = ()
     """Configurations left out because one reading cannot set them up."""
     symmetry: str = "none"
+    shortest: bool = True
+    """False for a trace found by a random lockstep game (a real witness, not the shortest)."""
 
     @property
     def moves(self) -> list[str]:
@@ -196,11 +200,24 @@ class Divergence:
 
     def bound(self) -> str:
         sym = "" if self.symmetry == "none" else f", symmetry {self.symmetry}"
+        if self.found and not self.shortest:
+            return (f"found by a seeded random game played under both readings in lockstep (not the shortest: the "
+                    f"breadth-first search compared {self.pairs:,} state pairs within {self.depth} moves first)")
         if self.found and self.kind != "state":
             return f"breadth-first: found among {self.pairs:,} state pairs{sym}"
         if self.complete:
             return f"complete: all {self.pairs:,} reachable state pairs compared{sym}"
         return f"every pair within {self.depth} moves compared ({self.pairs:,} pairs{sym}; stopped by {self.stopped})"
+
+    def short(self) -> str:
+        """A table cell: `after 13 moves, in the legal moves (2 players, v23-tiny)` or why not."""
+        if not self.found:
+            return "never: every reachable pair compared" if self.complete else f"not within {self.depth} moves ({self.stopped})"
+        what = {"start": "at the start", "moves": "in the legal moves", "actor": "in who moves", "chance": "in the chance outcomes",
+                "outcome": "in the outcome", "gap": "one raises a RuleGap", "error": "in a model error",
+                "state": "only in the recorded state"}[self.kind]
+        where = "at the start" if not self.steps else f"after {len(self.steps)} moves"
+        return f"{where}, {what} ({self.config.label()}" + ("" if self.shortest else "; a random game's trace") + ")"
 
     def statement(self) -> str:
         """One sentence: where the readings part, or that they do not within the bound."""
@@ -388,9 +405,12 @@ def _real_trace(rules: RuleSet, keys: _PairKeys, parents: dict, roots: dict, key
     return config, tuple(got[:-1]), got[-1]
 
 
-def alternative_pairs(rules: RuleSet, ruling_id: str) -> list[tuple[str, str]]:
-    alts = ruling_fields(rules.Options)[ruling_id].metadata["alternatives"]
+def alternative_pairs_of(alts: Sequence[str]) -> list[tuple[str, str]]:
     return [(alts[i], alts[j]) for i in range(len(alts)) for j in range(i + 1, len(alts))]
+
+
+def alternative_pairs(rules: RuleSet, ruling_id: str) -> list[tuple[str, str]]:
+    return alternative_pairs_of(ruling_fields(rules.Options)[ruling_id].metadata["alternatives"])
 
 
 @dataclass
@@ -404,6 +424,13 @@ class RulingDivergence:
     under_defaults: list[Divergence] = field(default_factory=list)
     """The search under the defaults, when it found nothing and ``base`` was tried."""
     base_options: Any = None
+    configs: tuple[Config, ...] = ()
+    """The configurations the pairs were searched on."""
+
+    def never_part(self) -> bool:
+        """Every pair searched completely with no difference a player sees: a proof on ``configs``."""
+        return bool(self.pairs) and all(d.complete and (not d.found or d.kind == "state") for d in self.pairs) \
+            and len(self.pairs) == len(alternative_pairs_of(self.alternatives))
 
     def primary(self) -> Divergence | None:
         """The witness to show: default vs strict where strict exists, else the default
@@ -418,11 +445,22 @@ class RulingDivergence:
         return min(with_default, key=lambda d: (d.kind == "state", len(d.steps)))
 
 
+@dataclass
+class ProbeHit:
+    """Where a random lockstep game saw two readings part: configuration, moves, the two states."""
+
+    config: Config
+    steps: tuple[Step, ...]
+    state_a: Any
+    state_b: Any
+
+
 def probe(rules: RuleSet, ruling_id: str, a: str, b: str, configs: Sequence[Config], base: Any,
-          games: int = 20, seed: int = 1, step_cap: int = 500) -> bool:
-    """Random games played in lockstep under both readings: does any reach a point where
-    they differ (other than in the recorded state only)?  A cheap test of whether a
-    setting is worth a breadth-first search; seeded, so the answer is repeatable."""
+          games: int = 20, seed: int = 1, step_cap: int = 500) -> ProbeHit | None:
+    """Random games played in lockstep under both readings: the first point where they differ
+    (other than in the recorded state only), or None.  A cheap test of whether a setting is
+    worth a breadth-first search, and a witness when that search is cut by its budget;
+    seeded, so the answer is repeatable."""
     import random
 
     rng = random.Random(seed)
@@ -430,26 +468,39 @@ def probe(rules: RuleSet, ruling_id: str, a: str, b: str, configs: Sequence[Conf
     starts = []
     for config in configs:
         try:
-            starts.append((start_state(rules, config, oa), start_state(rules, config, ob)))
+            starts.append((config, start_state(rules, config, oa), start_state(rules, config, ob)))
         except SetupError:
             continue
     for g in range(games if starts else 0):
-        sa, sb = starts[g % len(starts)]
+        config, sa, sb = starts[g % len(starts)]
+        steps: list[Step] = []
         for _ in range(step_cap):
             ra, rb = read_state(rules, sa), read_state(rules, sb)
             if difference_kind(ra, rb) not in ("", "state"):
-                return True
+                return ProbeHit(config, tuple(steps), sa, sb)
             if isinstance(sa, Raised) or isinstance(sb, Raised) or ra.sig[0] not in ("seat", "chance"):
                 break
+            actor = rules.to_move(sa)
+            p = None
             if ra.sig[0] == "chance":
-                move = pick_by_probability(rules.chance_outcomes(sa), rng.random())
+                outs = rules.chance_outcomes(sa)
+                move = pick_by_probability(outs, rng.random())
+                p = dict(outs)[move]
             else:
                 moves = rules.legal_moves(sa)
                 if not moves:
                     break
                 move = moves[rng.randrange(len(moves))]
+            steps.append(Step(actor_text(actor), str(move), p))
             sa, sb = _apply(rules, sa, move), _apply(rules, sb, move)
-    return False
+    return None
+
+
+def from_probe(rules: RuleSet, ruling_id: str, a: str, b: str, hit: ProbeHit, searched: Divergence) -> Divergence:
+    """A Divergence from a random game's trace, when the breadth-first search ``searched`` ran out of budget."""
+    ra, rb = read_state(rules, hit.state_a), read_state(rules, hit.state_b)
+    return dataclasses.replace(searched, found=True, kind=difference_kind(ra, rb), config=hit.config, steps=hit.steps,
+                               next_a=ra, next_b=rb, shortest=False)
 
 
 def other_bases(rules: RuleSet, ruling_id: str) -> list[tuple[str, Any]]:
@@ -458,43 +509,65 @@ def other_bases(rules: RuleSet, ruling_id: str) -> list[tuple[str, Any]]:
     return one_change_settings(rules, ruling_id)
 
 
+def _search(rules: RuleSet, rid: str, a: str, b: str, cfgs: Sequence[Config], budget: PairBudget | None,
+            base: Any = None) -> Divergence:
+    """Breadth-first; if cut by its budget without a difference, a random lockstep game's trace when one finds it."""
+    d = diverge(rules, rid, a, b, cfgs, budget=budget, base=base)
+    if d.found and d.kind != "state" or d.complete:
+        return d
+    hit = probe(rules, rid, a, b, cfgs, rules.Options() if base is None else base, games=60)
+    return from_probe(rules, rid, a, b, hit, d) if hit is not None else d
+
+
 def all_divergences(rules: RuleSet, configs: Configs | Sequence[Config] | None = None, *,
                     budget: PairBudget | None = None, rulings: Sequence[str] | None = None,
                     progress: Callable[[str], None] | None = None) -> list[RulingDivergence]:
     """Every ruling, every pair of its alternatives, the other rulings at their defaults.
 
-    A ruling none of whose pairs differs under the defaults is tried again with one other
-    ruling changed at a time (:func:`other_bases`), by random lockstep games
-    (:func:`probe`): some rulings only matter in combination.  The first setting under
-    which a probe sees its default part from another alternative is searched breadth-first
-    for every pair, and the report says which setting it was.
+    A pair that does not differ on the configurations is searched again on wider ones (more
+    players, the other teaching decks: :func:`tablerules.proofs.gaps.wider_configs`), since
+    some rulings need a third player.  A ruling none of whose pairs differs then is tried again with one other ruling
+    changed at a time (:func:`other_bases`), by random lockstep games (:func:`probe`): some
+    rulings only matter in combination.  The first setting under which a probe sees its
+    default part from another alternative is searched breadth-first for every pair, and the
+    report says which setting it was.  A breadth-first search cut by its budget falls back on
+    the probe's trace (a real witness, marked as not the shortest).
     """
     if configs is None:
         configs = small_configs(rules)
     cfgs = configs.configs if isinstance(configs, Configs) else tuple(configs)
+    wide = tuple(wider_configs(rules, cfgs))
     out = []
     fields_ = ruling_fields(rules.Options)
-    for rid in rulings or list(fields_):
-        rd = RulingDivergence(rid, tuple(fields_[rid].metadata["alternatives"]))
+
+    def visible(d: Divergence) -> bool:
+        return d.found and d.kind != "state"
+
+    def search_pairs(base: Any = None) -> list[Divergence]:
+        found = []
         for a, b in alternative_pairs(rules, rid):
             if progress:
                 progress(f"divergence {short_ruling_name(rid)}: {a} vs {b}")
-            rd.pairs.append(diverge(rules, rid, a, b, cfgs, budget=budget))
-            if len(rd.pairs) == 1 and not rd.pairs[0].found:
-                break  # the default and its first rival never part: look for a setting first (below)
-        if not any(d.found for d in rd.pairs):
+            d = _search(rules, rid, a, b, cfgs, budget, base)
+            if not visible(d) and wide:
+                d2 = _search(rules, rid, a, b, wide, budget, base)
+                d = d2 if visible(d2) else d
+            found.append(d)
+        return found
+
+    for rid in rulings or list(fields_):
+        rd = RulingDivergence(rid, tuple(fields_[rid].metadata["alternatives"]), configs=cfgs)
+        rd.pairs = search_pairs()
+        if not any(visible(d) for d in rd.pairs):
             rd.under_defaults = list(rd.pairs)
             first = rd.alternatives[0]
             for label, base in other_bases(rules, rid):
                 if progress:
                     progress(f"divergence {short_ruling_name(rid)} with {label}")
-                if any(probe(rules, rid, first, other, cfgs, base) for other in rd.alternatives[1:]):
+                if any(probe(rules, rid, first, o, w, base) for w in (cfgs, wide) if w for o in rd.alternatives[1:]):
                     rd.base, rd.base_options = label, base
-                    rd.pairs = [diverge(rules, rid, a, b, cfgs, budget=budget, base=base) for a, b in alternative_pairs(rules, rid)]
+                    rd.pairs = search_pairs(base)
                     break
-            else:  # no setting makes a difference: every pair under the defaults, for the record
-                rd.pairs = rd.under_defaults + [diverge(rules, rid, a, b, cfgs, budget=budget)
-                                                for a, b in alternative_pairs(rules, rid)[1:]]
         out.append(rd)
     return out
 
@@ -571,7 +644,29 @@ def witness_doc(rules: RuleSet, d: Divergence, setting: str = "") -> dict[str, A
             "readings": {d.a: d.next_a.to_json(), d.b: d.next_b.to_json()},
             "every_alternative": readings_after(rules, d.ruling, d.config, base, d.moves),
             "search": d.bound(),
+            "shortest": d.shortest,
             **({"setting": setting} if setting else {}),
+        },
+    }
+
+
+def _config_json(c: Config) -> dict[str, Any]:
+    return {"players": c.players, "components": c.components_name(), **({"deck": c.deck} if c.deck else {})}
+
+
+def proof_doc(rules: RuleSet, rd: RulingDivergence) -> dict[str, Any]:
+    """The record that no two alternatives of a ruling part on the stated configurations: every
+    reachable pair of states compared (a complete product search), nothing a player sees differs."""
+    assert rd.never_part()
+    return {
+        "ruleset": rules.id,
+        "ruling": rd.ruling,
+        "never_part": {
+            "configurations": [_config_json(c) for c in rd.configs],
+            "options": options_text(rd.pairs[0].options_a),
+            "pairs": [{"a": d.a, "b": d.b, "state_pairs": d.pairs, "search": d.bound()} for d in rd.pairs],
+            "statement": f"no two alternatives of {rd.ruling} differ in anything a player sees, on "
+                         + "; ".join(c.label() for c in rd.configs) + " (every reachable pair of states compared)",
         },
     }
 
@@ -582,6 +677,11 @@ def write_witness(path: Path, doc: dict[str, Any]) -> None:
 
 def read_witness(path: Path) -> dict[str, Any]:
     doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    if isinstance(doc, dict) and "never_part" in doc:
+        for key in ("ruleset", "ruling"):
+            if key not in doc:
+                raise ValueError(f"{path}: proof lacks {key!r}")
+        return doc
     for key in ("ruleset", "players", "options", "components", "moves", "differs"):
         if key not in doc:
             raise ValueError(f"{path}: witness lacks {key!r}")
@@ -605,7 +705,7 @@ def _components(rules: RuleSet, name: str, module: ModuleType | None, deck: str 
 def witness_options(rules: RuleSet, doc: dict[str, Any], alternative: str) -> Any:
     """The options of a witness with its ruling set to ``alternative``."""
     options = rules.Options()
-    by_id = ruling_fields(rules.Options)
+    by_id = {**ruling_fields(rules.Options), **variant_fields(rules.Options)}
     changes = {by_id[k].name: v for k, v in doc["options"].items() if k in by_id}
     options = dataclasses.replace(options, **changes)
     return with_alternative(options, rules, doc["differs"]["ruling"], alternative)
@@ -629,8 +729,31 @@ def replay_witness(rules: RuleSet, doc: dict[str, Any], module: ModuleType | Non
     return out
 
 
+def check_proof(rules: RuleSet, doc: dict[str, Any], module: ModuleType | None = None) -> str | None:
+    """None if the complete product search still finds no difference on the stated configurations."""
+    module = module if module is not None else model_module(rules)
+    np_ = doc["never_part"]
+    configs = [Config(c["players"], _components(rules, c["components"], module, c.get("deck")), c.get("deck"))
+               for c in np_["configurations"]]
+    base = witness_options(rules, {"options": np_["options"], "differs": {"ruling": doc["ruling"]}}, np_["pairs"][0]["a"])
+    for pair in np_["pairs"]:
+        d = diverge(rules, doc["ruling"], pair["a"], pair["b"], configs, base=base,
+                    budget=PairBudget(max_pairs=pair["state_pairs"] + 1, max_seconds=None))
+        if d.found and d.kind != "state":
+            return f"{pair['a']} and {pair['b']} now differ: {d.statement()}"
+        if not d.complete:
+            return f"{pair['a']} / {pair['b']}: the search no longer completes within {pair['state_pairs']:,} state pairs"
+    return None
+
+
 def check_witness(rules: RuleSet, doc: dict[str, Any], module: ModuleType | None = None) -> str | None:
-    """None if the witness replays and shows the difference it claims; else what is wrong."""
+    """None if the witness replays and shows the difference it claims (or, for a proof, the
+    readings still never part); else what is wrong."""
+    if "never_part" in doc:
+        try:
+            return check_proof(rules, doc, module)
+        except Exception as e:
+            return f"does not re-run: {type(e).__name__}: {e}"
     try:
         got = replay_witness(rules, doc, module)
     except Exception as e:
@@ -644,7 +767,7 @@ def check_witness(rules: RuleSet, doc: dict[str, Any], module: ModuleType | None
         return f"the readings differ in {kind}, the witness claims {d['kind']}"
     for alt, r in ((d["a"], ra), (d["b"], rb)):
         recorded = {k: v for k, v in d["readings"][alt].items() if k != "next"}  # the data, not the wording
-        if r.data != recorded:
+        if json.loads(json.dumps(r.data, default=str)) != recorded:  # as the file holds it (tuples as lists)
             return f"{alt}: now {r.text!r}, the witness says {d['readings'][alt].get('next')!r}"
     return None
 
@@ -655,10 +778,13 @@ def write_witnesses(rules: RuleSet, results: Sequence[RulingDivergence], folder:
     written = []
     for rd in results:
         d = rd.primary()
-        if d is None:
-            continue
         path = folder / witness_name(rules.id, rd.ruling)
-        write_witness(path, witness_doc(rules, d, rd.base))
+        if d is not None:
+            write_witness(path, witness_doc(rules, d, rd.base))
+        elif rd.never_part():
+            write_witness(path, proof_doc(rules, rd))
+        else:
+            continue
         written.append(path)
     return written
 
@@ -672,7 +798,7 @@ def witness_paths(ruleset_id: str, folder: Path | None = None) -> list[Path]:
             doc = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        if isinstance(doc, dict) and doc.get("ruleset") == ruleset_id and "differs" in doc:
+        if isinstance(doc, dict) and doc.get("ruleset") == ruleset_id and ("differs" in doc or "never_part" in doc):
             out.append(path)
     return out
 
@@ -732,15 +858,20 @@ def order_of_resolution(rules: RuleSet, configs: Configs | Sequence[Config] | No
                     branches = []
                     try:
                         for move, _p, t in rules.successors(s):
-                            branches.append((str(move), outcome_distribution(exact_values(rules, t, max_states=max_states), t)))
+                            dist = outcome_distribution(exact_values(rules, t, max_states=max_states), t)
+                            branches.append((str(move), dist, getattr(move, "seat", None) is not None))
                     except (TooLarge, Cyclic, RuleGap):
                         branches = []
                         undecided += 1
-                    if branches and len({tuple(sorted(b[1].items())) for b in branches}) > 1:
+                    # only the branches that name who spoke first are orders; another outcome of the race
+                    # (a truly simultaneous call) is no order, and is shown beside them
+                    orders = [b for b in branches if b[2]] if any(b[2] for b in branches) else branches
+                    if len({tuple(sorted(b[1].items())) for b in orders}) > 1:
                         steps = _race_steps(parents, s)
-                        text = tuple((m, ", ".join(f"{k} {float(v):.3f}" for k, v in sorted(dist.items()))) for m, dist in branches)
-                        return RaceResult(True, f"the order changes the outcome: a race after {len(steps)} moves on {config.label()}",
-                                          races, config, steps, text, True)
+                        text = tuple((m, _distribution_text(dist)) for m, dist, _o in branches)
+                        return RaceResult(True, f"the order changes the outcome: a race after {len(steps)} moves on "
+                                          f"{config.label()}, where who speaks first changes the odds", races, config, steps,
+                                          text, True)
                     if races >= max_races:
                         break
                 actor = rules.to_move(s)
@@ -760,14 +891,13 @@ def order_of_resolution(rules: RuleSet, configs: Configs | Sequence[Config] | No
     return RaceResult(True, text, races, matters=False)
 
 
+def _distribution_text(dist: dict[str, Fraction]) -> str:
+    """`seat 0 wins 1/4, seat 1 wins 5/8, tie 1/8`: the outcomes with a chance above zero, exact."""
+    return ", ".join(f"{k} {v}" for k, v in sorted(dist.items()) if v) or "nothing"
+
+
 def _race_steps(parents: dict, s: Any) -> tuple[Step, ...]:
-    steps = []
-    while True:
-        parent, step = parents[s]
-        if parent is None:
-            return tuple(reversed(steps))
-        steps.append(step)
-        s = parent
+    return steps_to(parents, s)
 
 
 # --------------------------------------------------------------------------- the witness generator
@@ -776,20 +906,27 @@ WITNESS_BUDGET = PairBudget(max_pairs=100_000, max_seconds=None)
 """Pairs only, no time limit: the same inputs always give the same files."""
 
 
-def generate_witnesses(ruleset_id: str, configs: Sequence[Config] | None = None, folder: Path | None = None) -> list[Path]:
-    """Rewrite the primary witness of every ruling of a rule set (deterministically)."""
+def generate_witnesses(ruleset_id: str, configs: Sequence[Config] | None = None, folder: Path | None = None,
+                       budget: PairBudget | None = None, rulings: Sequence[str] | None = None,
+                       progress: Callable[[str], None] | None = None) -> list[Path]:
+    """Rewrite the primary witness of every ruling of a rule set (deterministically: the budget counts pairs)."""
     from .gaps import load_rules
 
     rules, module = load_rules(ruleset_id)
     cfgs = configs if configs is not None else small_configs(rules, module).configs
-    return write_witnesses(rules, all_divergences(rules, cfgs, budget=WITNESS_BUDGET), folder)
+    return write_witnesses(rules, all_divergences(rules, cfgs, budget=budget or WITNESS_BUDGET, rulings=rulings,
+                                                  progress=progress), folder)
 
 
 def _main(argv: Sequence[str]) -> int:
-    """python -m tablerules.proofs.divergence RULESET [PLAYERS:DECK ...]: rewrite its witness files."""
+    """python -m tablerules.proofs.divergence RULESET [--pairs N] [PLAYERS:DECK ...]: rewrite its witness files."""
     if not argv:
-        print("usage: python -m tablerules.proofs.divergence RULESET [PLAYERS:DECK ...]")
+        print("usage: python -m tablerules.proofs.divergence RULESET [--pairs N] [PLAYERS:DECK ...]")
         return 2
+    budget = None
+    if len(argv) > 2 and argv[1] == "--pairs":
+        budget = PairBudget(max_pairs=int(argv[2]), max_seconds=None)
+        argv = [argv[0], *argv[3:]]
     from .gaps import load_rules
 
     rules, _ = load_rules(argv[0])
@@ -800,7 +937,7 @@ def _main(argv: Sequence[str]) -> int:
             players, _, deck = text.partition(":")
             comps = rules.load_components(deck) if deck and rules.load_components else rules.default_components()
             configs.append(Config(int(players), comps, deck or None))
-    for path in generate_witnesses(argv[0], configs):
+    for path in generate_witnesses(argv[0], configs, budget=budget, progress=lambda t: print(t, file=sys.stderr, flush=True)):
         print(path)
     return 0
 
@@ -833,7 +970,8 @@ def witness_check_item(ruleset_id: str):
                 problem = check_witness(rules, doc, module)
             except Exception as e:  # a malformed file is a failure with its cause
                 doc, problem = {"moves": []}, f"{type(e).__name__}: {e}"
-            rows.append((path.name, f"{len(doc.get('moves', []))} moves: " + (problem or doc.get("note", "ok"))))
+            what = "proof" if "never_part" in doc else f"{len(doc.get('moves', []))} moves"
+            rows.append((path.name, f"{what}: " + (problem or doc.get("note") or doc.get("never_part", {}).get("statement", "ok"))))
             if problem:
                 bad.append(f"{path.name}: {problem}")
         have = {p.name for p in paths}

@@ -135,6 +135,67 @@ def small_configs(rules: RuleSet, module: ModuleType | None = None) -> Configs:
     return Configs(tuple(configs), source, True)
 
 
+def steps_to(parents: dict[Any, tuple[Any, Step | None]], state: Any) -> tuple[Step, ...]:
+    """The trace from the root to ``state`` in a breadth-first search's parent links (state -> (parent, step))."""
+    steps = []
+    while True:
+        parent, step = parents[state]
+        if parent is None:
+            return tuple(reversed(steps))
+        steps.append(step)
+        state = parent
+
+
+def with_more_players(rules: RuleSet, configs: Sequence[Config], extra: int = 2) -> list[Config]:
+    """The same components with one, then two, more players than each configuration, where the
+    rules allow it and it is not already among them: questions about a third player (who
+    answers first, who takes a penalty card) are looked for there."""
+    have = {(c.players, c.components_name()) for c in configs}
+    out = []
+    for k in range(1, extra + 1):
+        for c in configs:
+            more = Config(c.players + k, c.components, c.deck)
+            key = (more.players, more.components_name())
+            if key in have or more.players not in rules.player_counts:
+                continue
+            try:
+                more.setup(rules, rules.Options())
+            except (SetupError, RuleGap):
+                continue
+            have.add(key)
+            out.append(more)
+    return out
+
+
+def wider_configs(rules: RuleSet, configs: Sequence[Config]) -> list[Config]:
+    """Where to look when the small configurations show nothing: the same components with more
+    players, then the rule set's other teaching decks (spec ``[components] teaching_decks``) at
+    the same player counts and one more."""
+    out = with_more_players(rules, configs)
+    have = {(c.players, c.components_name()) for c in list(configs) + out}
+    if rules.load_components is None:
+        return out
+    from tablerules.spec.loader import load_spec
+
+    try:
+        decks = load_spec(rules.id).components.get("teaching_decks", [])
+    except Exception:  # noqa: BLE001 - no spec, no teaching decks
+        decks = []
+    counts = sorted({c.players for c in configs} | {c.players + 1 for c in configs})
+    for name in decks:
+        for n in counts:
+            if (n, name) in have or n not in rules.player_counts:
+                continue
+            try:
+                c = Config(n, rules.load_components(name), name)
+                c.setup(rules, rules.Options())
+            except (SetupError, RuleGap):
+                continue
+            have.add((n, name))
+            out.append(c)
+    return out
+
+
 def option_field(rules: RuleSet, ruling_id: str) -> dataclasses.Field | None:
     return ruling_fields(rules.Options).get(ruling_id)
 

@@ -12,9 +12,10 @@ symmetry leaves seats alone); otherwise they are **sampled** (seeded, with a 95%
 confidence interval: Wilson for rates, normal for the mean length) and games that pass a
 step cap count as never ending.  Every row says which.
 
-Win and lose per seat: a seat *wins* if the outcome names it among the winners, or names
-only losers and not it; it *loses* if named among the losers, or the outcome names only
-winners and not it.  A *tie*: a draw, or more than one winner, or more than one loser.
+Win, lose and tie per seat are separate outcomes that never overlap (with "never ends" and
+"hits a gap" they add up to 100%): a seat *ties* when it shares the result (a draw, or it is
+one of several winners, or one of several losers); otherwise it *wins* when the outcome names
+it a winner, or names only losers and not it; otherwise it *loses*.
 """
 
 from __future__ import annotations
@@ -45,24 +46,33 @@ class Cyclic(Exception):
 # --------------------------------------------------------------------------- per-seat results
 
 
-def seat_results(out: Outcome | None, players: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
-    """(win per seat, lose per seat, tie) as 0/1 values (see the module docstring)."""
+def seat_result(out: Outcome, seat: int) -> str:
+    """win, lose or tie for one seat: exclusive (see the module docstring)."""
+    if out.draw or (seat in out.winners and len(out.winners) > 1) or (seat in out.losers and len(out.losers) > 1):
+        return "tie"
+    if seat in out.winners or (not out.winners and out.losers and seat not in out.losers):
+        return "win"
+    if not out.winners and not out.losers:
+        return "tie"  # names nobody: a draw
+    return "lose"
+
+
+def seat_results(out: Outcome | None, players: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """(win, lose, tie) per seat as 0/1 values; for each seat exactly one is 1 when the game ended."""
     if out is None:
-        return (0,) * players, (0,) * players, 0
-    win = tuple(1 if (s in out.winners or (not out.winners and out.losers and s not in out.losers)) else 0 for s in range(players))
-    lose = tuple(1 if (s in out.losers or (not out.losers and out.winners and s not in out.winners)) else 0 for s in range(players))
-    tie = 1 if (out.draw or len(out.winners) > 1 or len(out.losers) > 1) else 0
-    return win, lose, tie
+        return (0,) * players, (0,) * players, (0,) * players
+    res = [seat_result(out, s) for s in range(players)]
+    return (tuple(int(r == "win") for r in res), tuple(int(r == "lose") for r in res), tuple(int(r == "tie") for r in res))
 
 
 @dataclass(frozen=True)
 class Values:
-    """Expectations from one state: length (seat moves), per-seat win/lose, tie, gap, never-ends."""
+    """Expectations from one state: length (seat moves), per-seat win/lose/tie, gap, never-ends."""
 
     length: Any
     win: tuple
     lose: tuple
-    tie: Any
+    tie: tuple
     gap: Any
     never: Any = 0
     states: int = 0
@@ -71,12 +81,13 @@ class Values:
 
 def _zero(n: int, one: Any) -> Values:
     z = one * 0
-    return Values(z, (z,) * n, (z,) * n, z, z, z)
+    return Values(z, (z,) * n, (z,) * n, (z,) * n, z, z)
 
 
 def _add(acc: Values, v: Values, w: Any) -> Values:
     return Values(acc.length + w * v.length, tuple(a + w * b for a, b in zip(acc.win, v.win)),
-                  tuple(a + w * b for a, b in zip(acc.lose, v.lose)), acc.tie + w * v.tie, acc.gap + w * v.gap,
+                  tuple(a + w * b for a, b in zip(acc.lose, v.lose)), tuple(a + w * b for a, b in zip(acc.tie, v.tie)),
+                  acc.gap + w * v.gap,
                   acc.never + w * v.never)
 
 
@@ -88,9 +99,9 @@ def _leaf(rules: RuleSet, state: Any, n: int) -> Values | None:
             return None
         win, lose, tie = seat_results(rules.outcome(state), n)
     except RuleGap:
-        return Values(Fraction(0), (Fraction(0),) * n, (Fraction(0),) * n, Fraction(0), Fraction(1))
+        return Values(Fraction(0), (Fraction(0),) * n, (Fraction(0),) * n, (Fraction(0),) * n, Fraction(1))
     f = Fraction
-    return Values(f(0), tuple(map(f, win)), tuple(map(f, lose)), f(tie), f(0))
+    return Values(f(0), tuple(map(f, win)), tuple(map(f, lose)), tuple(map(f, tie)), f(0))
 
 
 _GAP = object()
@@ -133,8 +144,9 @@ def exact_values(rules: RuleSet, start: Any, *, max_states: int = 20_000, max_se
     canon = _canon(rules) or (lambda s: s)
     memo: dict[Any, Values] = {}
     on_stack: set[Any] = set()
-    gap_values = Values(Fraction(0), (Fraction(0),) * n, (Fraction(0),) * n, Fraction(0), Fraction(1))
-    dead = Values(Fraction(0), (Fraction(0),) * n, (Fraction(0),) * n, Fraction(0), Fraction(0), Fraction(1))
+    zeros = (Fraction(0),) * n
+    gap_values = Values(Fraction(0), zeros, zeros, zeros, Fraction(1))
+    dead = Values(Fraction(0), zeros, zeros, zeros, Fraction(0), Fraction(1))
     t0 = time.perf_counter()
     root = canon(start)
     stack: list[tuple[Any, Any, list | None]] = [(root, start, None)]
@@ -181,9 +193,9 @@ def exact_values(rules: RuleSet, start: Any, *, max_states: int = 20_000, max_se
     return dataclasses.replace(memo[root], states=len(memo))
 
 
-def first_seat_values(rules: RuleSet, start: Any, values_of: Callable[[Any], Values]) -> tuple[Fraction, Fraction]:
-    """(P(first seat to move wins), P(it loses)), walking chance until a seat moves."""
-    win = lose = Fraction(0)
+def first_seat_values(rules: RuleSet, start: Any, values_of: Callable[[Any], Values]) -> tuple[Fraction, Fraction, Fraction]:
+    """(P(first seat to move wins), P(it loses), P(it ties)), walking chance until a seat moves."""
+    win = lose = tie = Fraction(0)
     stack = [(start, Fraction(1))]
     while stack:
         s, w = stack.pop()
@@ -207,16 +219,18 @@ def first_seat_values(rules: RuleSet, start: Any, values_of: Callable[[Any], Val
         v = values_of(s)
         win += w * v.win[actor]
         lose += w * v.lose[actor]
-    return win, lose
+        tie += w * v.tie[actor]
+    return win, lose, tie
 
 
 def outcome_distribution(values: Values, state: Any) -> dict[str, Fraction]:
-    """A comparable summary of a state's values: per-seat win/lose, tie, gap, never."""
+    """A comparable summary of a state's values: per-seat win/lose/tie, gap, never."""
     out = {}
-    for s, (w, l) in enumerate(zip(values.win, values.lose)):
+    for s, (w, l, t) in enumerate(zip(values.win, values.lose, values.tie)):
         out[f"seat {s} wins"] = w
         out[f"seat {s} loses"] = l
-    out["tie"], out["gap"], out["never ends"] = values.tie, values.gap, values.never
+        out[f"seat {s} ties"] = t
+    out["gap"], out["never ends"] = values.gap, values.never
     return out
 
 
@@ -250,6 +264,7 @@ class Impact:
     first_wins: Estimate
     first_loses: Estimate
     tie: Estimate
+    """The first seat shares the result (a draw, or several winners or losers with it)."""
     never_ends: Estimate
     gap: Estimate
     seconds: float = 0.0
@@ -262,7 +277,8 @@ class Impact:
 
 
 HEADER = ("alternative", "configuration", "method", "length (seat moves)", "first seat wins", "first seat loses",
-          "tie", "never ends", "hits a gap")
+          "first seat ties", "never ends", "hits a gap")
+"""The five outcome columns are separate outcomes for the seat that moves first: they add up to 100%."""
 
 
 def _exact(x: Fraction) -> Estimate:
@@ -278,9 +294,9 @@ def measure_exact(rules: RuleSet, start: Any, max_states: int, max_seconds: floa
         return memo_values[s]
 
     v = values_of(start)
-    win, lose = first_seat_values(rules, start, values_of)
+    win, lose, tie = first_seat_values(rules, start, values_of)
     states = v.states
-    return {"length": _exact(v.length), "first_wins": _exact(win), "first_loses": _exact(lose), "tie": _exact(v.tie),
+    return {"length": _exact(v.length), "first_wins": _exact(win), "first_loses": _exact(lose), "tie": _exact(tie),
             "never_ends": _exact(v.never), "gap": _exact(v.gap)}, states
 
 
@@ -336,10 +352,10 @@ def measure_sampled(rules: RuleSet, start: Any, games: int, max_seconds: float, 
             counts["gap"] += 1
         else:
             win, lose, tie = seat_results(out, n)
-            counts["tie"] += tie
             if first is not None:
                 counts["first_wins"] += win[first]
                 counts["first_loses"] += lose[first]
+                counts["tie"] += tie[first]
     mean = sum(lengths) / played
     var = sum((x - mean) ** 2 for x in lengths) / max(1, played - 1)
     half = 1.96 * math.sqrt(var / played)

@@ -33,6 +33,8 @@ from tablerules.model.just_desserts import RULES, TEACHING_DECKS, Options
 from tablerules.spec import load_spec
 
 from . import just_desserts_proofs as proofs
+from .decisions import decision_check_item
+from .divergence import witness_check_item
 from .checks import FAIL, PASS, CheckItem, CheckResult, Context, ProofResult, explore_result, proof_item
 from .explorer import Budget, explore, finding_traces
 
@@ -317,6 +319,8 @@ def checks(ctx: Context) -> list[CheckItem]:
         CheckItem(RULESET, "strict mode: every gap is a registered ruling", _strict),
         proof_item(RULESET, "play-on-has-traps", _play_on_traps),
         proof_item(RULESET, "endless-play", _endless_play),
+        decision_check_item(RULESET),
+        witness_check_item(RULESET),
     ]
     if ctx.retail_deck:
         items.append(CheckItem(RULESET, "retail deck: facts and random games", _retail))

@@ -30,6 +30,8 @@ from tablerules.model.core import STRICT, RuleGap, play, ruling_fields, short_ru
 from tablerules.model.decks import embedded_deck, load_deck
 
 from . import just_desserts_v23_proofs as facts
+from .decisions import decision_check_item
+from .divergence import witness_check_item
 from .checks import FAIL, PASS, CheckItem, CheckResult, Context, explore_result, proof_item
 from .explorer import Budget, explore, finding_traces
 
@@ -220,6 +222,8 @@ def checks(ctx: Context) -> list[CheckItem]:
         _dealt_item("explore defaults from two fixed deals (v23-tips, 3 players, bounded)", "v23-tips", 3, 4),
     ]
     items.append(proof_item(RULESET, "rounds-bounded", facts.rounds_bounded))
+    items.append(decision_check_item(RULESET))
+    items.append(witness_check_item(RULESET))
     decks = [(name, (lambda n=name: embedded_deck(n))) for name in facts.TEACHING_DECKS]
     if ctx.retail_deck:
         decks.append(("retail", lambda p=ctx.retail_deck: load_deck(p, name="retail-2015")))

@@ -1,24 +1,32 @@
-"""`tablerules rulings RULESET [--out FILE.md] [--quick]`: the report a rules editor reads.
+"""`tablerules rulings RULESET [--out FILE.md] [--quick] [--json]`: the report a rules editor reads.
 
-For each ruling: the question in one sentence, the witness (a short numbered list of moves
-and what each reading does next), where every pair of alternatives parts, and the impact
-table; then the gap finder's results (every finding of the strict run, with its shortest
-trace, registered or not) and whether the order of out-of-turn answers matters.
+An executive summary first (rulings, gaps, unregistered decisions, witnesses, clauses that
+are readings); then the gap finder's findings and the *unregistered decisions* (decision
+points of the model that name no clause or ruling: proofs/decisions.py), each with its
+shortest trace; then, per ruling, the question, the witness (the deal summarised in one line,
+then the numbered moves, then what each reading does next), where every pair of alternatives
+parts, and the impact rows where the ruling can matter; last, whether the order of
+out-of-turn answers matters.  ``--json`` writes the same content as one JSON document.
 
-Exit status 0, or 1 when the gap finder meets a finding that is not a registered ruling;
-2 with one line on standard error for bad input.  Progress goes to standard error.
+Exit status 0, or 1 when the gap finder meets a finding that is not a registered ruling or
+the decision-point tool an unregistered decision; 2 with one line on standard error for bad
+input.  Progress goes to standard error.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
+from tablerules.model import registry
 from tablerules.model.core import SetupError, short_ruling_name
+from tablerules.proofs import decisions as dp
 from tablerules.proofs import divergence as dv
 from tablerules.proofs import gaps as gp
 from tablerules.proofs import impact as im
@@ -44,6 +52,7 @@ def parser() -> argparse.ArgumentParser:
                    help="search this configuration instead of the model's small ones; repeatable (e.g. 2:3x4 for dishes)")
     p.add_argument("--ruling", action="append", default=[], metavar="ID",
                    help="only this ruling (full or short id) for divergence and impact; repeatable")
+    p.add_argument("--json", action="store_true", help="write the report as one JSON document instead of Markdown")
     p.add_argument("--write-witnesses", action="store_true",
                    help="rewrite spec/witnesses/<rule set>-<ruling>.json from the divergence search (deterministic budgets)")
     return p
@@ -65,6 +74,7 @@ class Budgets:
         self.impact = im.ImpactBudget(max_states=3_000 if quick else 6_000, exact_seconds=(0.5 if bounded else 3.0) * f,
                                       games=(100 if quick else 300) // g, sample_seconds=5.0 * f / g)
         self.race_seconds = 3.0 * f
+        self.decisions = dp.DecisionBudget(states=200 if quick else 600, games=3 if quick else 8)
 
 
 # --------------------------------------------------------------------------- configurations
@@ -115,13 +125,38 @@ def md_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+DEAL_RUN = 3
+"""A trace that opens with at least this many chance events shows them as one line (the deal)."""
+
+
+def deal_summary(steps: Sequence[Any]) -> tuple[int, str]:
+    """(how many opening chance events, one line naming them) or (0, "") when there are fewer than DEAL_RUN."""
+    n = 0
+    while n < len(steps) and steps[n].actor == "CHANCE":
+        n += 1
+    if n < DEAL_RUN:
+        return 0, ""
+    counts: dict[str, int] = {}
+    for st in steps[:n]:
+        counts[st.move] = counts.get(st.move, 0) + 1
+    return n, ", ".join(m if k == 1 else f"{m} ×{k}" for m, k in counts.items())
+
+
 def steps_md(steps: Sequence[Any], raises: str | None = None) -> str:
+    """The trace as a numbered list; the opening chance events (the deal) in one line."""
     if not steps and raises is None:
         return "(no move: at the start)\n"
-    lines = [f"{i}. {s.text()}" for i, s in enumerate(steps, 1)]
+    n, deal = deal_summary(steps)
+    lines = [f"1-{n}. the deal ({n} chance events): {deal}"] if n else []
+    lines += [f"{i}. {s.text()}" for i, s in enumerate(steps, 1) if i > n]
     if raises is not None:
         lines.append(f"{len(steps) + 1}. {raises} ← raises here")
     return "\n".join(lines) + "\n"
+
+
+def steps_json(steps: Sequence[Any]) -> list[dict[str, Any]]:
+    return [{"actor": s.actor, "move": s.move, **({"probability": str(s.probability)} if s.probability is not None else {})}
+            for s in steps]
 
 
 def _stderr(text: str) -> None:
@@ -171,83 +206,243 @@ def report(ruleset_id: str, args: argparse.Namespace, out: TextIO) -> int:
 
     race = dv.order_of_resolution(rules, configs, module=module, max_seconds=budgets.race_seconds)
 
+    decisions = None
+    if rules.id in registry.ENTRIES:
+        _stderr(f"rulings {rules.id}: decision points of the model under line tracing ...")
+        decisions = dp.explore_decisions([rules.id], budgets.decisions)
+        _stderr(f"  {decisions.summary()}")
+
     written: list[Path] = []
     if args.write_witnesses:
         written = dv.write_witnesses(rules, divs)
         for p in written:
             _stderr(f"  wrote {p}")
 
-    write_report(out, rules, configs, register, spec_problem, gap_report, divs, impacts, race, written,
-                 time.perf_counter() - t0, quick=args.quick)
-    return 0 if gap_report.ok else 1
+    r = Report(rules, configs, register, spec_problem, gap_report, divs, impacts, race, written, decisions,
+               time.perf_counter() - t0, args.quick)
+    if args.json:
+        json.dump(r.to_json(), out, indent=2, default=str)
+        out.write("\n")
+    else:
+        write_report(out, r)
+    return 0 if gap_report.ok and not r.unregistered_decisions() else 1
 
 
-def write_report(out: TextIO, rules: Any, configs: gp.Configs, register: dict, spec_problem: str,
-                 gap_report: gp.GapReport, divs: list[dv.RulingDivergence], impacts: list[im.RulingImpact],
-                 race: dv.RaceResult, written: list[Path], seconds: float, quick: bool = False) -> None:
+@dataclass
+class Report:
+    """Everything one rule set's rulings report shows (Markdown or JSON)."""
+
+    rules: Any
+    configs: gp.Configs
+    register: dict
+    spec_problem: str
+    gaps: gp.GapReport
+    divs: list[dv.RulingDivergence]
+    impacts: list[im.RulingImpact]
+    race: dv.RaceResult
+    written: list[Path]
+    decisions: dp.DecisionReport | None
+    seconds: float
+    quick: bool = False
+
+    def unregistered_decisions(self) -> list[dp.DecisionFinding]:
+        if self.decisions is None:
+            return []
+        return [f for f in self.decisions.findings if f.kind in (dp.UNREGISTERED, dp.SPECIAL, dp.UNKNOWN)]
+
+    def pending(self) -> list[str]:
+        return [rid for rid, r in self.register.items() if getattr(r, "pending", "")]
+
+    def witnesses(self) -> dict[str, str]:
+        """Ruling id -> the witness on file: `FILE (N moves)`, `FILE (proof)` or `none`."""
+        out = {}
+        on_file = {p.name: p for p in dv.witness_paths(self.rules.id)}
+        for rd in self.divs:
+            name = dv.witness_name(self.rules.id, rd.ruling)
+            path = on_file.get(name)
+            if path is None:
+                out[rd.ruling] = "none"
+                continue
+            doc = dv.read_witness(path)
+            out[rd.ruling] = f"{name} (proof)" if "never_part" in doc else f"{name} ({len(doc['moves'])} moves)"
+        return out
+
+    def summary_rows(self) -> list[tuple[str, str]]:
+        from tablerules.spec.loader import SpecError, load_spec
+
+        rows = []
+        implemented = len(self.divs)
+        pending = self.pending()
+        rows.append(("rulings", f"{implemented + len(pending)} registered: {implemented} with an Options field"
+                     + (f", {len(pending)} pending (no Options field yet)" if pending else "")))
+        found = [rd for rd in self.divs if rd.primary() is not None]
+        proofs = [rd for rd in self.divs if rd.primary() is None and rd.never_part()]
+        rows.append(("where alternatives part", f"{len(found)} rulings with a trace where two alternatives part, "
+                     f"{len(proofs)} proved never to part on the stated configurations, "
+                     f"{implemented - len(found) - len(proofs)} with neither within the bound"))
+        files = self.witnesses()
+        rows.append(("witness files", f"{sum(1 for v in files.values() if v != 'none')} of {implemented} rulings "
+                     f"have one in spec/witnesses"))
+        reg = sum(1 for f in self.gaps.findings if f.status == gp.REGISTERED)
+        rows.append(("gaps (strict mode)", f"{reg} registered, {len(self.gaps.unregistered)} unregistered"))
+        if self.decisions is not None:
+            d = self.decisions
+            rows.append(("unregistered decisions", f"{d.count(dp.UNREGISTERED)} decision points of the model name no clause "
+                         f"or ruling; {d.count(dp.SPECIAL)} special cases without a ruling; {d.count(dp.UNKNOWN)} unknown ids"))
+        try:
+            spec = load_spec(self.rules.id)
+            readings = sum(1 for c in spec.clauses.values() if c.basis == "reading")
+            rows.append(("clauses", f"{len(spec.clauses)}: {len(spec.clauses) - readings} state the text, {readings} are readings"))
+        except SpecError:
+            pass
+        rows.append(("order of out-of-turn answers", self.race.statement))
+        return rows
+
+    def to_json(self) -> dict[str, Any]:
+        def div_json(d: dv.Divergence) -> dict[str, Any]:
+            return {"a": d.a, "b": d.b, "found": d.found, "kind": d.kind, "shortest": d.shortest,
+                    "configuration": d.config.label() if d.config else None, "moves": d.moves, "search": d.bound(),
+                    "statement": d.statement()}
+
+        by_ruling = {ri.ruling: ri for ri in self.impacts}
+        rulings = []
+        files = self.witnesses()
+        for rd in self.divs:
+            spec = self.register.get(rd.ruling)
+            w = rd.primary()
+            rulings.append({
+                "id": rd.ruling, "question": spec.question if spec else None, "alternatives": list(rd.alternatives),
+                "default": rd.alternatives[0], "setting": rd.base or None,
+                "witness": None if w is None else {**div_json(w), "steps": steps_json(w.steps)},
+                "never_part": rd.never_part(), "witness_file": files.get(rd.ruling),
+                "pairs": [div_json(d) for d in rd.pairs],
+                "impact": [dict(zip(im.HEADER, r.row()), note=r.note) for r in shown_rows(by_ruling[rd.ruling])]
+                if rd.ruling in by_ruling else [],
+            })
+        return {
+            "ruleset": self.rules.id, "title": self.rules.title,
+            "configurations": [c.label() for c in self.configs.configs], "budgets": "quick" if self.quick else "full",
+            "summary": dict(self.summary_rows()),
+            "pending_rulings": self.pending(),
+            "gaps": [{"finding": f.title(), "status": f.status, "where": f.where(), "configuration": f.config.label(),
+                      "detail": f.detail, "steps": steps_json(f.trace), "raises_at": f.move} for f in self.gaps.findings],
+            "decisions": None if self.decisions is None else {
+                "summary": self.decisions.summary(),
+                "findings": [f.to_json() for f in self.decisions.findings if f.kind != dp.UNREACHED],
+            },
+            "rulings": rulings,
+            "order_of_resolution": {"statement": self.race.statement, "matters": self.race.matters,
+                                    "steps": steps_json(self.race.steps),
+                                    "branches": [{"move": m, "outcome": t} for m, t in self.race.branches]},
+        }
+
+
+def shown_rows(ri: im.RulingImpact) -> list[im.Impact]:
+    """The impact rows where the ruling can matter: not where the model never consults it, and
+    not a configuration where every alternative gives the same numbers."""
+    by_config: dict[str, list[im.Impact]] = {}
+    for r in ri.rows:
+        by_config.setdefault(r.config.label(), []).append(r)
+    out = []
+    for rows in by_config.values():
+        live = [r for r in rows if not r.note.startswith("same game")]
+        if len(live) <= 1 or len({tuple(r.row()[3:]) for r in live}) == 1:
+            continue
+        out += live
+    return out
+
+
+def write_report(out: TextIO, r: Report) -> None:
     w = out.write
+    rules = r.rules
     w(f"# Rulings: {rules.title} (`{rules.id}`)\n\n")
-    w(f"Configurations ({configs.source}): " + "; ".join(c.label() for c in configs.configs) + ".\n")
-    w("Every other ruling stays at its default while one ruling's alternatives are compared.")
-    w(f" Budgets: {'quick' if quick else 'full'}; {seconds:.0f} s in all.\n\n")
-    if spec_problem:
-        w(f"**Spec problem:** {spec_problem}\n\n")
+    w("## Summary\n\n")
+    w(md_table(("", ""), r.summary_rows()))
+    w(f"\nConfigurations ({r.configs.source}): " + "; ".join(c.label() for c in r.configs.configs) + ". ")
+    w("Every other ruling stays at its default while one ruling's alternatives are compared; a pair that does not "
+      "part there is searched again with more players and on the other teaching decks.")
+    w(f" Budgets: {'quick' if r.quick else 'full'}; {r.seconds:.0f} s in all.\n\n")
+    w("Impact tables are for the seat that moves first under uniform random play: exact over the chance tree where "
+      "small, else sampled with a 95% interval; the five outcome columns are separate outcomes and add up to 100%. "
+      "A table appears only where the alternatives give different numbers.\n\n")
+    if r.spec_problem:
+        w(f"**Spec problem:** {r.spec_problem}\n\n")
+    if r.pending():
+        w("Registered without an Options field yet (the model follows the default): "
+          + ", ".join(f"`{short_ruling_name(x)}`" for x in r.pending()) + ".\n\n")
 
     w("## Gap finder (strict mode)\n\n")
-    w(f"{gap_report.summary()}.\n\n")
-    if gap_report.findings:
+    w(f"{r.gaps.summary()}.\n\n")
+    if r.gaps.findings:
         w(md_table(("finding", "status", "where", "configuration", "other rulings changed", "detail"),
-                   [(f.title(), f.status, f.where(), f.config.label(), f.setting() or "-", f.detail) for f in gap_report.findings]))
-        for f in gap_report.findings:
+                   [(f.title(), f.status, f.where(), f.config.label(), f.setting() or "-", f.detail) for f in r.gaps.findings]))
+        for f in r.gaps.unregistered:
             setting = f", with {f.setting()}" if f.setting() else ""
             w(f"\n**{f.title()}** ({f.status}; met {f.count:,} times) — shortest trace on {f.config.label()}{setting}:\n\n")
             w(steps_md(f.trace, f.move))
-    w("\n" + md_table(("run", "strict rulings", "coverage", "graph", "seconds"),
-                      [(r.config.label() + (f" ({r.note})" if r.note else ""), ", ".join(short_ruling_name(x) for x in r.strict) or "none",
-                        r.coverage, r.graph, f"{r.seconds:.1f}") for r in gap_report.runs]))
-    if gap_report.unreached:
-        w("\nStrict alternatives never reached in these configurations: " + ", ".join(gap_report.unreached) + ".\n")
+    if r.gaps.unreached:
+        w("\nStrict alternatives never reached in these configurations: " + ", ".join(r.gaps.unreached) + ".\n")
+
+    if r.decisions is not None:
+        w("\n## Unregistered decisions\n\n")
+        w(f"{r.decisions.summary()}.\n\n")
+        for f in r.unregistered_decisions():
+            w(f"**{f.kind}** at `{f.point.where}` (`{f.point.function}`): `{f.point.source}` — {f.detail}.")
+            if f.reach is not None:
+                how = "shortest trace" if f.reach.shortest else "trace (random game)"
+                w(f" {how} on {f.reach.config}, {f.reach.setting}, while asking for {f.reach.during}:\n\n")
+                w(steps_md(f.reach.steps))
+            w("\n")
 
     w("\n## Rulings\n")
-    by_ruling = {ri.ruling: ri for ri in impacts}
-    for rd in divs:
-        spec = register.get(rd.ruling)
+    by_ruling = {ri.ruling: ri for ri in r.impacts}
+    files = r.witnesses()
+    for rd in r.divs:
+        spec = r.register.get(rd.ruling)
         w(f"\n### {rd.ruling}\n\n")
         w(f"**Question.** {spec.question if spec else '(not in the spec register)'}\n\n")
         w("**Alternatives.** " + ", ".join(f"`{a}`" + (" (default)" if i == 0 else "") for i, a in enumerate(rd.alternatives)) + ".\n\n")
         d = rd.primary()
         if rd.base:
-            w(f"Under the defaults no two alternatives differ ({rd.under_defaults[0].bound()}); "
-              f"they do once `{rd.base}`, so the pairs below are searched with that setting.\n\n")
-        elif rd.under_defaults:
-            w("Under the defaults no two alternatives differ, nor did random probes with any one other ruling changed.\n\n")
-        if d is None:
-            w("**Witness.** None: no pair of alternatives differs within the bound.\n\n")
+            w(f"Under the defaults no two alternatives differ; they do once `{rd.base}`, so the pairs below are searched "
+              "with that setting.\n\n")
+        if d is None and rd.never_part():
+            w("**Proof.** No two alternatives differ in anything a player sees on " + "; ".join(c.label() for c in rd.configs)
+              + " (every reachable pair of states compared).\n\n")
+        elif d is None:
+            w("**Witness.** None within the bound: " + "; ".join(x.bound() for x in rd.pairs[:1]) + ".\n\n")
         else:
             setting = f" with `{rd.base}`" if rd.base else ""
-            w(f"**Witness** (`{d.a}` against `{d.b}`{setting}, {d.config.label()}): {d.statement()}.\n\n")
+            kind = "shortest trace" if d.shortest else "a trace from a random game (not the shortest)"
+            w(f"**Witness** (`{d.a}` against `{d.b}`{setting}, {d.config.label()}, {kind}): {d.statement()}.\n\n")
             w(steps_md(d.steps))
             w("\nWhat each reading does next:\n\n")
-            for alt, r in dv.readings_after(rules, rd.ruling, d.config, d.options_a, d.moves).items():
-                w(f"- `{alt}`: {r['next']}\n")
+            for alt, nxt in dv.readings_after(rules, rd.ruling, d.config, d.options_a, d.moves).items():
+                w(f"- `{alt}`: {nxt['next']}\n")
             w("\n")
-        w(md_table(("alternatives", "where they part", "trace", "search"),
-                   [(f"{x.a} / {x.b}", x.statement(), f"{len(x.steps)} moves" if x.found else "-", x.bound()) for x in rd.pairs]))
+        w(f"Witness file: {files.get(rd.ruling, 'none')}.\n\n")
+        if len(rd.pairs) > 1:
+            w(md_table(("alternatives", "where they part"), [(f"{x.a} / {x.b}", x.short()) for x in rd.pairs]))
         ri = by_ruling.get(rd.ruling)
         if ri is not None:
-            w("\nImpact (uniform random play; exact over the chance tree where small, else sampled with a 95% interval):\n\n")
-            w(md_table(im.HEADER, [r.row() for r in ri.rows]))
-            notes = sorted({r.note for r in ri.rows if r.note})
-            if notes:
-                w("\n" + "".join(f"- {n}\n" for n in notes))
+            rows = shown_rows(ri)
+            if rows:
+                w("\nImpact:\n\n")
+                w(md_table(im.HEADER, [x.row() for x in rows]))
+                notes = sorted({x.note for x in rows if x.note})
+                if notes:
+                    w("\n" + "".join(f"- {n}\n" for n in notes))
+            else:
+                w("\nImpact: the same numbers under every alternative on every configuration measured "
+                  "(the ruling is never consulted there, or changes nothing the measures see).\n")
     w("\n## Order of resolution\n\n")
-    w(race.statement + ".\n")
-    if race.steps:
-        w("\n" + steps_md(race.steps) + "\n")
-        for move, dist in race.branches:
+    w(r.race.statement + ".\n")
+    if r.race.steps:
+        w("\n" + steps_md(r.race.steps) + "\n")
+        for move, dist in r.race.branches:
             w(f"- `{move}`: {dist}\n")
-    if written:
-        w("\n## Witness files\n\n" + "".join(f"- `{p.name}`\n" for p in written))
+    if r.written:
+        w("\n## Witness files written\n\n" + "".join(f"- `{p.name}`\n" for p in r.written))
 
 
 # --------------------------------------------------------------------------- entry point
@@ -261,7 +456,6 @@ def main(argv: Sequence[str]) -> int:
         return 2
     except SystemExit as e:  # --help
         return int(e.code or 0)
-    from tablerules.model import registry
     from tablerules.spec import SpecError
 
     ids = registry.ruleset_ids() if args.ruleset == "all" else [args.ruleset]

@@ -4,6 +4,7 @@ and the order of resolution of a race."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import types
 from dataclasses import dataclass
@@ -207,6 +208,37 @@ def test_order_of_resolution_that_decides_the_winner():
 def test_order_of_resolution_that_changes_nothing():
     module = types.SimpleNamespace(is_race=lambda s: s.phase == "race")
     r = dv.order_of_resolution(_race_rules(False), [Config(2)], module=module)
+    assert r.applicable and r.matters is False and r.races == 1
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class First:
+    """A race outcome that names who spoke first; seat None: nobody (a truly simultaneous call)."""
+
+    seat: int | None
+
+    def __str__(self) -> str:
+        return "simultaneous" if self.seat is None else f"first {self.seat}"
+
+
+def test_a_race_outcome_that_is_no_order_does_not_count_as_the_order_mattering():
+    """Who speaks first changes nothing; only the third outcome (no order: a tie) differs."""
+    base = _race_rules(False)
+
+    def apply(s, m):
+        return RaceState(s.setup, "race") if s.phase == "play" else RaceState(s.setup, "over", -1 if m.seat is None else m.seat)
+
+    def outcome(s):
+        if s.phase != "over":
+            return None
+        return Outcome(draw=True) if s.first < 0 else Outcome(winners=frozenset({0}))
+
+    third = Fraction(1, 3)
+    rules = dataclasses.replace(
+        base, apply=apply, outcome=outcome,
+        chance_outcomes=lambda s: ((First(0), third), (First(1), third), (First(None), third)) if s.phase == "race" else ())
+    module = types.SimpleNamespace(is_race=lambda s: s.phase == "race")
+    r = dv.order_of_resolution(rules, [Config(2)], module=module)
     assert r.applicable and r.matters is False and r.races == 1
 
 

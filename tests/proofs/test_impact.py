@@ -125,11 +125,18 @@ def test_recording_options_count_reads_but_not_hashing():
     assert rec.coin == "fair" and reads == {"coin"}
 
 
-def test_seat_results():
+def test_seat_results_are_separate_outcomes():
+    """Win, lose and tie never overlap: each seat of an ended game has exactly one."""
     win, lose, tie = im.seat_results(Outcome(losers=frozenset({1})), 3)
-    assert win == (1, 0, 1) and lose == (0, 1, 0) and tie == 0
+    assert win == (1, 0, 1) and lose == (0, 1, 0) and tie == (0, 0, 0)
     win, lose, tie = im.seat_results(Outcome(losers=frozenset({0, 2})), 3)
-    assert lose == (1, 0, 1) and tie == 1
+    assert win == (0, 1, 0) and lose == (0, 0, 0) and tie == (1, 0, 1)
+    win, lose, tie = im.seat_results(Outcome(winners=frozenset({0, 1})), 3)
+    assert win == (0, 0, 0) and lose == (0, 0, 1) and tie == (1, 1, 0)
+    win, lose, tie = im.seat_results(Outcome(draw=True), 2)
+    assert tie == (1, 1) and win == lose == (0, 0)
+    for out in (Outcome(losers=frozenset({1})), Outcome(winners=frozenset({2}), losers=frozenset({0, 1})), Outcome(draw=True)):
+        assert all(w + l + t == 1 for w, l, t in zip(*im.seat_results(out, 3)))
 
 
 def test_dishes_exact_row_on_a_small_configuration():
@@ -139,9 +146,11 @@ def test_dishes_exact_row_on_a_small_configuration():
     base = im.measure(DISHES, "dishes.ruling.tie-for-most", "all-tied-lose", Config(2, Tiles(2, 4)), im.ImpactBudget())
     assert row.method.startswith("exact") and base.method.startswith("exact")
     assert row.length.exact == base.length.exact  # the tie rule changes only who loses
-    # under all-tied-lose a tie is two losers; under no-loser it is a draw: same rate
+    # under all-tied-lose a tie is two losers, under no-loser a draw: for the first seat both are a tie
     assert row.tie.exact == base.tie.exact > 0
-    assert row.first_loses.exact == base.first_loses.exact - base.tie.exact
+    assert row.first_loses.exact == base.first_loses.exact
+    for r in (row, base):  # separate outcomes: they add up to one
+        assert r.first_wins.exact + r.first_loses.exact + r.tie.exact + r.never_ends.exact + r.gap.exact == 1
 
 
 def test_forked_workers_give_the_same_rows():

@@ -30,10 +30,15 @@ def test_text() -> str:
     return _text("tests")
 
 
+def _implemented_at(spec, cid: str) -> str:
+    """The clause a model or test must cite for ``cid``: itself, or the one a reminder restates."""
+    return spec.clauses[cid].restates or cid
+
+
 @pytest.mark.parametrize("ruleset", IDS)
 def test_every_clause_is_referenced_by_the_model(ruleset, model_text):
     spec = load_spec(ruleset)
-    missing = [c for c in spec.clauses if not re.search(re.escape(c) + r"(?![\w-])", model_text)]
+    missing = [c for c in spec.clauses if not re.search(re.escape(_implemented_at(spec, c)) + r"(?![\w-])", model_text)]
     assert not missing, f"clauses the model never cites: {missing}"
 
 
@@ -42,7 +47,7 @@ def test_every_clause_is_referenced_by_a_test(ruleset, test_text):
     spec = load_spec(ruleset)
     own = Path(__file__).read_text(encoding="utf-8")
     text = test_text.replace(own, "")
-    missing = [c for c in spec.clauses if not re.search(re.escape(c) + r"(?![\w-])", text)]
+    missing = [c for c in spec.clauses if not re.search(re.escape(_implemented_at(spec, c)) + r"(?![\w-])", text)]
     assert not missing, f"clauses no test cites: {missing}"
 
 
@@ -51,13 +56,25 @@ def test_every_ruling_is_an_options_field_with_the_same_alternatives(ruleset):
     spec = load_spec(ruleset)
     rules = registry.get(ruleset)
     fields = ruling_fields(rules.Options)
-    assert set(fields) == set(spec.rulings), (
-        f"only in Options: {sorted(set(fields) - set(spec.rulings))}; only in spec: {sorted(set(spec.rulings) - set(fields))}"
+    implemented = {rid for rid, r in spec.rulings.items() if not r.pending}
+    assert set(fields) == implemented, (
+        f"only in Options: {sorted(set(fields) - implemented)}; only in spec: {sorted(implemented - set(fields))}"
     )
     for rid, ruling in spec.rulings.items():
+        if ruling.pending:
+            continue
         f = fields[rid]
         assert tuple(f.metadata["alternatives"]) == ruling.alternative_ids(), rid
         assert f.default == ruling.default, rid
+
+
+@pytest.mark.parametrize("ruleset", IDS)
+def test_a_pending_ruling_has_no_options_field_yet(ruleset):
+    """`pending` marks a ruling registered before its Options field: it must go when the field comes."""
+    spec = load_spec(ruleset)
+    fields = ruling_fields(registry.get(ruleset).Options)
+    stale = [rid for rid, r in spec.rulings.items() if r.pending and rid in fields]
+    assert not stale, f"rulings marked pending that have an Options field now (remove `pending`): {stale}"
 
 
 @pytest.mark.parametrize("ruleset", IDS)

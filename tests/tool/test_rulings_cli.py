@@ -58,3 +58,29 @@ def test_unregistered_gap_sets_exit_status_1(monkeypatch, tmp_path, capsys):
     text = out.read_text(encoding="utf-8")
     assert "gap toy.ruling.at-four | unregistered" in text
     assert "(not in the spec register)" in text
+
+
+def test_a_trace_opening_with_chance_events_shows_the_deal_in_one_line():
+    from tablerules.proofs.explorer import Step
+
+    steps = [Step("CHANCE", "seat 0 draws A"), Step("CHANCE", "seat 0 draws A"), Step("CHANCE", "seat 1 draws B"),
+             Step("seat 0", "call"), Step("CHANCE", "first 0")]
+    text = rulings_cli.steps_md(steps)
+    assert text.splitlines() == ["1-3. the deal (3 chance events): seat 0 draws A ×2, seat 1 draws B",
+                                 "4. seat 0: call", "5. CHANCE: first 0"]
+    assert rulings_cli.steps_md(steps[3:]).splitlines()[0] == "1. seat 0: call"
+
+
+def test_json_report_has_the_summary_rulings_and_decisions(capsys):
+    import json
+
+    rc = rulings_cli.main(["dishes", "--quick", "--json", "--config", "2:2x4", "--ruling", "tie-for-most"])
+    assert rc == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["ruleset"] == "dishes" and "rulings" in doc["summary"] and "unregistered decisions" in doc["summary"]
+    (ruling,) = doc["rulings"]
+    assert ruling["id"] == "dishes.ruling.tie-for-most" and ruling["witness"]["found"]
+    assert ruling["witness"]["moves"] and ruling["witness_file"].startswith("dishes-tie-for-most.json")
+    for row in ruling["impact"]:  # separate outcomes for the first seat
+        assert "first seat ties" in row
+    assert doc["decisions"]["findings"] == []

@@ -30,8 +30,10 @@ def _golden_clauses(ruleset: str) -> set[str]:
 @pytest.mark.parametrize("ruleset", registry.ruleset_ids())
 def test_every_clause_about_play_has_a_golden_vector(ruleset):
     """Every clause of the spec except the component facts and worked examples the coverage
-    table lists apart (coverage.NOT_PLAY) is exercised by at least one committed vector."""
-    clauses = [c for c in load_spec(ruleset).clauses if coverage.is_play_clause(ruleset, c)]
+    table lists apart (coverage.NOT_PLAY) is exercised by at least one committed vector.  A
+    reminder that restates another clause (``restates``) is exercised where that one is."""
+    spec = load_spec(ruleset)
+    clauses = [spec.clauses[c].restates or c for c in spec.clauses if coverage.is_play_clause(ruleset, c)]
     assert clauses, f"{ruleset}: no clause about play in the spec"
     missing = sorted(set(clauses) - _golden_clauses(ruleset))
     assert missing == [], f"{ruleset}: clauses with no vector: {', '.join(missing)}"
