@@ -50,7 +50,7 @@ class Tiles:
 
     @property
     def name(self) -> str:
-        return "box" if (self.types, self.colours) == (NT, NC) else f"{self.types}-types-{self.colours}-colours"
+        return "box" if (self.types, self.colours) == (NT, NC) else f"{self.types}-types-{self.colours}-colours"  # plumbing: the tile set's name
 
     def digest(self) -> str:
         return f"dishes-tiles:{self.types}x{self.colours}"
@@ -58,10 +58,10 @@ class Tiles:
 
 def parse_tiles(text: str) -> Tiles:
     """`TYPESxCOLOURS` (e.g. 3x4) or `box`: a --deck value for dishes."""
-    if text == "box":
+    if text == "box":  # plumbing: reads a --deck value
         return Tiles()
     a, x, b = text.partition("x")
-    if not x or not a.isdigit() or not b.isdigit() or not (1 <= int(a) <= NT and 1 <= int(b) <= NC):
+    if not x or not a.isdigit() or not b.isdigit() or not (1 <= int(a) <= NT and 1 <= int(b) <= NC):  # plumbing: reads a --deck value
         raise SetupError(f"dishes tiles {text!r}: expected 'box' or TYPESxCOLOURS with 1-{NT} types and 1-{NC} colours, e.g. 3x4")
     return Tiles(int(a), int(b))
 
@@ -141,22 +141,22 @@ def geometry(setup: Setup) -> Geometry:
     (dishes.setup.deal-2-3-unspecified)."""
     o: Options = setup.options
     n = setup.players
-    scheme = "random-subset" if n == 4 else (o.deal_2_players if n == 2 else o.deal_3_players)
+    scheme = "random-subset" if n == 4 else (o.deal_2_players if n == 2 else o.deal_3_players)  # rule: dishes.ruling.deal-2-players, dishes.ruling.deal-3-players
     ruling_id = f"dishes.ruling.deal-{n}-players"
-    if scheme == STRICT:
+    if scheme == STRICT:  # rule: dishes.setup.deal-2-3-unspecified
         raise RuleGap(ruling_id, f"the rulebook does not say how to deal with {n} players")
     tiles: Tiles = setup.components
     owners: tuple[int | None, ...] = tuple(range(n))
     colours = tiles.colours
-    if scheme == "two-layouts":
+    if scheme == "two-layouts":  # rule: dishes.ruling.deal-2-players, dishes.ruling.deal-3-players
         owners = (0, 1, 0, 1)
-    elif scheme == "spare-layout":
+    elif scheme == "spare-layout":  # rule: dishes.ruling.deal-2-players, dishes.ruling.deal-3-players
         owners = tuple(range(n)) + (None,)
-    elif scheme == "colour-sets":
+    elif scheme == "colour-sets":  # rule: dishes.ruling.deal-2-players, dishes.ruling.deal-3-players
         colours = n
-    deal = o.colour_model if o.colour_model != "four-sets" else ("colour-sets" if colours < tiles.colours else "four-sets")
+    deal = o.colour_model if o.colour_model != "four-sets" else ("colour-sets" if colours < tiles.colours else "four-sets")  # rule: dishes.ruling.colour-model
     track = o.movable_stacks == "own-top" or deal == "layout-sets"
-    seat_places = tuple(tuple(L * NT + t for L, o_ in enumerate(owners) if o_ == seat for t in range(NT)) for seat in range(n))
+    seat_places = tuple(tuple(L * NT + t for L, o_ in enumerate(owners) if o_ == seat for t in range(NT)) for seat in range(n))  # rule: dishes.setup.layout
     place_owner = tuple(owners[p // NT] for p in range(len(owners) * NT))
     return Geometry(owners, deal, colours, track, tiles.types, seat_places, place_owner)
 
@@ -245,7 +245,7 @@ def place_text(place: int) -> str:
 
 def parse_place(text: str) -> int:
     layout, dot, kind = text.partition(".")
-    if not dot or not layout.isdigit() or kind not in TYPES:
+    if not dot or not layout.isdigit() or kind not in TYPES:  # plumbing: parses a move's text
         raise MoveSyntaxError(f"bad place {text!r}: expected LAYOUT.TYPE with TYPE one of {', '.join(TYPES)}")
     return int(layout) * NT + TYPES.index(kind)
 
@@ -253,17 +253,17 @@ def parse_place(text: str) -> int:
 def parse_move(text: str, setup: Setup | None = None) -> Move:
     """The move a canonical text names (the inverse of ``str``); MoveSyntaxError if none."""
     w = text.split()
-    if w == ["pass"]:
+    if w == ["pass"]:  # plumbing: parses a move's text
         return Pass()
-    if len(w) == 2 and w[0] == "turn":
+    if len(w) == 2 and w[0] == "turn":  # plumbing: parses a move's text
         return Turn(parse_place(w[1]))
-    if len(w) == 4 and w[0] == "place" and w[2] == "on":
+    if len(w) == 4 and w[0] == "place" and w[2] == "on":  # plumbing: parses a move's text
         return Place(parse_place(w[1]), parse_place(w[3]))
-    if len(w) == 3 and w[0] == "reveal":
-        if w[2] not in COLOURS:
+    if len(w) == 3 and w[0] == "reveal":  # plumbing: parses a move's text
+        if w[2] not in COLOURS:  # plumbing: parses a move's text
             raise MoveSyntaxError(f"bad colour {w[2]!r} in {text!r}: expected one of {', '.join(COLOURS)}")
         return Reveal(parse_place(w[1]), COLOURS.index(w[2]))
-    if len(w) == 2 and w[0] == "first" and w[1].isdigit():
+    if len(w) == 2 and w[0] == "first" and w[1].isdigit():  # plumbing: parses a move's text
         return FirstPlayer(int(w[1]))
     raise MoveSyntaxError(f"not a dishes move: {text!r} (moves: turn P, place P on Q, pass, reveal P COLOUR, first SEAT)")
 
@@ -284,7 +284,7 @@ def parse_deal(text: str, setup: Setup) -> tuple[int, ...]:
     g = geometry(setup)
     tiles: Tiles = setup.components
     layouts = [part.strip() for part in text.split("/")]
-    if len(layouts) != g.layouts:
+    if len(layouts) != g.layouts:  # plumbing: checks the --deal text
         raise SetupError(f"--deal {text!r}: {len(layouts)} layouts given, this setup has {g.layouts} "
                          f"(layouts separated by '/')")
     colours = list(COLOURS[:tiles.colours])
@@ -292,14 +292,14 @@ def parse_deal(text: str, setup: Setup) -> tuple[int, ...]:
     colouring: dict[int, int] = {}
     for L, part in enumerate(layouts):
         names = [c.strip() for c in part.split(",")]
-        if len(names) != g.types:
+        if len(names) != g.types:  # plumbing: checks the --deal text
             raise SetupError(f"--deal layout {L + 1} ({part!r}): {len(names)} colours given, expected {g.types} "
                              f"(one per kind: {', '.join(TYPES[:g.types])})")
         for t, name in enumerate(names):
-            if name not in colours:
+            if name not in colours:  # plumbing: checks the --deal text
                 raise SetupError(f"--deal layout {L + 1}: unknown colour {name!r} (colours: {', '.join(colours)})")
             out[L * NT + t] = colouring[L * NT + t] = colours.index(name)
-    if deal_probability(setup, colouring) == 0:
+    if deal_probability(setup, colouring) == 0:  # rule: dishes.components.colour-sets, dishes.ruling.colour-model
         raise SetupError(f"--deal {text!r} cannot be dealt under dishes.ruling.colour-model={setup.options.colour_model} "
                          f"(four-sets: each kind's tiles differ in colour; layout-sets: one colour per layout)")
     return tuple(out)
@@ -312,22 +312,22 @@ def new_game(setup: Setup) -> State:
     """Every tile dealt clean side up in its layout (dishes.setup.sort, dishes.setup.deal-one-of-each,
     dishes.setup.layout)."""
     g = geometry(setup)
-    places = [CLEAN if t < g.types else () for _ in range(g.layouts) for t in range(NT)]
-    spare = tuple(L * NT + t for L, o in enumerate(g.owners) if o is None for t in range(g.types))
+    places = [CLEAN if t < g.types else () for _ in range(g.layouts) for t in range(NT)]  # rule: dishes.setup.deal-one-of-each, dishes.components.clean-side
+    spare = tuple(L * NT + t for L, o in enumerate(g.owners) if o is None for t in range(g.types))  # rule: dishes.ruling.deal-3-players
     random_start = setup.options.first_player == "random"
-    return State(setup, tuple(places), -1 if random_start else 0, spare)
+    return State(setup, tuple(places), -1 if random_start else 0, spare)  # rule: dishes.ruling.first-player, dishes.play.first-player
 
 
 def setup_error(setup: Setup) -> str | None:
     """Why these tiles cannot be dealt to these players, or None."""
     tiles = setup.components
-    if not isinstance(tiles, Tiles):
+    if not isinstance(tiles, Tiles):  # plumbing: checks the caller's components
         return "components must be a dishes tile set (--deck box or TYPESxCOLOURS)"
     try:
         g = geometry(setup)
     except RuleGap:
         return None  # strict deal: new_game raises the gap, where the explorer records it
-    if g.deal in ("four-sets", "colour-sets", "layout-sets") and g.layouts > tiles.colours:
+    if g.deal in ("four-sets", "colour-sets", "layout-sets") and g.layouts > tiles.colours:  # rule: dishes.components.colour-sets
         return f"{g.layouts} layouts need at least {g.layouts} colours, the tile set has {tiles.colours}"
     return None
 
@@ -368,7 +368,7 @@ class _Facts:
 
 def _facts(state: State) -> _Facts:
     facts = state.memo
-    if facts is None:
+    if facts is None:  # plumbing: works a state out once
         facts = _work_out(state)
         object.__setattr__(state, "memo", facts)
     return facts
@@ -394,7 +394,7 @@ def real_moves(state: State, seat: int) -> list[Move]:
     places = state.places
     g = geometry(state.setup)
     out: list[Move] = [_TURNS[p] for p in g.seat_places[seat] if places[p] is CLEAN]  # rule: dishes.play.turn-own-tile
-    tops = [(p, (s[-1] // NC) % NT, s[-1] % NC) for p, s in enumerate(places) if s]
+    tops = [(p, (s[-1] // NC) % NT, s[-1] % NC) for p, s in enumerate(places) if s]  # rule: dishes.play.top-counts
     rule = state.setup.options.movable_stacks
     owner = g.place_owner
     for src, kind, colour in tops:
@@ -414,7 +414,7 @@ def can_move(state: State, seat: int) -> bool:
     places = state.places
     if any(places[p] is CLEAN for p in g.seat_places[seat]):  # rule: dishes.play.turn-own-tile
         return True
-    tops = [(p, s[-1]) for p, s in enumerate(places) if s]
+    tops = [(p, s[-1]) for p, s in enumerate(places) if s]  # rule: dishes.play.top-counts
     for src, top in tops:
         if movable(state, seat, src) and any(dst != src and matches(top, other) for dst, other in tops):  # rule: dishes.play.place-match
             return True
@@ -438,7 +438,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         return ()
     moves = facts.moves
     if not moves:  # rule: dishes.ruling.stuck-player
-        if state.setup.options.stuck_player == STRICT:
+        if state.setup.options.stuck_player == STRICT:  # rule: dishes.ruling.stuck-player
             raise RuleGap("dishes.ruling.stuck-player", f"seat {seat} cannot move but another player can")
         return (_PASS,)  # skip (game-ends never gets here: the state is an end)
     if state.setup.options.voluntary_pass == "allowed":  # rule: dishes.ruling.voluntary-pass
@@ -463,7 +463,7 @@ def _chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
 
 
 def revealed_codes(state: State) -> list[int]:
-    return [c for s in state.places if s for c in s]
+    return [c for s in state.places if s for c in s]  # plumbing: lists the tiles shown
 
 
 def reveal_distribution(state: State, place: int) -> list[tuple[int, Fraction]]:
@@ -481,44 +481,44 @@ def reveal_distribution(state: State, place: int) -> list[tuple[int, Fraction]]:
     if g.deal == "four-sets":  # rule: dishes.ruling.colour-model
         taken = 0
         for s in state.places:
-            if s:
+            if s:  # rule: dishes.components.colour-sets
                 for c in s:
-                    if (c // 4) % NT == t:
+                    if (c // 4) % NT == t:  # rule: dishes.components.colour-sets
                         taken |= 1 << (c % 4)
         return _uniform(NC, taken)
     shown = revealed_codes(state)
-    if g.deal == "layout-sets":
+    if g.deal == "layout-sets":  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
         layout_colour = _layout_colours(state)
         L = place // NT
-        if L in layout_colour:
+        if L in layout_colour:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
             return [(layout_colour[L], Fraction(1))]
         used = set(layout_colour.values())
-        free = [c for c in range(NC) if c not in used]
+        free = [c for c in range(NC) if c not in used]  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
         return [(c, Fraction(1, len(free))) for c in free]
-    taken = {tile_colour(c) for c in shown if tile_type(c) == t}
+    taken = {tile_colour(c) for c in shown if tile_type(c) == t}  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
     # colour-sets: weight each possible set S of colours in play by the deals it allows.
     n = g.colours_in_play
     used = {tile_colour(c) for c in shown}
-    per_type = [sum(1 for c in shown if tile_type(c) == k) for k in range(NT)]
+    per_type = [sum(1 for c in shown if tile_type(c) == k) for k in range(NT)]  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
 
     def weight(extra: int | None) -> int:
         total = 0
-        need = used | ({extra} if extra is not None else set())
+        need = used | ({extra} if extra is not None else set())  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
         for S in itertools.combinations(range(NC), n):
-            if need <= set(S):
+            if need <= set(S):  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
                 w = 1
                 for k in range(NT):
-                    w *= factorial(n - per_type[k] - (1 if (extra is not None and k == t) else 0))
+                    w *= factorial(n - per_type[k] - (1 if (extra is not None and k == t) else 0))  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
                 total += w
         return total
 
     base = weight(None)
     out = []
     for c in range(NC):
-        if c in taken:
+        if c in taken:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
             continue
         w = weight(c)
-        if w:
+        if w:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
             out.append((c, Fraction(w, base)))
     return out
 
@@ -526,7 +526,7 @@ def reveal_distribution(state: State, place: int) -> list[tuple[int, Fraction]]:
 @lru_cache(maxsize=None)
 def _uniform(colours: int, taken: int) -> tuple[tuple[int, Fraction], ...]:
     """Each colour not in the bit mask ``taken`` with equal probability."""
-    free = [c for c in range(colours) if not (taken >> c) & 1]
+    free = [c for c in range(colours) if not (taken >> c) & 1]  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
     return tuple((c, Fraction(1, len(free))) for c in free)
 
 
@@ -543,24 +543,24 @@ def deal_probability(setup: Setup, colouring: dict[int, int]) -> Fraction:
     """
     g = geometry(setup)
     L, k, m = g.layouts, g.types, setup.components.colours
-    if g.deal == "free-colours":
+    if g.deal == "free-colours":  # rule: dishes.ruling.colour-model, dishes.setup.deal-one-of-each
         return Fraction(1, m ** (L * k))
-    if g.deal == "layout-sets":
+    if g.deal == "layout-sets":  # rule: dishes.ruling.colour-model, dishes.setup.deal-one-of-each
         cols = [colouring[l * NT] for l in range(L)]
-        if any(colouring[l * NT + t] != cols[l] for l in range(L) for t in range(k)) or len(set(cols)) != L:
+        if any(colouring[l * NT + t] != cols[l] for l in range(L) for t in range(k)) or len(set(cols)) != L:  # rule: dishes.ruling.colour-model, dishes.setup.deal-one-of-each
             return Fraction(0)
         return Fraction(factorial(m - L), factorial(m))
-    if not all(len({colouring[l * NT + t] for l in range(L)}) == L for t in range(k)):
+    if not all(len({colouring[l * NT + t] for l in range(L)}) == L for t in range(k)):  # rule: dishes.ruling.colour-model, dishes.setup.deal-one-of-each
         return Fraction(0)
-    if g.deal == "four-sets":
+    if g.deal == "four-sets":  # rule: dishes.ruling.colour-model, dishes.setup.deal-one-of-each
         ways = factorial(m) // factorial(m - L)
         return Fraction(1, ways ** k)
     n = g.colours_in_play
     used = set(colouring.values())
-    if len(used) > n:
+    if len(used) > n:  # rule: dishes.ruling.colour-model, dishes.setup.deal-one-of-each
         return Fraction(0)
     return Fraction(1, comb(m, n)) * sum(
-        Fraction(1, factorial(n) ** k) for S in itertools.combinations(range(m), n) if used <= set(S)
+        Fraction(1, factorial(n) ** k) for S in itertools.combinations(range(m), n) if used <= set(S)  # rule: dishes.ruling.colour-model, dishes.setup.deal-one-of-each
     )
 
 
@@ -574,9 +574,9 @@ def illegal_reason(state: State, move: Any) -> str | None:
     if actor is TERMINAL:  # rule: dishes.end.no-moves
         return "dishes.end.no-moves"
     if actor is CHANCE:  # rule: dishes.play.turn-own-tile, dishes.ruling.first-player
-        if isinstance(move, (Reveal, FirstPlayer)) and any(m is move or m == move for m, _ in facts.chance):
+        if isinstance(move, (Reveal, FirstPlayer)) and any(m is move or m == move for m, _ in facts.chance):  # rule: dishes.play.turn-own-tile, dishes.ruling.first-player
             return None
-        return "dishes.play.turn-own-tile" if isinstance(move, Reveal) else "dishes.play.first-player"
+        return "dishes.play.turn-own-tile" if isinstance(move, Reveal) else "dishes.play.first-player"  # plumbing: names the clause a chance move breaks
     g = geometry(state.setup)
     places = state.places
     if isinstance(move, Turn):  # plumbing: which kind of move
@@ -599,7 +599,7 @@ def illegal_reason(state: State, move: Any) -> str | None:
         return None
     if isinstance(move, Pass):  # plumbing: which kind of move
         if not facts.moves:  # rule: dishes.ruling.stuck-player
-            return None if state.setup.options.stuck_player != STRICT else "dishes.ruling.stuck-player"
+            return None if state.setup.options.stuck_player != STRICT else "dishes.ruling.stuck-player"  # rule: dishes.ruling.stuck-player
         return None if state.setup.options.voluntary_pass == "allowed" else "dishes.ruling.voluntary-pass"  # rule: dishes.ruling.voluntary-pass
     return "dishes.play.one-move"
 
@@ -621,7 +621,7 @@ def apply(state: State, move: Any) -> State:
         places = list(state.places)
         places[move.place] = (tile_code(g, move.place, move.colour),)
         spare_reveal = g.place_owner[move.place] is None  # rule: dishes.ruling.deal-3-players
-        turn = state.turn if spare_reveal else _next(state)
+        turn = state.turn if spare_reveal else _next(state)  # rule: dishes.ruling.deal-3-players, dishes.play.clockwise
         return State(setup, tuple(places), turn, state.reveal[1:])
     if isinstance(move, Turn):  # rule: dishes.play.turn-own-tile
         return State(setup, state.places, state.turn, (move.place,))
@@ -635,7 +635,7 @@ def apply(state: State, move: Any) -> State:
 
 def tile_code(g: Geometry, place: int, colour: int) -> int:
     """The code of the tile dealt to ``place`` once its colour shows."""
-    origin = place // NT if g.track_origin else 0
+    origin = place // NT if g.track_origin else 0  # rule: dishes.ruling.movable-stacks, dishes.ruling.colour-model
     return (origin * NT + place % NT) * NC + colour
 
 
@@ -646,37 +646,37 @@ def dishes_in_front(state: State, seat: int, how: str) -> int:
     """A player's dishes: tiles (or stacks) lying in that player's places (dishes.ruling.dishes-count)."""
     g = geometry(state.setup)
     stacks = [state.places[p] for p in g.places_of(seat)]
-    clean = sum(1 for s in stacks if s is CLEAN) if state.setup.options.clean_at_end == "dishes" else 0
-    if how == "stacks":
-        return sum(1 for s in stacks if s) + clean
-    return sum(len(s) for s in stacks if s) + clean
+    clean = sum(1 for s in stacks if s is CLEAN) if state.setup.options.clean_at_end == "dishes" else 0  # rule: dishes.ruling.clean-at-end
+    if how == "stacks":  # rule: dishes.ruling.dishes-count
+        return sum(1 for s in stacks if s) + clean  # rule: dishes.ruling.dishes-count
+    return sum(len(s) for s in stacks if s) + clean  # rule: dishes.ruling.dishes-count
 
 
 def outcome(state: State) -> Outcome | None:
     """Most dishes loses (dishes.end.most-dishes-loses), under the counting and tie rulings."""
-    if to_move(state) is not TERMINAL:
+    if to_move(state) is not TERMINAL:  # rule: dishes.end.no-moves
         return None
     o: Options = state.setup.options
     seats = range(state.setup.players)
-    if o.clean_at_end == STRICT and any(p is CLEAN for p in state.places):
+    if o.clean_at_end == STRICT and any(p is CLEAN for p in state.places):  # rule: dishes.ruling.clean-at-end
         raise RuleGap("dishes.ruling.clean-at-end", "the game ended with clean tiles on the table")
     tiles = tuple(dishes_in_front(state, s, "tiles") for s in seats)
     stacks = tuple(dishes_in_front(state, s, "stacks") for s in seats)
 
     def most(counts: tuple[int, ...]) -> frozenset[int]:
         top = max(counts)
-        return frozenset(s for s in seats if counts[s] == top)
+        return frozenset(s for s in seats if counts[s] == top)  # rule: dishes.end.most-dishes-loses
 
-    if o.dishes_count == STRICT and most(tiles) != most(stacks):
+    if o.dishes_count == STRICT and most(tiles) != most(stacks):  # rule: dishes.ruling.dishes-count
         raise RuleGap("dishes.ruling.dishes-count",
                       f"counting tiles {tiles} and counting stacks {stacks} name different losers")
-    counts = stacks if o.dishes_count == "stacks" else tiles
+    counts = stacks if o.dishes_count == "stacks" else tiles  # rule: dishes.ruling.dishes-count
     losers = most(counts)
-    if len(losers) == 1:
+    if len(losers) == 1:  # rule: dishes.end.most-dishes-loses
         return Outcome(losers=losers, scores=counts, clause="dishes.end.most-dishes-loses")
-    if o.tie_for_most == STRICT:
+    if o.tie_for_most == STRICT:  # rule: dishes.ruling.tie-for-most
         raise RuleGap("dishes.ruling.tie-for-most", f"seats {sorted(losers)} tie for most dishes ({counts})")
-    if o.tie_for_most == "no-loser":
+    if o.tie_for_most == "no-loser":  # rule: dishes.ruling.tie-for-most
         return Outcome(draw=True, scores=counts, clause="dishes.ruling.tie-for-most")
     return Outcome(losers=losers, scores=counts, clause="dishes.ruling.tie-for-most")
 
@@ -690,9 +690,9 @@ def observation(state: State, seat: int) -> dict[str, Any]:
     stack its top tile and height (dishes.play.top-counts); the tiles below are covered."""
     out: dict[str, Any] = {}
     for p, s in enumerate(state.places):
-        if s is CLEAN:
+        if s is CLEAN:  # rule: dishes.setup.hidden-backs, dishes.play.top-counts
             out[place_text(p)] = "clean"
-        elif s:
+        elif s:  # rule: dishes.setup.hidden-backs, dishes.play.top-counts
             out[place_text(p)] = {"top": tile_text(s[-1]), "height": len(s)}
         else:
             out[place_text(p)] = "empty"
@@ -704,7 +704,7 @@ def table_state(state: State) -> tuple:
     turn it is and, per place, clean, empty, or a pile as its top tile and its number of
     tiles (dishes.play.top-counts).  The top tile's code carries the layout it was dealt to
     where a ruling needs it (own-top, layout-sets)."""
-    return (state.turn, tuple("clean" if s is CLEAN else (s[-1], len(s)) if s else "empty" for s in state.places))
+    return (state.turn, tuple("clean" if s is CLEAN else (s[-1], len(s)) if s else "empty" for s in state.places))  # rule: dishes.play.top-counts
 
 
 def state_vars(state: State) -> dict[str, Any]:
@@ -712,9 +712,9 @@ def state_vars(state: State) -> dict[str, Any]:
     track = geometry(state.setup).track_origin
 
     def tile(code: int) -> str:
-        return tile_text(code) + (f"@{tile_origin(code)}" if track else "")
+        return tile_text(code) + (f"@{tile_origin(code)}" if track else "")  # plumbing: writes the state for vectors
 
-    places = {place_text(p): ("clean" if s is CLEAN else [tile(c) for c in s]) for p, s in enumerate(state.places)}
+    places = {place_text(p): ("clean" if s is CLEAN else [tile(c) for c in s]) for p, s in enumerate(state.places)}  # plumbing: writes the state for vectors
     return {"places": places, "turn": state.turn, "reveal": [place_text(p) for p in state.reveal]}
 
 
@@ -724,18 +724,18 @@ def state_vars(state: State) -> dict[str, Any]:
 def _inv_conservation(state: State) -> str | None:
     g = geometry(state.setup)
     for t in range(g.types):
-        clean = sum(1 for L in range(g.layouts) if state.places[L * NT + t] is CLEAN)
-        dirty = sum(1 for c in revealed_codes(state) if tile_type(c) == t)
-        if clean + dirty != g.layouts:
+        clean = sum(1 for L in range(g.layouts) if state.places[L * NT + t] is CLEAN)  # rule: dishes.components.tiles
+        dirty = sum(1 for c in revealed_codes(state) if tile_type(c) == t)  # rule: dishes.components.tiles
+        if clean + dirty != g.layouts:  # rule: dishes.components.tiles
             return f"{clean} clean + {dirty} dirty {TYPES[t]} tiles, expected {g.layouts}"
     return None
 
 
 def _inv_clean_never_stacked(state: State) -> str | None:
     for p, s in enumerate(state.places):
-        if s is CLEAN:
+        if s is CLEAN:  # rule: dishes.play.place-dirty
             continue
-        if not isinstance(s, tuple) or not all(isinstance(c, int) and 0 <= c < NC * NT * 8 for c in s):
+        if not isinstance(s, tuple) or not all(isinstance(c, int) and 0 <= c < NC * NT * 8 for c in s):  # rule: dishes.play.place-dirty
             return f"place {place_text(p)} holds {s!r}: only dirty tiles may stack"
     return None
 
@@ -743,33 +743,33 @@ def _inv_clean_never_stacked(state: State) -> str | None:
 def _inv_colour_model(state: State) -> str | None:
     g = geometry(state.setup)
     codes = revealed_codes(state)
-    if g.deal == "free-colours":
+    if g.deal == "free-colours":  # rule: dishes.components.colour-sets, dishes.ruling.colour-model
         return None
-    if g.deal == "layout-sets":
+    if g.deal == "layout-sets":  # rule: dishes.components.colour-sets, dishes.ruling.colour-model
         seen: dict[int, int] = {}
         for c in codes:
-            if seen.setdefault(tile_origin(c), tile_colour(c)) != tile_colour(c):
+            if seen.setdefault(tile_origin(c), tile_colour(c)) != tile_colour(c):  # rule: dishes.components.colour-sets, dishes.ruling.colour-model
                 return f"layout {tile_origin(c)} shows two colours"
-        if len(set(seen.values())) != len(seen):
+        if len(set(seen.values())) != len(seen):  # rule: dishes.components.colour-sets, dishes.ruling.colour-model
             return "two layouts show the same colour"
         return None
     pairs = [(tile_type(c), tile_colour(c)) for c in codes]
-    if len(set(pairs)) != len(pairs):
+    if len(set(pairs)) != len(pairs):  # rule: dishes.components.colour-sets, dishes.ruling.colour-model
         return "two tiles of the same type and colour"
-    if len({c for _, c in pairs}) > g.colours_in_play:
+    if len({c for _, c in pairs}) > g.colours_in_play:  # rule: dishes.components.colour-sets, dishes.ruling.colour-model
         return f"more than {g.colours_in_play} colours in play"
     return None
 
 
 def _inv_reveal_clean(state: State) -> str | None:
     for p in state.reveal:
-        if state.places[p] is not CLEAN:
+        if state.places[p] is not CLEAN:  # rule: dishes.play.turn-own-tile
             return f"revealing {place_text(p)}, which is not a clean tile"
     return None
 
 
 def _inv_turn(state: State) -> str | None:
-    if not -1 <= state.turn < state.setup.players:
+    if not -1 <= state.turn < state.setup.players:  # rule: dishes.play.clockwise
         return f"turn {state.turn} is not a seat"
     return None
 
@@ -790,7 +790,7 @@ INVARIANTS = (
 
 
 def _key(places: tuple) -> tuple:
-    return tuple((-1,) if s is CLEAN else s for s in places)
+    return tuple((-1,) if s is CLEAN else s for s in places)  # plumbing: symmetry reduction (relabelling), decides nothing about play
 
 
 def _rotation_maps(g: Geometry, players: int) -> list[tuple[int, list[int]]]:
@@ -799,9 +799,9 @@ def _rotation_maps(g: Geometry, players: int) -> list[tuple[int, list[int]]]:
     for r in range(players):
         m = []
         for L, owner in enumerate(g.owners):
-            if owner is None:
+            if owner is None:  # plumbing: symmetry reduction (relabelling), decides nothing about play
                 m.append(L)
-            elif g.layouts == 2 * players and players == 2:
+            elif g.layouts == 2 * players and players == 2:  # plumbing: symmetry reduction (relabelling), decides nothing about play
                 m.append((L + r) % g.layouts)
             else:
                 m.append((L + r) % players)
@@ -815,25 +815,25 @@ def canonical(state: State, types: bool = True, seats: bool = False) -> State:
     chosen at random, seat rotation.  Colours are renamed by first appearance."""
     g = geometry(state.setup)
     L = g.layouts
-    rotations = _rotation_maps(g, state.setup.players) if seats and state.setup.options.first_player == "random" else [(0, list(range(L)))]
+    rotations = _rotation_maps(g, state.setup.players) if seats and state.setup.options.first_player == "random" else [(0, list(range(L)))]  # plumbing: symmetry reduction (relabelling), decides nothing about play
     best = None
     for r, lmap in rotations:
-        if r:
+        if r:  # plumbing: symmetry reduction (relabelling), decides nothing about play
             places = [CLEAN] * len(state.places)
             for l in range(L):
                 for t in range(NT):
                     s = state.places[l * NT + t]
-                    if s:
-                        s = tuple((lmap[c // (NC * NT)] * NT * NC + c % (NC * NT)) if g.track_origin else c for c in s)
+                    if s:  # plumbing: symmetry reduction (relabelling), decides nothing about play
+                        s = tuple((lmap[c // (NC * NT)] * NT * NC + c % (NC * NT)) if g.track_origin else c for c in s)  # plumbing: symmetry reduction (relabelling), decides nothing about play
                     places[lmap[l] * NT + t] = s
-            turn = (state.turn + r) % state.setup.players if state.turn >= 0 else -1
+            turn = (state.turn + r) % state.setup.players if state.turn >= 0 else -1  # plumbing: symmetry reduction (relabelling), decides nothing about play
             reveal = tuple(lmap[p // NT] * NT + p % NT for p in state.reveal)
         else:
             places, turn, reveal = list(state.places), state.turn, state.reveal
-        for order in _type_orders(places, L, g.types) if types else [tuple(range(NT))]:
+        for order in _type_orders(places, L, g.types) if types else [tuple(range(NT))]:  # plumbing: symmetry reduction (relabelling), decides nothing about play
             cand = _relabel(places, L, order, reveal)
             k = (turn, _key(cand[0]), cand[1])
-            if best is None or k < best[0]:
+            if best is None or k < best[0]:  # plumbing: symmetry reduction (relabelling), decides nothing about play
                 best = (k, cand, turn)
     assert best is not None
     (_, (places, reveal), turn) = best
@@ -851,11 +851,11 @@ def orbit_size(state: State, types: bool = True) -> int:
     m = state.setup.components.colours
     used = len({tile_colour(c) for c in revealed_codes(state)})
     places = list(state.places)
-    orders = _type_orders(places, L, g.types) if types else [tuple(range(NT))]
+    orders = _type_orders(places, L, g.types) if types else [tuple(range(NT))]  # plumbing: symmetry reduction (relabelling), decides nothing about play
     encodings = [(_key(p), r) for p, r in (_relabel(places, L, o, state.reveal) for o in orders)]
     best = min(encodings)
-    same = sum(1 for e in encodings if e == best)
-    group = factorial(m) * (factorial(g.types) if types else 1)
+    same = sum(1 for e in encodings if e == best)  # plumbing: symmetry reduction (relabelling), decides nothing about play
+    group = factorial(m) * (factorial(g.types) if types else 1)  # plumbing: symmetry reduction (relabelling), decides nothing about play
     return group // (same * factorial(m - used))
 
 
@@ -864,18 +864,18 @@ def _type_orders(places: list, L: int, in_play: int) -> list[tuple[int, ...]]:
     Types not in play keep their places at the end."""
     where: list[list[tuple[int, int]]] = [[] for _ in range(NT)]
     for p, s in enumerate(places):
-        if s:
+        if s:  # plumbing: symmetry reduction (relabelling), decides nothing about play
             layout = p // NT
             for i, c in enumerate(s):
                 where[(c // NC) % NT].append((layout, i))
     sig = []
     for t in range(in_play):
-        shape = tuple(-1 if places[l * NT + t] is CLEAN else len(places[l * NT + t]) for l in range(L))
+        shape = tuple(-1 if places[l * NT + t] is CLEAN else len(places[l * NT + t]) for l in range(L))  # plumbing: symmetry reduction (relabelling), decides nothing about play
         sig.append((shape, tuple(sorted(where[t]))))
     order = sorted(range(in_play), key=lambda t: sig[t])
     groups: list[list[int]] = []
     for t in order:
-        if groups and sig[groups[-1][0]] == sig[t]:
+        if groups and sig[groups[-1][0]] == sig[t]:  # plumbing: symmetry reduction (relabelling), decides nothing about play
             groups[-1].append(t)
         else:
             groups.append([t])
@@ -893,13 +893,13 @@ def _relabel(places: list, L: int, order: tuple[int, ...], reveal: tuple[int, ..
     for l in range(L):
         for k in range(NT):
             s = places[l * NT + order[k]]
-            if not s:
+            if not s:  # plumbing: symmetry reduction (relabelling), decides nothing about play
                 out.append(s)
                 continue
             st = []
             for c in s:
                 col = c % NC
-                if col not in sigma:
+                if col not in sigma:  # plumbing: symmetry reduction (relabelling), decides nothing about play
                     sigma[col] = len(sigma)
                 st.append((c // (NC * NT)) * NC * NT + inv[(c // NC) % NT] * NC + sigma[col])
             out.append(tuple(st))

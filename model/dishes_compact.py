@@ -92,7 +92,7 @@ class RowLayout:
     @property
     def table_width(self) -> int:
         """Turn and places, padded with zeros to whole 8-byte words (rows are hashed by words)."""
-        return _words(1 + (4 if self.track_origin else 3) * self.slots)
+        return _words(1 + (4 if self.track_origin else 3) * self.slots)  # plumbing: row layout
 
     @property
     def masks(self) -> int:
@@ -100,11 +100,11 @@ class RowLayout:
 
     @property
     def used(self) -> int:
-        return self.table_width + (NT if self.kind_masks else 0)
+        return self.table_width + (NT if self.kind_masks else 0)  # plumbing: row layout
 
     @property
     def lcolours(self) -> int:
-        return self.used + (1 if self.used_mask else 0)
+        return self.used + (1 if self.used_mask else 0)  # plumbing: row layout
 
     @property
     def width(self) -> int:
@@ -120,11 +120,11 @@ class DishesKernel:
 
     def __init__(self, setup: Setup, deal: tuple[int, ...] | None = None) -> None:
         o: Options = setup.options
-        if o.voluntary_pass == "allowed":
+        if o.voluntary_pass == "allowed":  # rule: dishes.ruling.voluntary-pass
             raise KernelUnavailable("dishes.ruling.voluntary-pass=allowed has no progress measure: play can go on "
                                     "for ever (proof termination-voluntary-pass); the exact engine needs finite games")
-        strict = [f for f, v in vars_of(o).items() if v == STRICT]
-        if strict:
+        strict = [f for f, v in vars_of(o).items() if v == STRICT]  # plumbing: the engine needs a complete rule set (strict alternatives raise gaps)
+        if strict:  # plumbing: the engine needs a complete rule set (strict alternatives raise gaps)
             raise KernelUnavailable(f"strict rulings ({', '.join(strict)}) stop play at a gap; the exact engine needs "
                                     "a complete rule set")
         self.setup = setup
@@ -137,7 +137,7 @@ class DishesKernel:
         L = g.layouts
         S = L * NT
         self.S = S
-        self.fixed_deal = None if deal is None else np.array(deal, dtype=np.uint8)
+        self.fixed_deal = None if deal is None else np.array(deal, dtype=np.uint8)  # plumbing: a fixed deal or every deal
         """A fixed deal (colour per place): chance has nothing left to choose and no memory is kept."""
         self.symmetric = deal is None
         """Rows are reduced by relabelling kinds and colours (not with a fixed deal, which relabelling changes)."""
@@ -145,32 +145,32 @@ class DishesKernel:
         self.layout = RowLayout(
             slots=S, track_origin=g.track_origin,
             kind_masks=dealt and g.deal in ("four-sets", "colour-sets"), used_mask=dealt and g.deal == "colour-sets",
-            layout_colours=L if dealt and g.deal == "layout-sets" else 0)
+            layout_colours=L if dealt and g.deal == "layout-sets" else 0)  # plumbing: a fixed deal or every deal
         self.width = self.layout.width
         self.table_width = self.layout.table_width
-        owners = [(-1 if o_ is None else o_) for o_ in g.owners]
+        owners = [(-1 if o_ is None else o_) for o_ in g.owners]  # rule: dishes.ruling.deal-3-players
         self.slot_owner = np.array([owners[s // NT] for s in range(S)], dtype=np.int16)
         self.layout_owner = np.array(owners + [-2] * (8 - L), dtype=np.int16)
         self.slot_layout = np.arange(S) // NT
         self.slot_kind = np.arange(S) % NT
-        self.spare_tiles = sum(g.types for o_ in g.owners if o_ is None)
-        self.own_slots = [np.array([s for s in range(S) if self.slot_owner[s] == t and s % NT < g.types]) for t in range(self.players)]
-        self.group_order = factorial(self.colours) * factorial(g.types) if dealt else 1
-        self.colour_group_order = factorial(self.colours) if dealt else 1
-        self.weight_scale = self._weight_scale() if dealt else 1
+        self.spare_tiles = sum(g.types for o_ in g.owners if o_ is None)  # rule: dishes.ruling.deal-3-players
+        self.own_slots = [np.array([s for s in range(S) if self.slot_owner[s] == t and s % NT < g.types]) for t in range(self.players)]  # rule: dishes.setup.layout
+        self.group_order = factorial(self.colours) * factorial(g.types) if dealt else 1  # plumbing: a fixed deal or every deal
+        self.colour_group_order = factorial(self.colours) if dealt else 1  # plumbing: a fixed deal or every deal
+        self.weight_scale = self._weight_scale() if dealt else 1  # plumbing: a fixed deal or every deal
         self.clean_counts = o.clean_at_end == "dishes"
         self.count_stacks = o.dishes_count == "stacks"
         self.no_loser_on_tie = o.tie_for_most == "no-loser"
         self.stuck_ends = o.stuck_player == "game-ends"
         self.movable = o.movable_stacks
-        self.fixed = self.fixed_deal if self.fixed_deal is not None else np.zeros(S, dtype=np.uint8)
+        self.fixed = self.fixed_deal if self.fixed_deal is not None else np.zeros(S, dtype=np.uint8)  # plumbing: a fixed deal or every deal
         self.prm = self._params()
 
     # ------------------------------------------------------------------ rows <-> model states
 
     def encode(self, state: State) -> np.ndarray:
         """The row of a model state where no tile waits for its colour."""
-        if state.reveal or state.turn < 0:
+        if state.reveal or state.turn < 0:  # plumbing: encodes a model state as a row
             raise ValueError("only states where a seat is to move (or the game is over) have rows")
         lay, S = self.layout, self.S
         row = np.zeros(self.width, dtype=np.uint8)
@@ -179,26 +179,26 @@ class DishesKernel:
         used = 0
         layout_colour: dict[int, int] = {}
         for s, pile in enumerate(state.places):
-            if pile is CLEAN:
+            if pile is CLEAN:  # plumbing: encodes a model state as a row
                 row[lay.kind + s], row[lay.colour + s] = KIND_CLEAN, NO_COLOUR
                 continue
-            if not pile:
+            if not pile:  # plumbing: encodes a model state as a row
                 row[lay.kind + s], row[lay.colour + s] = KIND_EMPTY, NO_COLOUR
                 continue
             top = pile[-1]
             row[lay.kind + s], row[lay.colour + s], row[lay.height + s] = tile_type(top), tile_colour(top), len(pile)
-            if lay.track_origin:
+            if lay.track_origin:  # plumbing: encodes a model state as a row
                 row[lay.origin + s] = tile_origin(top)
             for code in pile:
                 shown_by_kind[tile_type(code)] = shown_by_kind.get(tile_type(code), 0) | (1 << tile_colour(code))
                 used |= 1 << tile_colour(code)
                 layout_colour[tile_origin(code)] = tile_colour(code)
-        if lay.kind_masks:
+        if lay.kind_masks:  # plumbing: encodes a model state as a row
             for k, mask in shown_by_kind.items():
                 row[lay.masks + k] = mask
-        if lay.used_mask:
+        if lay.used_mask:  # plumbing: encodes a model state as a row
             row[lay.used] = used
-        if lay.layout_colours:
+        if lay.layout_colours:  # plumbing: encodes a model state as a row
             for L in range(lay.layout_colours):
                 row[lay.lcolours + L] = layout_colour.get(L, NO_COLOUR)
         return self._normalise(row[None, :])[0]
@@ -210,22 +210,22 @@ class DishesKernel:
 
         out: dict[bytes, tuple[np.ndarray, Fraction]] = {}
         frontier = [(RULES.new_game(self.setup), Fraction(1))]
-        while frontier:
+        while frontier:  # plumbing: follows chance before play through the model
             state, p = frontier.pop()
-            if RULES.to_move(state) is CHANCE:
+            if RULES.to_move(state) is CHANCE:  # plumbing: follows chance before play through the model
                 outcomes = RULES.chance_outcomes(state)
-                if self.fixed_deal is not None and state.reveal:  # the spare layout shows the dealt colours
-                    outcomes = [(m, Fraction(1)) for m, _ in outcomes if m.colour == self.fixed_deal[m.place]]
+                if self.fixed_deal is not None and state.reveal:  # rule: dishes.ruling.deal-3-players (the spare layout shows the dealt colours)
+                    outcomes = [(m, Fraction(1)) for m, _ in outcomes if m.colour == self.fixed_deal[m.place]]  # rule: dishes.ruling.deal-3-players
                 frontier += [(RULES.apply(state, m), p * q) for m, q in outcomes]
                 continue
             row = self.canonical(self.encode(state)[None, :])[0]
             key = row.tobytes()
-            out[key] = (row, out[key][1] + p) if key in out else (row, p)
+            out[key] = (row, out[key][1] + p) if key in out else (row, p)  # plumbing: follows chance before play through the model
         return [out[k] for k in sorted(out)]
 
     def describe_action(self, code: int) -> str:
         """`turn 0.dessert` or `place 0.soup on 1.drinks`, in the labelling of the row it was taken from."""
-        if code < self.S:
+        if code < self.S:  # plumbing: names an action
             return f"turn {place_text(code)}"
         p, q = divmod(code - self.S, self.S)
         return f"place {place_text(p)} on {place_text(q)}"
@@ -234,17 +234,17 @@ class DishesKernel:
 
     def level(self, rows: np.ndarray) -> np.ndarray:
         """Actions played so far: 2 x tiles turned by players + ... = 2c0 + k0 - (2c + k)."""
-        dealt = sum(self.types for o_ in self.g.owners if o_ is not None)
+        dealt = sum(self.types for o_ in self.g.owners if o_ is not None)  # rule: dishes.ruling.deal-3-players
         return loops.levels(np.ascontiguousarray(rows), self.S, dealt, self.spare_tiles)
 
     def _weight_scale(self) -> int:
         C, L, T = self.colours, self.g.layouts, self.types
-        if self.deal == "four-sets":
+        if self.deal == "four-sets":  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
             return (factorial(C) // factorial(C - L)) ** T
-        if self.deal == "colour-sets":
+        if self.deal == "colour-sets":  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
             n = self.g.colours_in_play
             return comb(C, n) * factorial(n) ** T
-        if self.deal == "free-colours":
+        if self.deal == "free-colours":  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
             return C ** (L * T)
         return factorial(C) // factorial(C - L)  # layout-sets
 
@@ -252,18 +252,18 @@ class DishesKernel:
         """weight_scale x P(the colours shown so far); it depends only on how many tiles of
         each kind (or layout) have shown their colour, so every way into a row agrees."""
         C, L, T = self.colours, self.g.layouts, self.types
-        if self.fixed_deal is not None:
+        if self.fixed_deal is not None:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
             return np.ones(len(rows), dtype=np.int64)
         kind = rows[:, 1:1 + self.S].reshape(len(rows), L, NT)
         clean = kind == KIND_CLEAN
         # per column, tiles whose colour is known; a column not in play counts as all known (factor 1)
         shown = L - np.sum(clean, axis=1)
-        if self.deal == "four-sets":
-            table = np.array([factorial(C - r) // factorial(C - L) if r <= L else 0 for r in range(L + 1)], dtype=np.int64)
+        if self.deal == "four-sets":  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+            table = np.array([factorial(C - r) // factorial(C - L) if r <= L else 0 for r in range(L + 1)], dtype=np.int64)  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
             return np.prod(table[shown], axis=1)
-        if self.deal == "free-colours":
+        if self.deal == "free-colours":  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
             return C ** np.sum(clean, axis=(1, 2)).astype(np.int64)
-        if self.deal == "layout-sets":
+        if self.deal == "layout-sets":  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
             started = np.sum(np.sum(clean, axis=2) < T, axis=1)
             table = np.array([factorial(C - m) // factorial(C - L) for m in range(L + 1)], dtype=np.int64)
             return table[started]
@@ -273,7 +273,7 @@ class DishesKernel:
         for c in range(C):
             seen += np.any(colours == c, axis=1) | ((rows[:, self.layout.used] >> c) & 1).astype(bool)
         fact = np.array([factorial(max(n - r, 0)) for r in range(L + 1)], dtype=np.int64)
-        ways = np.array([comb(C - u, n - u) if u <= n else 0 for u in range(C + 1)], dtype=np.int64)
+        ways = np.array([comb(C - u, n - u) if u <= n else 0 for u in range(C + 1)], dtype=np.int64)  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
         return ways[seen] * np.prod(fact[shown], axis=1)
 
     def outcome(self, rows: np.ndarray) -> Outcomes:
@@ -282,12 +282,12 @@ class DishesKernel:
         S = self.S
         kind = rows[:, 1:1 + S]
         height = rows[:, 1 + 2 * S:1 + 3 * S].astype(np.int64)
-        amount = (kind < 6).astype(np.int64) if self.count_stacks else height
-        if self.clean_counts:
+        amount = (kind < 6).astype(np.int64) if self.count_stacks else height  # rule: dishes.ruling.dishes-count
+        if self.clean_counts:  # rule: dishes.ruling.clean-at-end
             amount = amount + (kind == KIND_CLEAN)
         counts = np.stack([(amount * (self.slot_owner == t)).sum(axis=1) for t in range(self.players)], axis=1)
         losers = counts == counts.max(axis=1, keepdims=True)
-        if self.no_loser_on_tie:
+        if self.no_loser_on_tie:  # rule: dishes.ruling.tie-for-most
             losers &= losers.sum(axis=1, keepdims=True) == 1
         return Outcomes(losers)
 
@@ -302,7 +302,7 @@ class DishesKernel:
         prm[loops.P_NLC], prm[loops.P_TW], prm[loops.P_W] = lay.layout_colours, lay.table_width, lay.width
         prm[loops.P_MOVE] = {"own-places": loops.MOVE_OWN_PLACES, "own-top": loops.MOVE_OWN_TOP,
                              "any-stack": loops.MOVE_ANY}[o.movable_stacks]
-        prm[loops.P_DEAL] = loops.DEAL_FIXED if self.fixed_deal is not None else {
+        prm[loops.P_DEAL] = loops.DEAL_FIXED if self.fixed_deal is not None else {  # rule: dishes.ruling.colour-model
             "four-sets": loops.DEAL_FOUR_SETS, "colour-sets": loops.DEAL_COLOUR_SETS,
             "free-colours": loops.DEAL_FREE, "layout-sets": loops.DEAL_LAYOUT_SETS}[g.deal]
         prm[loops.P_STUCK_ENDS] = o.stuck_player == "game-ends"
@@ -325,14 +325,14 @@ class DishesKernel:
     def canonical(self, rows: np.ndarray) -> np.ndarray:
         """The canonical row of each row's orbit under kind and colour relabelling (the row
         itself with a fixed deal)."""
-        if not self.symmetric or not len(rows):
+        if not self.symmetric or not len(rows):  # plumbing: no symmetry with a fixed deal
             return rows.copy()
         return loops.canonical_rows(np.ascontiguousarray(rows), self.prm, _PERMS, _PERM_START, True)[0]
 
     def table_stabilisers(self, table_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For canonical table states (rows cut to ``table_width``): how many relabellings of
         kinds and colours fix each, and how many relabellings of colours alone."""
-        if not self.symmetric:
+        if not self.symmetric:  # plumbing: no symmetry with a fixed deal
             one = np.ones(len(table_rows), dtype=np.int64)
             return one, one
         padded = np.zeros((len(table_rows), self.width), dtype=np.uint8)
@@ -353,7 +353,7 @@ class DishesKernel:
 def vars_of(options: Options) -> dict[str, str]:
     from dataclasses import fields
 
-    return {f.metadata["ruling"]: getattr(options, f.name) for f in fields(options) if "ruling" in f.metadata}
+    return {f.metadata["ruling"]: getattr(options, f.name) for f in fields(options) if "ruling" in f.metadata}  # plumbing: lists the rulings
 
 
 def kernel(setup: Setup, deal: str | None = None) -> DishesKernel:
@@ -361,7 +361,7 @@ def kernel(setup: Setup, deal: str | None = None) -> DishesKernel:
     :func:`tablerules.model.dishes.parse_deal` (KernelUnavailable names why not)."""
     from .dishes import parse_deal
 
-    return DishesKernel(setup, None if deal is None else parse_deal(deal, setup))
+    return DishesKernel(setup, None if deal is None else parse_deal(deal, setup))  # plumbing: a fixed deal or every deal
 
 
 __all__ = ["DishesKernel", "KernelUnavailable", "kernel", "TYPES"]

@@ -30,12 +30,12 @@ TOP_BIT = np.uint64(1) << np.uint64(63)
 def movable(row, prm, slot_owner, layout_owner, seat, p):
     """May ``seat`` move the pile at place ``p``? (dishes.ruling.movable-stacks)"""
     S = prm[P_S]
-    if row[1 + p] >= 6:
+    if row[1 + p] >= 6:  # plumbing: no pile here
         return False
     rule = prm[P_MOVE]
-    if rule == MOVE_ANY:
+    if rule == MOVE_ANY:  # rule: dishes.ruling.movable-stacks
         return True
-    if rule == MOVE_OWN_PLACES:
+    if rule == MOVE_OWN_PLACES:  # rule: dishes.ruling.movable-stacks
         return slot_owner[p] == seat
     return layout_owner[row[1 + 3 * S + p]] == seat  # own-top: the top tile was dealt to the seat
 
@@ -52,13 +52,13 @@ def count_actions(row, prm, slot_owner, layout_owner, seat):
     S = prm[P_S]
     n = 0
     for s in range(S):
-        if row[1 + s] == KIND_CLEAN and slot_owner[s] == seat:  # dishes.play.turn-own-tile
+        if row[1 + s] == KIND_CLEAN and slot_owner[s] == seat:  # rule: dishes.play.turn-own-tile (dishes.play.turn-own-tile)
             n += 1
     for p in range(S):
-        if not movable(row, prm, slot_owner, layout_owner, seat, p):
+        if not movable(row, prm, slot_owner, layout_owner, seat, p):  # rule: dishes.ruling.movable-stacks
             continue
         for q in range(S):
-            if q != p and row[1 + q] < 6 and matches(row, S, p, q):  # dishes.play.place-dirty
+            if q != p and row[1 + q] < 6 and matches(row, S, p, q):  # rule: dishes.play.place-dirty, dishes.play.place-match (dishes.play.place-dirty)
                 n += 1
     return n
 
@@ -67,13 +67,13 @@ def count_actions(row, prm, slot_owner, layout_owner, seat):
 def has_action(row, prm, slot_owner, layout_owner, seat):
     S = prm[P_S]
     for s in range(S):
-        if row[1 + s] == KIND_CLEAN and slot_owner[s] == seat:
+        if row[1 + s] == KIND_CLEAN and slot_owner[s] == seat:  # rule: dishes.play.turn-own-tile
             return True
     for p in range(S):
-        if not movable(row, prm, slot_owner, layout_owner, seat, p):
+        if not movable(row, prm, slot_owner, layout_owner, seat, p):  # rule: dishes.ruling.movable-stacks
             continue
         for q in range(S):
-            if q != p and row[1 + q] < 6 and matches(row, S, p, q):
+            if q != p and row[1 + q] < 6 and matches(row, S, p, q):  # rule: dishes.play.place-dirty, dishes.play.place-match
                 return True
     return False
 
@@ -88,7 +88,7 @@ def fact(n):
 
 @njit(cache=True)
 def gcd(a, b):
-    while b:
+    while b:  # plumbing: arithmetic
         a, b = b, a % b
     return a
 
@@ -101,42 +101,42 @@ def reveal(row, prm, fixed, slot, out_c, out_num, out_den):
     S, L, C, tw = prm[P_S], prm[P_L], prm[P_C], prm[P_TW]
     deal = prm[P_DEAL]
     k = slot % NT
-    if deal == DEAL_FIXED:
+    if deal == DEAL_FIXED:  # plumbing: a fixed deal decides every colour
         out_c[0], out_num[0], out_den[0] = fixed[slot], 1, 1
         return 1
-    if deal == DEAL_FREE:
+    if deal == DEAL_FREE:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
         for c in range(C):
             out_c[c], out_num[c], out_den[c] = c, 1, C
         return C
-    if deal == DEAL_LAYOUT_SETS:
+    if deal == DEAL_LAYOUT_SETS:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
         lc0 = prm[P_LC]
         own = row[lc0 + slot // NT]
-        if own != NO_COLOUR:
+        if own != NO_COLOUR:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
             out_c[0], out_num[0], out_den[0] = own, 1, 1
             return 1
         taken = 0
         for m in range(L):
-            if row[lc0 + m] != NO_COLOUR:
+            if row[lc0 + m] != NO_COLOUR:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
                 taken |= 1 << row[lc0 + m]
         free = 0
         for c in range(C):
-            if not (taken >> c) & 1:
+            if not (taken >> c) & 1:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
                 free += 1
         n = 0
         for c in range(C):
-            if not (taken >> c) & 1:
+            if not (taken >> c) & 1:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
                 out_c[n], out_num[n], out_den[n] = c, 1, free
                 n += 1
         return n
     mask = row[prm[P_MASKS] + k]
-    if deal == DEAL_FOUR_SETS:
+    if deal == DEAL_FOUR_SETS:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
         free = 0
         for c in range(C):
-            if not (mask >> c) & 1:
+            if not (mask >> c) & 1:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
                 free += 1
         n = 0
         for c in range(C):
-            if not (mask >> c) & 1:
+            if not (mask >> c) & 1:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
                 out_c[n], out_num[n], out_den[n] = c, 1, free
                 n += 1
         return n
@@ -145,26 +145,26 @@ def reveal(row, prm, fixed, slot, out_c, out_num, out_den):
     used = row[prm[P_USED]]
     shown = np.zeros(NT, dtype=np.int64)
     for s in range(S):
-        if row[1 + s] != KIND_CLEAN:
+        if row[1 + s] != KIND_CLEAN:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
             shown[s % NT] += 1
     base = 0
     weights = np.zeros(C, dtype=np.int64)
     for subset in range(1 << C):
-        if _popcount(subset) != sets or (used & ~subset):
+        if _popcount(subset) != sets or (used & ~subset):  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
             continue
         w = 1
         for j in range(NT):
             w *= fact(max(sets - shown[j], 0))
         base += w
         for c in range(C):
-            if (subset >> c) & 1 and not (mask >> c) & 1:
+            if (subset >> c) & 1 and not (mask >> c) & 1:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
                 w2 = 1
                 for j in range(NT):
-                    w2 *= fact(max(sets - shown[j] - (1 if j == k else 0), 0))
+                    w2 *= fact(max(sets - shown[j] - (1 if j == k else 0), 0))  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
                 weights[c] += w2
     n = 0
     for c in range(C):
-        if weights[c] > 0:
+        if weights[c] > 0:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
             g = gcd(weights[c], base)
             out_c[n], out_num[n], out_den[n] = c, weights[c] // g, base // g
             n += 1
@@ -174,7 +174,7 @@ def reveal(row, prm, fixed, slot, out_c, out_num, out_den):
 @njit(cache=True)
 def _popcount(x):
     n = 0
-    while x:
+    while x:  # plumbing: arithmetic
         n += x & 1
         x >>= 1
     return n
@@ -183,13 +183,13 @@ def _popcount(x):
 @njit(cache=True)
 def remember(child, prm, slot, colour):
     """Keep what later chance events need (see dishes_compact, 'What a row keeps')."""
-    if prm[P_DEAL] == DEAL_FIXED:
+    if prm[P_DEAL] == DEAL_FIXED:  # plumbing: a fixed deal decides every colour
         return
-    if prm[P_DEAL] == DEAL_FOUR_SETS or prm[P_DEAL] == DEAL_COLOUR_SETS:
+    if prm[P_DEAL] == DEAL_FOUR_SETS or prm[P_DEAL] == DEAL_COLOUR_SETS:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
         child[prm[P_MASKS] + slot % NT] |= 1 << colour
-    if prm[P_DEAL] == DEAL_COLOUR_SETS:
+    if prm[P_DEAL] == DEAL_COLOUR_SETS:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
         child[prm[P_USED]] |= 1 << colour
-    if prm[P_DEAL] == DEAL_LAYOUT_SETS:
+    if prm[P_DEAL] == DEAL_LAYOUT_SETS:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
         child[prm[P_LC] + slot // NT] = colour
 
 
@@ -197,23 +197,23 @@ def remember(child, prm, slot, colour):
 def normalise(row, prm):
     """Forget memory no future chance event can use."""
     S, L, deal = prm[P_S], prm[P_L], prm[P_DEAL]
-    if deal == DEAL_FIXED or deal == DEAL_FREE:
+    if deal == DEAL_FIXED or deal == DEAL_FREE:  # plumbing: a fixed deal decides every colour
         return
     any_clean = False
     for s in range(S):
-        if row[1 + s] == KIND_CLEAN:
+        if row[1 + s] == KIND_CLEAN:  # plumbing: forgets memory no chance event can use
             any_clean = True
-    if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:
+    if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:  # plumbing: forgets memory no chance event can use
         for k in range(NT):
             clean = False
             for m in range(L):
-                if row[1 + m * NT + k] == KIND_CLEAN:
+                if row[1 + m * NT + k] == KIND_CLEAN:  # plumbing: forgets memory no chance event can use
                     clean = True
-            if not clean:
+            if not clean:  # plumbing: forgets memory no chance event can use
                 row[prm[P_MASKS] + k] = 0
-    if deal == DEAL_COLOUR_SETS and not any_clean:
+    if deal == DEAL_COLOUR_SETS and not any_clean:  # plumbing: forgets memory no chance event can use
         row[prm[P_USED]] = 0
-    if deal == DEAL_LAYOUT_SETS and not any_clean:
+    if deal == DEAL_LAYOUT_SETS and not any_clean:  # plumbing: forgets memory no chance event can use
         for m in range(L):
             row[prm[P_LC] + m] = NO_COLOUR
 
@@ -235,12 +235,12 @@ def expand_rows(rows, prm, slot_owner, layout_owner, fixed):
         seat = row[0]
         actions[i] = count_actions(row, prm, slot_owner, layout_owner, seat)
         for s in range(S):
-            if row[1 + s] == KIND_CLEAN and slot_owner[s] == seat:
+            if row[1 + s] == KIND_CLEAN and slot_owner[s] == seat:  # rule: dishes.play.turn-own-tile
                 total += reveal(row, prm, fixed, s, oc, on, od)
         for p in range(S):
-            if movable(row, prm, slot_owner, layout_owner, seat, p):
+            if movable(row, prm, slot_owner, layout_owner, seat, p):  # rule: dishes.ruling.movable-stacks
                 for q in range(S):
-                    if q != p and row[1 + q] < 6 and matches(row, S, p, q):
+                    if q != p and row[1 + q] < 6 and matches(row, S, p, q):  # rule: dishes.play.place-dirty, dishes.play.place-match
                         total += 1
     children = np.empty((total, W), dtype=np.uint8)
     parent = np.empty(total, dtype=np.int64)
@@ -252,7 +252,7 @@ def expand_rows(rows, prm, slot_owner, layout_owner, fixed):
         row = rows[i]
         seat = row[0]
         for s in range(S):
-            if not (row[1 + s] == KIND_CLEAN and slot_owner[s] == seat):
+            if not (row[1 + s] == KIND_CLEAN and slot_owner[s] == seat):  # rule: dishes.play.turn-own-tile
                 continue
             n = reveal(row, prm, fixed, s, oc, on, od)
             for r in range(n):
@@ -261,16 +261,16 @@ def expand_rows(rows, prm, slot_owner, layout_owner, fixed):
                 child[1 + s] = s % NT  # the tile shows its dirty side (dishes.play.turn-own-tile)
                 child[1 + S + s] = oc[r]
                 child[1 + 2 * S + s] = 1
-                if prm[P_TRACK]:
+                if prm[P_TRACK]:  # rule: dishes.ruling.movable-stacks
                     child[1 + 3 * S + s] = s // NT
                 remember(child, prm, s, oc[r])
                 parent[j], action[j], p_num[j], p_den[j] = i, s, on[r], od[r]
                 j += 1
         for p in range(S):
-            if not movable(row, prm, slot_owner, layout_owner, seat, p):
+            if not movable(row, prm, slot_owner, layout_owner, seat, p):  # rule: dishes.ruling.movable-stacks
                 continue
             for q in range(S):
-                if q == p or row[1 + q] >= 6 or not matches(row, S, p, q):
+                if q == p or row[1 + q] >= 6 or not matches(row, S, p, q):  # rule: dishes.play.place-dirty, dishes.play.place-match
                     continue
                 child = children[j]
                 child[:] = row
@@ -278,29 +278,29 @@ def expand_rows(rows, prm, slot_owner, layout_owner, fixed):
                 child[1 + q], child[1 + S + q] = row[1 + p], row[1 + S + p]
                 child[1 + 2 * S + q] = row[1 + 2 * S + q] + row[1 + 2 * S + p]
                 child[1 + p], child[1 + S + p], child[1 + 2 * S + p] = KIND_EMPTY, NO_COLOUR, 0
-                if prm[P_TRACK]:
+                if prm[P_TRACK]:  # rule: dishes.ruling.movable-stacks
                     child[1 + 3 * S + q] = row[1 + 3 * S + p]
                     child[1 + 3 * S + p] = 0
                 parent[j], action[j], p_num[j], p_den[j] = i, S + p * S + q, 1, 1
                 j += 1
     # the turn passes clockwise (dishes.play.clockwise); a stuck player passes while another can act
     n_pass = 0
-    pass_rows = np.empty((total * (n_pl - 1) if not prm[P_STUCK_ENDS] else 0, W), dtype=np.uint8)
+    pass_rows = np.empty((total * (n_pl - 1) if not prm[P_STUCK_ENDS] else 0, W), dtype=np.uint8)  # rule: dishes.ruling.stuck-player
     for j in range(total):
         child = children[j]
         child[0] = (child[0] + 1) % n_pl
         normalise(child, prm)
-        if prm[P_STUCK_ENDS]:
+        if prm[P_STUCK_ENDS]:  # rule: dishes.ruling.stuck-player
             continue
         for _ in range(n_pl - 1):
-            if has_action(child, prm, slot_owner, layout_owner, child[0]):
+            if has_action(child, prm, slot_owner, layout_owner, child[0]):  # rule: dishes.ruling.stuck-player
                 break
             anyone = False
             for t in range(n_pl):
-                if has_action(child, prm, slot_owner, layout_owner, t):
+                if has_action(child, prm, slot_owner, layout_owner, t):  # rule: dishes.end.no-moves
                     anyone = True
                     break
-            if not anyone:
+            if not anyone:  # rule: dishes.end.no-moves
                 break  # nobody can act: the game is over (dishes.end.no-moves)
             pass_rows[n_pass] = child
             n_pass += 1
@@ -327,12 +327,12 @@ def _shape(row, S, s, track):
     """A place, label-free: empty 0, clean 1, else pile height, whether its top is of the
     place's own kind, and the top tile's layout of origin."""
     k = row[1 + s]
-    if k == KIND_EMPTY:
+    if k == KIND_EMPTY:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
         return np.uint64(0)
-    if k == KIND_CLEAN:
+    if k == KIND_CLEAN:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
         return np.uint64(1)
-    v = 2 + 2 * np.int64(row[1 + 2 * S + s]) + (1 if k == s % NT else 0)
-    if track:
+    v = 2 + 2 * np.int64(row[1 + 2 * S + s]) + (1 if k == s % NT else 0)  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+    if track:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
         v += 64 * np.int64(row[1 + 3 * S + s])
     return np.uint64(v)
 
@@ -344,7 +344,7 @@ def _sort_keys(keys, n, order):
         order[i] = i
     for i in range(1, n):
         j = i
-        while j > 0 and keys[order[j - 1]] > keys[order[j]]:
+        while j > 0 and keys[order[j - 1]] > keys[order[j]]:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
             order[j - 1], order[j] = order[j], order[j - 1]
             j -= 1
 
@@ -369,31 +369,31 @@ def _encode(row, out, prm, ko, co, memory, krank, crank):
             out[1 + dst] = krank[row[1 + src]]
             out[1 + S + dst] = crank[row[1 + S + src]]
             out[1 + 2 * S + dst] = row[1 + 2 * S + src]
-            if track:
+            if track:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 out[1 + 3 * S + dst] = row[1 + 3 * S + src]
     W = out.shape[0]
     for x in range(tw, W):
         out[x] = 0
-    if not memory:
+    if not memory:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
         return
     deal = prm[P_DEAL]
-    if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:
+    if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
         base = prm[P_MASKS]
         for i in range(NT):
             m = row[base + ko[i]]
             v = 0
             for c in range(C):
-                if (m >> c) & 1:
+                if (m >> c) & 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                     v |= 1 << crank[c]
             out[base + i] = v
-    if deal == DEAL_COLOUR_SETS:
+    if deal == DEAL_COLOUR_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
         m = row[prm[P_USED]]
         v = 0
         for c in range(C):
-            if (m >> c) & 1:
+            if (m >> c) & 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 v |= 1 << crank[c]
         out[prm[P_USED]] = v
-    if deal == DEAL_LAYOUT_SETS:
+    if deal == DEAL_LAYOUT_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
         for m in range(L):
             out[prm[P_LC] + m] = crank[row[prm[P_LC] + m]]
 
@@ -401,7 +401,7 @@ def _encode(row, out, prm, ko, co, memory, krank, crank):
 @njit(cache=True)
 def _less(a, b):
     for x in range(a.shape[0]):
-        if a[x] != b[x]:
+        if a[x] != b[x]:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
             return a[x] < b[x]
     return False
 
@@ -409,7 +409,7 @@ def _less(a, b):
 @njit(cache=True)
 def _equal(a, b):
     for x in range(a.shape[0]):
-        if a[x] != b[x]:
+        if a[x] != b[x]:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
             return False
     return True
 
@@ -465,13 +465,13 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
         for s in range(S):
             m = s // NT
             a0[s % NT] += _h(shape[s] * np.uint64(8) + np.uint64(m) + np.uint64(0x1000))
-            if row[1 + s] < 6:
+            if row[1 + s] < 6:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 a0[row[1 + s]] += _h(shape[s] * np.uint64(8) + np.uint64(m) + np.uint64(0x2000))
         for k in range(NT):
             a0[k] = _h(a0[k])
         # colours: where they lie on top, and the kinds around them
         for s in range(S):
-            if row[1 + s] < 6:
+            if row[1 + s] < 6:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 c = row[1 + S + s]
                 b0[c] += _h(shape[s] * np.uint64(8) + np.uint64(s // NT) + np.uint64(0x3000) + a0[s % NT] * P1 + a0[row[1 + s]] * P2)
         for c in range(C):
@@ -479,7 +479,7 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
         for k in range(NT):
             a1[k] = a0[k]
         for s in range(S):
-            if row[1 + s] < 6:
+            if row[1 + s] < 6:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 base = shape[s] * np.uint64(8) + np.uint64(s // NT)
                 c = row[1 + S + s]
                 a1[row[1 + s]] += _h(base + np.uint64(0x4000) + b0[c] * P3 + a0[s % NT] * P4)
@@ -489,7 +489,7 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
         for c in range(C):
             b1[c] = b0[c]
         for s in range(S):
-            if row[1 + s] < 6:
+            if row[1 + s] < 6:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 b1[row[1 + S + s]] += _h(shape[s] * np.uint64(8) + np.uint64(s // NT) + np.uint64(0x6000)
                                          + a1[s % NT] * P2 + a1[row[1 + s]] * P4)
         # keys: exact for what is referenced by nothing
@@ -500,31 +500,31 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
             ctop[c] = False
         for s in range(S):
             v = row[1 + s]
-            if v < 6:
+            if v < 6:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 kref[s % NT] = True  # a pile lies in the kind's column
                 kref[v] = True  # a tile of the kind lies on top
                 ctop[row[1 + S + s]] = True
-            elif v == KIND_CLEAN:
+            elif v == KIND_CLEAN:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 kbits[s % NT] |= 1 << (s // NT)
         for k in range(NT):
             mem = memory and (deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS) and row[prm[P_MASKS] + k] != 0
-            kkey[k] = (_h(a1[k]) & ~TOP_BIT) if kref[k] else (TOP_BIT | np.uint64(kbits[k]))
+            kkey[k] = (_h(a1[k]) & ~TOP_BIT) if kref[k] else (TOP_BIT | np.uint64(kbits[k]))  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
             kfree[k] = not kref[k] and not mem
         for c in range(C):
             on_top = ctop[c]
             mem = False
-            if memory:
-                if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:
+            if memory:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                     for k in range(NT):
-                        if (row[prm[P_MASKS] + k] >> c) & 1:
+                        if (row[prm[P_MASKS] + k] >> c) & 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                             mem = True
-                if deal == DEAL_COLOUR_SETS and (row[prm[P_USED]] >> c) & 1:
+                if deal == DEAL_COLOUR_SETS and (row[prm[P_USED]] >> c) & 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                     mem = True
-                if deal == DEAL_LAYOUT_SETS:
+                if deal == DEAL_LAYOUT_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                     for m in range(L):
-                        if row[prm[P_LC] + m] == c:
+                        if row[prm[P_LC] + m] == c:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                             mem = True
-            ckey[c] = (_h(b1[c]) & ~TOP_BIT) if on_top else TOP_BIT
+            ckey[c] = (_h(b1[c]) & ~TOP_BIT) if on_top else TOP_BIT  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
             cfree[c] = not on_top and not mem
         _sort_keys(kkey, NT, korder)
         _sort_keys(ckey, C, corder)
@@ -534,14 +534,14 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
         st = 1
         n_unseen = 0
         for c in range(C):
-            if cfree[c]:
+            if cfree[c]:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 n_unseen += 1
         cstab[i] = fact_table[n_unseen]
         for r in range(nk):
-            if krun_len[r] < 0:
+            if krun_len[r] < 0:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 st *= fact_table[-krun_len[r]]
         for r in range(nc):
-            if crun_len[r] < 0:
+            if crun_len[r] < 0:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 st *= fact_table[-crun_len[r]]
         # odometer over the permutations of the hard runs
         for r in range(nk):
@@ -551,50 +551,50 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
         best = out[i]
         count = 0
         first = True
-        while True:
+        while True:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
             for x in range(NT):
                 ko[x] = korder[x]
             for x in range(C):
                 co[x] = corder[x]
             for r in range(nk):
                 n_ = krun_len[r]
-                if n_ > 1:
+                if n_ > 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                     b = perm_start[n_] + kpi[r] * n_
                     for x in range(n_):
                         ko[krun_start[r] + x] = korder[krun_start[r] + perm_table[b + x]]
             for r in range(nc):
                 n_ = crun_len[r]
-                if n_ > 1:
+                if n_ > 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                     b = perm_start[n_] + cpi[r] * n_
                     for x in range(n_):
                         co[crun_start[r] + x] = corder[crun_start[r] + perm_table[b + x]]
             _encode(row, cand, prm, ko, co, memory, krank, crank)
-            if first or _less(cand, best):
+            if first or _less(cand, best):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 best[:] = cand
                 count = 1
                 first = False
-            elif _equal(cand, best):
+            elif _equal(cand, best):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 count += 1
             # next permutation combination
             advanced = False
             for r in range(nk):
                 n_ = krun_len[r]
-                if n_ > 1:
+                if n_ > 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                     kpi[r] += 1
-                    if kpi[r] < fact_table[n_]:
+                    if kpi[r] < fact_table[n_]:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                         advanced = True
                         break
                     kpi[r] = 0
-            if not advanced:
+            if not advanced:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 for r in range(nc):
                     n_ = crun_len[r]
-                    if n_ > 1:
+                    if n_ > 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                         cpi[r] += 1
-                        if cpi[r] < fact_table[n_]:
+                        if cpi[r] < fact_table[n_]:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                             advanced = True
                             break
                         cpi[r] = 0
-            if not advanced:
+            if not advanced:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 break
         stab[i] = st * count
     return out, stab, cstab
@@ -606,15 +606,15 @@ def _runs(keys, order, n, free, run_start, run_len):
     (some member not free), -length for a run of free members (not tried), 1 for singletons."""
     r = 0
     x = 0
-    while x < n:
+    while x < n:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
         y = x
         all_free = free[order[x]]
-        while y + 1 < n and keys[order[y + 1]] == keys[order[x]]:
+        while y + 1 < n and keys[order[y + 1]] == keys[order[x]]:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
             y += 1
             all_free = all_free and free[order[y]]
         length = y - x + 1
         run_start[r] = x
-        run_len[r] = -length if (all_free and length > 1) else length
+        run_len[r] = -length if (all_free and length > 1) else length  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
         r += 1
         x = y + 1
     return r
@@ -630,9 +630,9 @@ def levels(rows, S, dealt, spare):
         piles = 0
         for s in range(S):
             v = rows[i, 1 + s]
-            if v == KIND_CLEAN:
+            if v == KIND_CLEAN:  # rule: dishes.end.no-moves
                 clean += 1
-            elif v < 6:
+            elif v < 6:  # rule: dishes.end.no-moves
                 piles += 1
         out[i] = 2 * dealt + spare - (2 * clean + piles)
     return out

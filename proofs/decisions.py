@@ -550,9 +550,6 @@ class DecisionReport:
 
 
 NOT_YET_ANNOTATED: dict[str, str] = {
-    "dishes.py": "annotated by the Dishes engine branch",
-    "dishes_compact.py": "the Dishes engine's compact kernel: annotated by the Dishes engine branch",
-    "dishes_loops.py": "the Dishes engine's compiled loops: annotated by the Dishes engine branch",
     "just_desserts.py": "annotated on the Just Desserts branch (moved into the just_desserts package there)",
     "just_desserts_advanced.py": "annotated on the Just Desserts branch (moved into the just_desserts package there)",
     "just_desserts_moves.py": "annotated on the Just Desserts branch (moved into the just_desserts package there)",
