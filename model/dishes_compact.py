@@ -335,19 +335,12 @@ class DishesKernel:
         if not self.symmetric:  # plumbing: no symmetry with a fixed deal
             one = np.ones(len(table_rows), dtype=np.int64)
             return one, one
-        padded = np.zeros((len(table_rows), self.width), dtype=np.uint8)
-        padded[:, :self.table_width] = table_rows[:, :self.table_width]
-        _, stab, colour_stab = loops.canonical_rows(padded, self.prm, _PERMS, _PERM_START, False)
-        # The e all-empty, unreferenced columns tie as one free run (a factor e!), but the
-        # 6 - types columns of kinds not in play are not kinds of this game: only the others permute.
-        kind = padded[:, 1:1 + self.S]
-        L = self.g.layouts
-        all_empty = np.all(kind.reshape(len(kind), L, NT) == KIND_EMPTY, axis=1)
-        referenced = (kind[:, :, None] == np.arange(NT)[None, None, :]).any(axis=1)
-        e = np.sum(all_empty & ~referenced, axis=1)
-        dead = NT - self.types
-        fact = np.array([factorial(i) for i in range(NT + 1)], dtype=np.int64)
-        return stab * fact[e - dead] // fact[e], colour_stab
+        rows = table_rows
+        if rows.shape[1] != self.width:  # plumbing: rows cut to their table part
+            rows = np.zeros((len(table_rows), self.width), dtype=np.uint8)
+            rows[:, :self.table_width] = table_rows[:, :self.table_width]
+        _, stab, colour_stab = loops.canonical_rows(np.ascontiguousarray(rows), self.prm, _PERMS, _PERM_START, False)
+        return stab, colour_stab
 
 
 def vars_of(options: Options) -> dict[str, str]:

@@ -596,7 +596,15 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
                         cpi[r] = 0
             if not advanced:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 break
-        stab[i] = st * count
+        if not memory:  # plumbing: orbit counting (table states have no memory)
+            # the e all-empty, unreferenced columns tie as one free run (a factor e!), but the
+            # 6 - types columns of kinds not in play are not kinds of this game: only the others permute
+            e = 0
+            for k in range(NT):
+                if not kref[k] and kbits[k] == 0:
+                    e += 1
+            st = st // fact_table[e] * fact_table[e - (NT - prm[P_TYPES])]
+        stab[i] = st * count  # plumbing: orbit counting
     return out, stab, cstab
 
 

@@ -35,7 +35,8 @@ table state plus what chance still needs to remember.
 Store layout, per level ``L{a}``: ``p{p}.rows`` (distinct rows, sorted by hash),
 ``p{p}.hash``; with values also ``p{p}.edges`` (parent, action, p_num, p_den, destination
 partition, place in the bucket; in expansion order), ``p{p}.actions``, ``p{p}.terminal`` / ``p{p}.losers``,
-``c{src}-{d}.child`` (each bucket's rows as indices into partition d of the next level), ``optimal`` and ``random{chunk}`` (values of the whole level, partitions in order).
+``c{src}-{d}.child`` (each bucket's rows as indices into partition d of the next level), ``n.*`` and ``e.all`` (the whole level's nodes and edges, gathered once for the
+value tasks), ``optimal`` and ``random{chunk}`` (values of the whole level, partitions in order).
 """
 
 from __future__ import annotations
@@ -268,23 +269,10 @@ def primes_below(limit: int, count: int) -> list[int]:
     return out
 
 
-def _level_edges(store: Store, level: int, parts: int, sizes: list[int], next_sizes: list[int]):
-    """All edges of a level in (parent, action) order, with global parent and child indices."""
-    offsets = np.concatenate([[0], np.cumsum(sizes)])
-    next_offsets = np.concatenate([[0], np.cumsum(next_sizes)]).astype(np.int64)
-    out = []
-    for p in range(parts):
-        edges = store.load(level, f"p{p}.edges")
-        child = np.empty(len(edges), dtype=np.int64)
-        for d in range(parts):
-            sel = edges[:, 4] == d
-            child[sel] = next_offsets[d] + store.load(level, f"c{p}-{d}.child")[edges[sel, 5]]
-        out.append((edges[:, 0] + offsets[p], edges[:, 1], edges[:, 2], edges[:, 3], child))
-    return [np.concatenate([o[i] for o in out]) for i in range(5)]
-
-
-def _level_nodes(store: Store, level: int, parts: int):
-    """(rows, actions, terminal indices, losers) of a whole level, partitions in order."""
+def level_task(kernel: Kernel, store: Store, level: int, parts: int, sizes: list[int], next_sizes: list[int] | None) -> None:
+    """Gather a whole level for the value tasks, once: its nodes (who moves, history weight,
+    actions, terminals and their losers) and its edges in (parent, action) order with
+    global parent and child indices (partitions in order)."""
     rows, actions, term, losers = [], [], [], []
     offset = 0
     for p in range(parts):
@@ -294,43 +282,56 @@ def _level_nodes(store: Store, level: int, parts: int):
         term.append(store.load(level, f"p{p}.terminal") + offset)
         losers.append(store.load(level, f"p{p}.losers"))
         offset += len(r)
-    return np.concatenate(rows), np.concatenate(actions), np.concatenate(term), np.concatenate(losers)
-
-
-def optimal_task(kernel: Kernel, store: Store, level: int, parts: int, sizes: list[int], next_sizes: list[int] | None) -> None:
-    """Optimal-play values of a whole level from the next level's (``optimal``)."""
-    rows, actions, term, losers = _level_nodes(store, level, parts)
-    weight = kernel.history_weight(rows).astype(np.int64)
+    rows_all = np.concatenate(rows)
+    actions_all = np.concatenate(actions)
+    store.save(level, "n.weight", kernel.history_weight(rows_all).astype(np.int64))
+    store.save(level, "n.mover", rows_all[:, 0].astype(np.int64))
+    store.save(level, "n.actions", actions_all)
+    store.save(level, "n.term", np.concatenate(term).astype(np.int64))
+    store.save(level, "n.losers", np.concatenate(losers))
     if next_sizes is None:
-        parent = action = child = np.zeros(0, dtype=np.int64)
-        child_vals = np.zeros((0, 2 * kernel.players + 1), dtype=np.int64)
-    else:
-        parent, action, _, _, child = _level_edges(store, level, parts, sizes, next_sizes)
-        child_vals = store.load(level + 1, "optimal")
-    out = loops.optimal_values(len(rows), kernel.players, weight, rows[:, 0].astype(np.int64), term, losers,
-                               parent, action, child, child_vals)
+        store.save(level, "e.all", np.zeros((0, 5), dtype=np.int32))
+        return
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    next_offsets = np.concatenate([[0], np.cumsum(next_sizes)]).astype(np.int64)
+    out = []
+    for p in range(parts):
+        edges = store.load(level, f"p{p}.edges")
+        child = np.empty(len(edges), dtype=np.int64)
+        for d in range(parts):
+            sel = edges[:, 4] == d
+            child[sel] = next_offsets[d] + store.load(level, f"c{p}-{d}.child")[edges[sel, 5]]
+        parent = edges[:, 0] + offsets[p]
+        denom = actions_all[parent] * edges[:, 3]
+        out.append(np.stack([parent, edges[:, 1], edges[:, 2], denom, child], axis=1).astype(np.int32))
+    store.save(level, "e.all", np.concatenate(out))
+
+
+def optimal_task(kernel: Kernel, store: Store, level: int, last: bool) -> None:
+    """Optimal-play values of a whole level from the next level's (``optimal``)."""
+    e = store.load(level, "e.all")
+    child_vals = store.load(level + 1, "optimal") if not last else np.zeros((0, 2 * kernel.players + 1), dtype=np.int64)
+    weight = store.load(level, "n.weight")
+    out = loops.optimal_values(len(weight), kernel.players, weight, store.load(level, "n.mover"),
+                               store.load(level, "n.term"), store.load(level, "n.losers"),
+                               e[:, 0], e[:, 1], e[:, 4], child_vals)
     store.save(level, "optimal", out)
 
 
-def random_task(kernel: Kernel, store: Store, level: int, parts: int, sizes: list[int], next_sizes: list[int] | None,
-                chunk: int, primes: list[int]) -> None:
+def random_task(kernel: Kernel, store: Store, level: int, last: bool, chunk: int, primes: list[int]) -> None:
     """Uniform-random-play values of a whole level modulo some primes (``random{chunk}``)."""
-    rows, actions, term, losers = _level_nodes(store, level, parts)
-    if next_sizes is None:
-        parent = p_num = denom = child = np.zeros(0, dtype=np.int64)
-        child_vals = np.zeros((0, 2 * kernel.players + 1, len(primes)), dtype=np.uint32)
-        inverses = np.zeros((len(primes), 1), dtype=np.int64)
-    else:
-        parent, _, p_num, p_den, child = _level_edges(store, level, parts, sizes, next_sizes)
-        denom = actions[parent] * p_den
-        child_vals = store.load(level + 1, f"random{chunk}")
-        top = int(denom.max()) if len(denom) else 1
-        inverses = np.zeros((len(primes), top + 1), dtype=np.int64)
-        for j, p in enumerate(primes):
-            for x in np.unique(denom):
-                inverses[j, x] = pow(int(x), -1, p)
-    out = loops.random_values(len(rows), kernel.players, term, losers, parent, p_num, denom, child, child_vals,
-                              np.array(primes, dtype=np.int64), inverses)
+    e = store.load(level, "e.all")
+    n_nodes = len(store.load(level, "n.mover"))
+    V = 2 * kernel.players + 1
+    child_vals = store.load(level + 1, f"random{chunk}") if not last else np.zeros((0, V, len(primes)), dtype=np.uint32)
+    denom = e[:, 3]
+    values = np.unique(denom)
+    inverses = np.zeros((len(primes), int(values.max()) + 1 if len(values) else 1), dtype=np.int64)
+    for j, p in enumerate(primes):
+        for x in values:
+            inverses[j, x] = pow(int(x), -1, p)
+    out = loops.random_values(n_nodes, kernel.players, store.load(level, "n.term"), store.load(level, "n.losers"),
+                              e[:, 0], e[:, 2], denom, e[:, 4], child_vals, np.array(primes, dtype=np.int64), inverses)
     store.save(level, f"random{chunk}", out)
 
 

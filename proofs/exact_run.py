@@ -31,11 +31,12 @@ from .exact import FirstMove, LevelCounts, Solution, Store, seat_values
 # --------------------------------------------------------------------------- executors
 
 
-def _task(kind: str, kernel: Kernel, root: str, level: int, *args: Any) -> Any:
+def _task(kind: str, kernel: Kernel, root: str, level: int, *args: Any) -> tuple[Any, int]:
+    """Run one task; return its result and the peak memory (kB) of the process that ran it."""
     store = Store(root)
-    fn = {"expand": exact.expand_task, "merge": exact.merge_task, "optimal": exact.optimal_task,
-          "random": exact.random_task}[kind]
-    return fn(kernel, store, level, *args)
+    fn = {"expand": exact.expand_task, "merge": exact.merge_task, "level": exact.level_task,
+          "optimal": exact.optimal_task, "random": exact.random_task}[kind]
+    return fn(kernel, store, level, *args), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 class Executor:
@@ -43,15 +44,26 @@ class Executor:
 
     name = "serial"
     workers = 1
+    worker_peak_kb = 0
 
     def run(self, calls: Sequence[tuple]) -> list[Any]:
-        return [_task(*c) for c in calls]
+        return self._unwrap([_task(*c) for c in calls])
+
+    def _unwrap(self, done: list[tuple[Any, int]]) -> list[Any]:
+        for _, peak in done:
+            self.worker_peak_kb = max(self.worker_peak_kb, peak)
+        return [r for r, _ in done]
 
     def close(self) -> None:
         pass
 
     def peak_memory_mb(self) -> float:
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        """Peak resident memory: this process, plus each worker at the largest worker's peak
+        (an upper bound on the sum at any moment)."""
+        own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        if self.name == "serial":
+            return own
+        return own + self.workers * self.worker_peak_kb / 1024
 
 
 class ProcessExecutor(Executor):
@@ -63,16 +75,10 @@ class ProcessExecutor(Executor):
 
     def run(self, calls: Sequence[tuple]) -> list[Any]:
         futures = [self.pool.submit(_task, *c) for c in calls]
-        return [f.result() for f in futures]
+        return self._unwrap([f.result() for f in futures])
 
     def close(self) -> None:
         self.pool.shutdown(wait=True)
-
-    def peak_memory_mb(self) -> float:
-        """This process plus each worker at the largest worker's peak (an upper bound)."""
-        own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        return own + self.workers * child
 
 
 class DaskExecutor(Executor):
@@ -92,7 +98,7 @@ class DaskExecutor(Executor):
 
     def run(self, calls: Sequence[tuple]) -> list[Any]:
         futures = [self.client.submit(_task, *c, pure=False) for c in calls]
-        return self.client.gather(futures)
+        return self._unwrap(self.client.gather(futures))
 
     def close(self) -> None:
         self.client.close()
@@ -205,8 +211,9 @@ def _values(kernel, store, run, parts, sizes, sol, starts, say, first_moves):
         say(f"values: level {level}, {sol.levels[level].nodes:,} states ({len(primes)} primes for random play)")
         nxt = sizes[level + 1] if level < last else None
         root = str(store.root)
-        calls = [("optimal", kernel, root, level, parts, sizes[level], nxt)]
-        calls += [("random", kernel, root, level, parts, sizes[level], nxt, c, chunk) for c, chunk in enumerate(chunks)]
+        run.run([("level", kernel, root, level, parts, sizes[level], nxt)])
+        calls = [("optimal", kernel, root, level, level == last)]
+        calls += [("random", kernel, root, level, level == last, c, chunk) for c, chunk in enumerate(chunks)]
         run.run(calls)
         if level + 1 <= last and level + 1 != 1:  # level 1 stays for the first moves
             store.drop(level + 1, "*")

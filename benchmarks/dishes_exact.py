@@ -1,0 +1,113 @@
+"""The exact engine beside the explorer and beside bare Python, on the same tasks, in one run.
+
+Usage: python benchmarks/dishes_exact.py [--box] [--deal]
+
+For each task (count every table state of a Dishes configuration, every deal, default
+rulings) it runs, one after the other on this machine:
+
+* the exact engine (tablerules.proofs.exact, compiled loops, two worker processes);
+* the same engine in one process with Numba switched off (NUMBA_DISABLE_JIT=1): a bare
+  Python breadth-first search over the same row encoding;
+* the explorer (tablerules.proofs.explorer) over the model's full states with its symmetry
+  reduction, with the table states counted by projecting every state it stores.
+
+Units: a *table state* is whose turn it is and, per place, empty / clean / a pile as its
+top tile and its number of tiles (see proofs/exact.py).  Ratios are wall-clock seconds of
+the other method divided by the engine's, measured side by side in this run.  With
+``--box`` it also counts the boxed two-player game with the engine and gives the explorer
+and bare Python the same wall-clock time to show how far they get; ``--deal`` times one
+fixed two-player deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+from tablerules.model import registry
+from tablerules.model.dishes import RULES, Options, Tiles
+from tablerules.proofs.exact_run import ProcessExecutor, solve
+from tablerules.proofs.explorer import Budget, explore
+
+TASKS = [(2, Tiles(3, 4)), (3, Tiles(2, 4)), (2, Tiles(4, 4))]
+DEAL = "red,yellow,c3,c4,red,yellow/yellow,c3,c4,red,yellow,c3"
+
+
+def engine(players: int, tiles: Tiles, deal: str | None = None, values: bool = False) -> tuple[float, int, int, bool]:
+    setup = RULES.setup(players, Options(), tiles)
+    kern = registry.kernel("dishes", setup, **({"deal": deal} if deal else {}))
+    run = ProcessExecutor(2)
+    try:
+        t0 = time.perf_counter()
+        sol = solve(kern, values=values, run=run)
+        seconds = time.perf_counter() - t0
+    finally:
+        run.close()
+    return seconds, sol.total("table_states"), sol.total("nodes"), sol.complete
+
+
+def bare_python(players: int, tiles: Tiles, seconds: float | None = None) -> dict:
+    """The engine in a subprocess with Numba off: pure Python over the same rows."""
+    code = (
+        "import json,time,sys\n"
+        "from tablerules.model import registry\n"
+        "from tablerules.model.dishes import RULES, Options, Tiles\n"
+        "from tablerules.proofs.exact_run import solve\n"
+        f"s = RULES.setup({players}, Options(), Tiles({tiles.types}, {tiles.colours}))\n"
+        "t0 = time.perf_counter()\n"
+        f"sol = solve(registry.kernel('dishes', s), values=False, max_seconds={seconds!r})\n"
+        "print(json.dumps({'seconds': time.perf_counter() - t0, 'table_states': sol.total('table_states'),"
+        " 'nodes': sol.total('nodes'), 'complete': sol.complete, 'levels': len(sol.levels)}))\n"
+    )
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def explorer(players: int, tiles: Tiles, seconds: float | None = None) -> tuple[float, int, bool, int]:
+    """The explorer with symmetry; table states from its stored states' orbits, projected."""
+    setup = RULES.setup(players, Options(), tiles)
+    t0 = time.perf_counter()
+    ex = explore(RULES, [RULES.new_game(setup)], symmetry=RULES.default_symmetry,
+                 budget=Budget(max_seconds=seconds) if seconds else Budget())
+    spent = time.perf_counter() - t0
+    return spent, ex.states, ex.complete, ex.complete_depth
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--box", action="store_true", help="also the boxed two-player game (several minutes)")
+    ap.add_argument("--deal", action="store_true", help="also one fixed two-player deal of the box")
+    args = ap.parse_args(argv)
+    rows = []
+    print("task | engine s | table states | bare Python s | x slower | explorer s | x slower")
+    for players, tiles in TASKS:
+        e_s, e_tables, e_nodes, _ = engine(players, tiles)
+        b = bare_python(players, tiles)
+        x_s, x_states, x_complete, _ = explorer(players, tiles)
+        assert b["table_states"] == e_tables, "bare Python and the engine disagree"
+        rows.append((f"{players}p {tiles.types}x{tiles.colours}", e_s, e_tables, b["seconds"], x_s))
+        print(f"{players}p {tiles.types}x{tiles.colours} | {e_s:.2f} | {e_tables:,} | {b['seconds']:.2f} | "
+              f"{b['seconds'] / e_s:.1f} | {x_s:.2f} ({x_states:,} explorer states) | {x_s / e_s:.1f}", flush=True)
+    if args.deal:
+        e_s, e_tables, e_nodes, _ = engine(2, Tiles(), deal=DEAL)
+        print(f"\nfixed deal {DEAL}: {e_tables:,} table states in {e_s:.1f} s ({e_tables / e_s:,.0f} table states/s)")
+    if args.box:
+        e_s, e_tables, e_nodes, _ = engine(2, Tiles())
+        print(f"\nboxed game, 2 players, every deal: engine {e_tables:,} table states ({e_nodes:,} engine states) "
+              f"in {e_s:.0f} s, complete")
+        b = bare_python(2, Tiles(), seconds=e_s)
+        print(f"  bare Python in the same time: {b['levels']} levels begun, {b['nodes']:,} engine states, "
+              f"{'complete' if b['complete'] else 'incomplete'}")
+        x_s, x_states, x_complete, depth = explorer(2, Tiles(), seconds=e_s)
+        print(f"  explorer in the same time: {x_states:,} reduced model states, every state within {depth} steps "
+              f"(moves and reveals) expanded, {'complete' if x_complete else 'incomplete'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
