@@ -207,11 +207,16 @@ def load_specs() -> list[dict[str, Any]]:
 
 def rulebook_line(spec: dict, clause: dict) -> str:
     """Where the clause comes from: seed file, heading, and the provenance fields when present."""
+    lines = clause.get("lines")
     if clause.get("source") == "public":
-        return f"public source: {esc(clause.get('cite', ''))}"
+        parts = [f"public source: {esc(clause.get('cite', ''))}"]
+        if isinstance(lines, list) and len(lines) == 2:
+            parts.append(f"lines {lines[0]}\u2013{lines[1]} of ``{clause.get('cite_file', 'shared/data/FACTS.md')}``")
+        if clause.get("digest"):
+            parts.append(f"digest ``{str(clause['digest'])[:19]}``")
+        return ", ".join(parts)
     seed = spec["ruleset"].get("seed", "")
     parts = [f"``{seed}``" if seed else "the rulebook", f"under *{esc(clause.get('heading', ''))}*"]
-    lines = clause.get("lines")
     if isinstance(lines, list) and len(lines) == 2:
         parts.append(f"lines {lines[0]}\u2013{lines[1]}" if lines[0] != lines[1] else f"line {lines[0]}")
     else:
@@ -270,9 +275,21 @@ def clauses_page(spec: dict, known: dict, report: traceability.Report) -> str:
             tr = report.traces.get(c["id"], traceability.Trace())
             out += [f".. clause:: {c['id']}", "", f"   {esc(c['text'])}", "",
                     f"   :Rulebook: {rulebook_line(spec, c)}", f"   :Basis: {basis_line(c, known)}"]
+            if c.get("restates"):
+                out.append(f"   :Restates: {ref(c['restates'], known)}")
             if rulings_of.get(c["id"]):
                 out.append("   :Rulings: " + ", ".join(ref(r, known) for r in rulings_of[c["id"]]))
             out += [f"   :Traced: {traced_line(tr, traceability.is_play(entry) if entry else True)}", ""]
+    not_rules = spec.get("not_rule", [])
+    if not_rules:
+        out += heading("Lines that state no rule", "-")
+        out += ["Every line of the rulebook is cited by a clause or listed here with the reason it states no rule.", ""]
+        rows = []
+        for n in not_rules:
+            lines = n.get("lines") or []
+            where = f"{lines[0]}\u2013{lines[1]}" if len(lines) == 2 and lines[0] != lines[1] else (str(lines[0]) if lines else "")
+            rows.append([where, esc(n.get("reason", ""))])
+        out += list_table(["lines", "why it is not a rule"], rows, [15, 85])
     return "\n".join(out) + "\n"
 
 
@@ -389,7 +406,10 @@ def ruling_page(spec: dict, ruling: dict, known: dict, report: traceability.Repo
     out += [f".. ruling:: {rid}", "", f"   **Question.** {esc(ruling.get('question', ''))}", ""]
     if ruling.get("clauses"):
         out += ["   :Concerns: " + ", ".join(ref(c, known) for c in ruling["clauses"])]
-    out += [f"   :Found by: {esc(ruling.get('found_by', 'reading'))}", ""]
+    out += [f"   :Found by: {esc(ruling.get('found_by', 'reading'))}"]
+    if ruling.get("pending"):
+        out += [f"   :Pending: {esc(ruling['pending'])}"]
+    out += [""]
     out += heading("Alternatives", "-")
     rows = []
     for a in ruling.get("alternative", []):
@@ -409,7 +429,8 @@ def ruling_page(spec: dict, ruling: dict, known: dict, report: traceability.Repo
     out += witness_section(rules, ruling, traces, known, spec["_stem"]) if rules is not None else []
     out += heading("What each alternative changes", "-")
     if computed is None:
-        out += [":gap:`Not computed`: the rule set's model did not load.", ""]
+        why = ruling.get("pending") or "the model has no option for this ruling"
+        out += [f":gap:`Not measured yet`: {esc(why)}.", ""]
         return "\n".join(out) + "\n"
     from tablerules.proofs.impact import HEADER
 
@@ -583,7 +604,7 @@ def tools_page(results: dict[str, Any]) -> str:
 def generate(app: Any) -> None:
     """Write every generated page (see the module docstring)."""
     from tablerules.model import registry
-    from tablerules.model.core import short_ruling_name
+    from tablerules.model.core import ruling_fields, short_ruling_name
     from tablerules.proofs.gaps import small_configs
     from tablerules.pictures.witnesses import witness_traces
 
@@ -622,7 +643,10 @@ def generate(app: Any) -> None:
                 deck = config.deck or getattr(comps, "name", None)
             label = f"{players} players, components {deck or 'default'}"
             name = f"ruling-{short_ruling_name(ruling['id'])}-{rid_set}.json"
-            jobs[name] = ruling_job(rules, ruling["id"], players, comps, deck, options)
+            if ruling["id"] in ruling_fields(rules.Options):
+                jobs[name] = ruling_job(rules, ruling["id"], players, comps, deck, options)
+            else:  # registered before the model has its option (``pending``): nothing to measure yet
+                name = ""
             plans.append((spec, ruling, rules, traces, label, name))
     results = cache.many(jobs, workers=min(2, os.cpu_count() or 1))
 
@@ -639,7 +663,7 @@ def generate(app: Any) -> None:
     index += ["   tools", "   traceability", ""]
     write_if_changed(OUT / "index.rst", "\n".join(index) + "\n")
     for spec, ruling, rules, traces, label, name in plans:
-        page = ruling_page(spec, ruling, known, report, traces, results[name], label, rules)
+        page = ruling_page(spec, ruling, known, report, traces, results.get(name), label, rules)
         write_if_changed(OUT / spec["_stem"] / "rulings" / f"{slug(short_ruling_name(ruling['id']))}.rst", page)
     write_if_changed(OUT / "traceability.rst", traceability_page(report, specs))
     write_if_changed(OUT / "tools.rst", tools_page(results))

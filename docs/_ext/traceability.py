@@ -11,7 +11,8 @@
   clause, or naming that ruling.
 
 A *dangling reference* is an id the specs do not define, named by a ``# rule:`` tag, a
-vector, a witness file or a reading clause; or an evidence file that does not exist.
+vector, a witness file, a reading clause (``ruling``) or a reminder (``restates``); or an
+evidence file that does not exist.
 :func:`scan` lists them; the site's build fails on any.
 """
 
@@ -197,6 +198,9 @@ def scan(root: Path) -> Report:
             if cid in traces:
                 traces[cid].witnesses = sorted(set(traces[cid].witnesses) | set(files))
     for entry in entries.values():
+        restates = entry.data.get("restates") if entry.kind == "clause" else None
+        if restates and restates not in entries:
+            dangling.append(f"spec/{entry.spec}.toml: clause {entry.id} restates {restates!r}, which no spec defines")
         ruling = entry.data.get("ruling") if entry.kind == "clause" else None
         if ruling:
             if ruling not in entries:
