@@ -365,7 +365,8 @@ def witness_section(rules: Any, ruling: dict, traces: list, known: dict, stem: s
         changed = {k: v for k, v in t.options.items() if v not in (False,) and _is_not_default(rules, k, v)}
         setting = ", ".join(f"``{k.split('.ruling.', 1)[-1]}={v}``" if not isinstance(v, bool) else f"``{k}``"
                             for k, v in changed.items())
-        out += [f"From ``{t.file}``: {esc(t.note) if t.note else 'a trace where the readings part'}.", "",
+        note = esc(t.note.strip().rstrip(".")) if t.note.strip() else "a trace where the readings part"
+        out += [f"From ``{t.file}``: {note}.", "",
                 f":Setup: {t.players} players, components ``{t.components or 'default'}``"
                 + (f"; not at the default: {setting}" if setting else "; every ruling at its default"), ""]
         rows = []
