@@ -399,8 +399,8 @@ def _is_not_default(rules: Any, key: str, value: Any) -> bool:
     return f is not None and f.default != value
 
 
-def ruling_page(spec: dict, ruling: dict, known: dict, report: traceability.Report, traces: list,
-                computed: dict[str, Any] | None, config_label: str, rules: Any) -> str:
+def ruling_page(spec: dict, ruling: dict, known: dict, traces: list, computed: dict[str, Any] | None,
+                config_label: str, rules: Any) -> str:
     rid = ruling["id"]
     short = rid.split(".ruling.", 1)[-1]
     out = heading(short, "=")
@@ -427,7 +427,7 @@ def ruling_page(spec: dict, ruling: dict, known: dict, report: traceability.Repo
             where = e.get("file") or e.get("proof") or ""
             out += [f"* {esc(e.get('kind', ''))}" + (f" (``{where}``)" if where else "") + f": {esc(e.get('summary', ''))}"]
         out += [""]
-    out += witness_section(rules, ruling, traces, known, spec["_stem"]) if rules is not None else []
+    out += witness_section(rules, ruling, traces, known, spec["_stem"])
     out += heading("What each alternative changes", "-")
     if computed is None:
         why = ruling.get("pending") or "the model has no option for this ruling"
@@ -571,14 +571,14 @@ def tools_page(results: dict[str, Any]) -> str:
             ".. figure:: /rules/_pictures/tools-state-graph.svg", "   :alt: state graph of a tiny Dishes game",
             "   :width: 100%", "   :target: ../_images/tools-state-graph.svg", "",
             "   Drawn with graphviz from ``figures.state_graph()`` (select the picture to see it full size).", ""]
+    from tablerules.pictures.figures import LEVELS_UNIT
+
     levels = results["tools-levels.json"]
-    write_if_changed(PICTURES / "tools-levels.svg", plots.levels_figure(
-        levels, "states at this level (explorer nodes, up to colours and kinds)"))
+    write_if_changed(PICTURES / "tools-levels.svg", plots.levels_figure(levels, "states at this level"))
     out += heading("States per level of a search", "-")
     out += ["How many states a breadth-first search of *Who Is Going to Do the Dishes?* meets at each distance from "
-            "the start, on small tile sets. The unit: an explorer node, i.e. a stored state, with states that "
-            "differ only by renaming colours or tile kinds counted once; states where a turned tile waits for "
-            "its colour count too. Each level is complete before the next starts.", "",
+            f"the start, on small tile sets. The unit: {esc(LEVELS_UNIT)}. Each level is complete before the next "
+            "starts.", "",
             ".. figure:: /rules/_pictures/tools-levels.svg", "   :alt: states per level", "",
             "   From ``figures.level_counts()`` (the explorer's ``Exploration.levels``).", ""]
     games = TOOLS["games"]
@@ -625,7 +625,7 @@ def generate(app: Any) -> None:
         rid_set = spec["ruleset"]["id"]
         try:
             rules = registry.get(rid_set)
-        except Exception as e:  # a rule set whose model does not load still gets its clause pages
+        except Exception as e:  # noqa: BLE001 - any import failure stops the build with its cause
             raise ExtensionError(f"tablerules: the model of {rid_set} does not load: {e}") from e
         for ruling in spec.get("ruling", []):
             traces = []
@@ -664,7 +664,7 @@ def generate(app: Any) -> None:
     index += ["   tools", "   traceability", ""]
     write_if_changed(OUT / "index.rst", "\n".join(index) + "\n")
     for spec, ruling, rules, traces, label, name in plans:
-        page = ruling_page(spec, ruling, known, report, traces, results.get(name), label, rules)
+        page = ruling_page(spec, ruling, known, traces, results.get(name), label, rules)
         write_if_changed(OUT / spec["_stem"] / "rulings" / f"{slug(short_ruling_name(ruling['id']))}.rst", page)
     write_if_changed(OUT / "traceability.rst", traceability_page(report, specs))
     write_if_changed(OUT / "tools.rst", tools_page(results))

@@ -47,6 +47,10 @@ def _symmetry(rules: RuleSet, symmetry: str | None) -> str | None:
 
 # --------------------------------------------------------------------------- states per level
 
+LEVELS_UNIT = ("explorer nodes: stored states, those that differ only by renaming colours or tile kinds counted "
+               "once, including states where a turned tile waits for its colour")
+"""What :func:`level_counts` counts (the site's figure says it): change it with the data source."""
+
 
 def level_counts(ruleset: str = "dishes", players: int = 2, deck: str | None = "3x4", symmetry: str | None = "default",
                  max_states: int = 200_000) -> list[int]:

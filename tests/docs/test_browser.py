@@ -146,6 +146,16 @@ def test_every_internal_link_of_the_site_resolves(site):
     assert not bad, "broken internal links:\n" + "\n".join(bad[:40])
 
 
+def test_the_link_check_finds_a_missing_file_and_a_missing_anchor(tmp_path):
+    (tmp_path / "a.html").write_text('<p id="here">a</p>')
+    page = tmp_path / "b.html"
+    page.write_text("b")
+    cache: dict[Path, set[str]] = {}
+    links = ["a.html#here", "#", "https://example.org/x", "a.html#gone", "missing.html", page.as_uri()]
+    assert broken_internal_links(tmp_path, page, links, cache) == ["a.html#gone (no anchor #gone)",
+                                                                  "missing.html (no such file)"]
+
+
 def _not_blank(png: bytes) -> float:
     """The share of pixels that differ from the page's most common colour."""
     import io

@@ -127,3 +127,31 @@ def test_overviews_are_in_our_own_words(stem):
     overview = (REPO / "docs" / "overviews" / f"{stem}.rst").read_text()
     shared = grams(overview) & grams(seed.read_text())
     assert not shared, f"copies the rulebook: {' '.join(next(iter(shared)))!r}"
+
+
+def _site():
+    pytest.importorskip("sphinx", reason="the site's extension needs sphinx (pip install '.[docs]')")
+    return _load("tablerules_site")
+
+
+def test_clause_provenance_is_shown_when_present_and_said_missing_when_absent():
+    site = _site()
+    spec = {"ruleset": {"seed": "003_x.txt"}}
+    known = {"dishes.ruling.tie-for-most": tr.Entry("dishes.ruling.tie-for-most", "ruling", "dishes", "dishes", {})}
+    bare = {"id": "dishes.goal", "heading": "Goal"}
+    assert "line range not recorded yet" in site.rulebook_line(spec, bare)
+    assert "not recorded yet" in site.basis_line(bare, known)
+    full = dict(bare, lines=[6, 7], digest="dbc9ec4ec20d5e3a", basis="reading", ruling="dishes.ruling.tie-for-most")
+    line = site.rulebook_line(spec, full)
+    assert "``003_x.txt``" in line and "lines 6\u20137" in line and "dbc9ec4ec20d5e3a" in line
+    assert site.basis_line(full, known) == ("**reading**: an interpretation, the default of "
+                                            ":ruling:`dishes.ruling.tie-for-most`")
+    assert site.basis_line(dict(bare, basis="text"), known).startswith("**text**")
+
+
+def test_every_clause_of_a_spec_gets_an_anchor_on_its_page(report):
+    site = _site()
+    for spec in site.load_specs():
+        page = site.clauses_page(spec, report.entries, report)
+        ids = re.findall(r"^\.\. clause:: (\S+)$", page, flags=re.M)
+        assert sorted(ids) == sorted(c["id"] for c in spec["clause"])  # grouped by heading
