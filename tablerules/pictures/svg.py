@@ -53,4 +53,4 @@ class Svg:
                 f'viewBox="0 0 {_num(self.width)} {_num(self.height)}" role="img" '
                 f'font-family="DejaVu Sans, Helvetica, Arial, sans-serif">')
         return "\n".join([head, f"<title>{escape(self.title)}</title>",
-                          f'<rect width="100%" height="100%" fill="#fffdf8"/>', *self.parts, "</svg>"]) + "\n"
+                          '<rect width="100%" height="100%" fill="#fffdf8"/>', *self.parts, "</svg>"]) + "\n"

@@ -14,6 +14,7 @@ with ``TABLERULES_REQUIRE_BROWSER=1`` (CI) they fail instead.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -47,9 +48,7 @@ def site(tmp_path_factory) -> Path:
         path = Path(given).resolve()
         assert (path / "index.html").exists(), f"TABLERULES_DOCS_HTML={given}: no index.html there (build the docs first)"
         return path
-    try:
-        import sphinx  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("sphinx") is None:
         _unavailable("sphinx is not installed (pip install '.[docs]'), so the site cannot be built")
     out = tmp_path_factory.mktemp("site")
     run = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", str(REPO / "docs"), str(out)],
