@@ -88,11 +88,24 @@ class Cache:
         if todo:
             t0 = time.perf_counter()
             logger.info(f"tablerules: computing {len(todo)} figures ({workers} workers) ...")
-            for name, value in zip(todo, run_all([jobs[n] for n in todo], workers)):
+            cpu = 0.0
+            for name, (value, seconds) in zip(todo, run_all([_timed(jobs[n]) for n in todo], workers)):
                 self.put(name, value)
                 out[name] = value
-            logger.info(f"tablerules: computed in {time.perf_counter() - t0:.1f}s")
+                cpu += seconds
+            logger.info(f"tablerules: computed in {time.perf_counter() - t0:.1f}s ({cpu:.1f} CPU seconds)")
         return out
+
+
+def _timed(job: Callable[[], Any]) -> Callable[[], tuple[Any, float]]:
+    """The job, returning its result and the CPU seconds it took (the load of the machine aside)."""
+
+    def run() -> tuple[Any, float]:
+        c0 = time.process_time()
+        value = job()
+        return value, time.process_time() - c0
+
+    return run
 
 
 # --------------------------------------------------------------------------- the position directive
