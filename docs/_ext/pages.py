@@ -256,8 +256,9 @@ def witness_section(rules: Any, ruling: dict, traces: list, known: dict, stem: s
         changed = {k: v for k, v in t.options.items() if v not in (False,) and _is_not_default(rules, k, v)}
         setting = ", ".join(f"``{k.split('.ruling.', 1)[-1]}={v}``" if not isinstance(v, bool) else f"``{k}``"
                             for k, v in changed.items())
-        note = esc(t.note.strip().rstrip(".")) if t.note.strip() else "a trace where the readings part"
-        out += [f"From ``{t.file}``: {note}.", "",
+        note = t.note.strip() or "a trace where the readings part"
+        note = esc(note if note[-1] in ".?!" else note + ".")
+        out += [f"From ``{t.file}``: {note}", "",
                 f":Setup: {t.players} players, components ``{t.components or 'default'}``"
                 + (f"; not at the default: {setting}" if setting else "; every ruling at its default"), ""]
         rows = []
@@ -298,6 +299,9 @@ def ruling_page(spec: dict, ruling: dict, known: dict, traces: list, computed: d
     out += [f".. ruling:: {rid}", "", f"   **Question.** {esc(ruling.get('question', ''))}", ""]
     if ruling.get("clauses"):
         out += ["   :Concerns: " + ", ".join(ref(c, known) for c in ruling["clauses"])]
+    readings = [c["id"] for c in spec.get("clause", []) if c.get("ruling") == rid]
+    if readings:
+        out += ["   :Its default is read into: " + ", ".join(ref(c, known) for c in readings)]
     out += [f"   :Found by: {esc(ruling.get('found_by', 'reading'))}"]
     if ruling.get("pending"):
         out += [f"   :Pending: {esc(ruling['pending'])}"]
@@ -333,11 +337,11 @@ def ruling_page(spec: dict, ruling: dict, known: dict, traces: list, computed: d
     out += list_table(list(HEADER), [[esc(c) for c in row] for row in computed["rows"]])
     name = f"impact-{spec['_stem']}-{slug(short)}.svg"
     write_if_changed(PICTURES / name, computed["svg"])
-    methods = "; ".join(f"``{e['alternative']}``: {e['method']}" for e in computed["effects"])
+    methods = "; ".join(f"``{e['alternative']}``: {esc(e['method'])}" for e in computed["effects"])
     out += [f".. figure:: /rules/_pictures/{name}", f"   :alt: what each alternative of {rid} changes", "",
             "   Left: each seat's chance of losing (a seat loses when the outcome names it a loser, or names "
             "winners and not it); a cross marks the chance of meeting a rule gap. Right: expected seat moves per "
-            f"game, with a 95% interval where sampled. ({esc(methods)}.)", ""]
+            f"game, with a 95% interval where sampled. ({methods}.)", ""]
     return "\n".join(out) + "\n"
 
 
