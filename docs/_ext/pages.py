@@ -437,13 +437,17 @@ def tools_jobs() -> dict[str, Callable[[], Any]]:
 
 
 def render_dot(dot: str) -> str:
-    import graphviz
-
+    """SVG from graphviz's ``dot`` program; a missing program or package stops the build, saying what to install."""
+    try:
+        import graphviz
+    except ImportError:
+        raise SiteError("the graphviz Python package is not installed (pip install '.[docs]'), so the state graph "
+                        "cannot be drawn") from None
     try:
         return graphviz.Source(dot).pipe(format="svg").decode("utf-8")
     except graphviz.ExecutableNotFound:
-        raise SiteError("graphviz's 'dot' program is not installed, so the state graph cannot be "
-                             "drawn (Debian: apt-get install graphviz; .ci/run installs it)") from None
+        raise SiteError("graphviz's 'dot' program is not installed, so the state graph cannot be drawn "
+                        "(Debian: apt-get install graphviz; .ci/run installs it)") from None
 
 
 def tools_page(results: dict[str, Any]) -> str:

@@ -155,3 +155,10 @@ def test_every_clause_of_a_spec_gets_an_anchor_on_its_page(report):
         page = site.clauses_page(spec, report.entries, report)
         ids = re.findall(r"^\.\. clause:: (\S+)$", page, flags=re.M)
         assert sorted(ids) == sorted(c["id"] for c in spec["clause"])  # grouped by heading
+
+
+def test_without_dot_the_state_graph_stops_the_build_saying_what_to_install(monkeypatch, tmp_path):
+    pages = _site()
+    monkeypatch.setenv("PATH", str(tmp_path))  # no dot here
+    with pytest.raises(pages.SiteError, match="graphviz"):
+        pages.render_dot("digraph g { a -> b }")
