@@ -291,6 +291,9 @@ class Setup:
     def __hash__(self) -> int:
         return self._hash
 
+    def __reduce__(self) -> tuple:
+        return (Setup, (self.players, self.options, self.components))
+
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
@@ -346,6 +349,8 @@ class RuleSet:
     """The symmetry reduction explorations use unless told otherwise (a key of ``symmetries``)."""
     setup_error: Callable[[Setup], str | None] = lambda setup: None
     """Why a setup is not allowed (player count for these components, ...), or None."""
+    table_state: Callable[[Any], Any] | None = None
+    """What any player sees of a state, as a hashable value: the unit the exact engine counts."""
 
     API = ("new_game", "to_move", "legal_moves", "chance_outcomes", "apply", "illegal_reason", "outcome",
            "observation", "parse_move", "state_vars")

@@ -252,6 +252,43 @@ def parse_move(text: str, setup: Setup | None = None) -> Move:
     raise MoveSyntaxError(f"not a dishes move: {text!r} (moves: turn P, place P on Q, pass, reveal P COLOUR, first SEAT)")
 
 
+# --------------------------------------------------------------------------- a physical deal
+
+
+def parse_deal(text: str, setup: Setup) -> tuple[int, ...]:
+    """A physical deal as the colour of every tile (per place; 4 for places with no tile).
+
+    Text: per layout, in layout order (each seat's layout, then any second layout of
+    two-layouts or the spare layout), the colour of its tile of each kind in the layout
+    order of dishes.setup.layout (dessert, main, drinks, forks, soup, knives), comma
+    separated; layouts separated by ``/``.  For two players with the box:
+    ``red,yellow,c3,c4,red,yellow/yellow,c3,c4,red,yellow,c3``.  The deal must be possible
+    under the setup's rulings (its probability under dishes.ruling.colour-model and the
+    deal rulings is not zero); SetupError says what is wrong."""
+    g = geometry(setup)
+    tiles: Tiles = setup.components
+    layouts = [part.strip() for part in text.split("/")]
+    if len(layouts) != g.layouts:
+        raise SetupError(f"--deal {text!r}: {len(layouts)} layouts given, this setup has {g.layouts} "
+                         f"(layouts separated by '/')")
+    colours = list(COLOURS[:tiles.colours])
+    out = [4] * (g.layouts * NT)
+    colouring: dict[int, int] = {}
+    for L, part in enumerate(layouts):
+        names = [c.strip() for c in part.split(",")]
+        if len(names) != g.types:
+            raise SetupError(f"--deal layout {L + 1} ({part!r}): {len(names)} colours given, expected {g.types} "
+                             f"(one per kind: {', '.join(TYPES[:g.types])})")
+        for t, name in enumerate(names):
+            if name not in colours:
+                raise SetupError(f"--deal layout {L + 1}: unknown colour {name!r} (colours: {', '.join(colours)})")
+            out[L * NT + t] = colouring[L * NT + t] = colours.index(name)
+    if deal_probability(setup, colouring) == 0:
+        raise SetupError(f"--deal {text!r} cannot be dealt under dishes.ruling.colour-model={setup.options.colour_model} "
+                         f"(four-sets: each kind's tiles differ in colour; layout-sets: one colour per layout)")
+    return tuple(out)
+
+
 # --------------------------------------------------------------------------- setup
 
 
@@ -597,6 +634,14 @@ def observation(state: State, seat: int) -> dict[str, Any]:
     return {"seat": seat, "turn": state.turn, "places": out, "revealing": [place_text(p) for p in state.reveal]}
 
 
+def table_state(state: State) -> tuple:
+    """What lies on the table as players see it (the exact engine's unit of count): whose
+    turn it is and, per place, clean, empty, or a pile as its top tile and its number of
+    tiles (dishes.play.top-counts).  The top tile's code carries the layout it was dealt to
+    where a ruling needs it (own-top, layout-sets)."""
+    return (state.turn, tuple("clean" if s is CLEAN else (s[-1], len(s)) if s else "empty" for s in state.places))
+
+
 def state_vars(state: State) -> dict[str, Any]:
     """The whole state as JSON-able values (for reference vectors)."""
     track = geometry(state.setup).track_origin
@@ -819,4 +864,5 @@ RULES = RuleSet.from_module(
     default_components=Tiles,
     load_components=parse_tiles,
     setup_error=setup_error,
+    table_state=table_state,
 )

@@ -16,14 +16,18 @@ class Entry:
     """Module whose ``RULES`` attribute is the RuleSet."""
     check: str
     """Module (under tablerules.proofs) whose ``checks(options)`` lists the check-suite items."""
+    kernel: str | None = None
+    """Module whose ``kernel(setup)`` gives the compact kernel (model/compact.py), for rule sets
+    that declare a progress measure; None where the exact engine cannot run."""
 
 
 ENTRIES: dict[str, Entry] = {
     e.id: e
     for e in (
-        Entry("dishes", "Who Is Going to Do the Dishes?", "tablerules.model.dishes", "tablerules.proofs.dishes_check"),
+        Entry("dishes", "Who Is Going to Do the Dishes?", "tablerules.model.dishes", "tablerules.proofs.dishes_check",
+              "tablerules.model.dishes_compact"),
         Entry("just-desserts", "Just Desserts (current rulebook)", "tablerules.model.just_desserts", "tablerules.proofs.just_desserts_check"),
-        Entry("just-desserts-2.3", "Just Desserts, rules version 2.3", "tablerules.model.just_desserts_v23", "tablerules.proofs.just_desserts_v23_check"),
+        Entry("just-desserts-2.3", "Just Desserts, rules version 2.3", "tablerules.model.just_desserts.v23", "tablerules.proofs.just_desserts_v23_check"),
     )
 }
 
@@ -38,3 +42,14 @@ def get(ruleset_id: str) -> RuleSet:
     if entry is None:
         raise SetupError(f"unknown rule set {ruleset_id!r} (known: {', '.join(ENTRIES)})")
     return importlib.import_module(entry.model).RULES
+
+
+def kernel(ruleset_id: str, setup, **options) -> object:
+    """The compact kernel of a rule set for a setup; SetupError (one line) where there is none."""
+    entry = ENTRIES.get(ruleset_id)
+    if entry is None:
+        raise SetupError(f"unknown rule set {ruleset_id!r} (known: {', '.join(ENTRIES)})")
+    if entry.kernel is None:
+        raise SetupError(f"{ruleset_id}: the exact engine needs a progress measure (a proved ranking function) "
+                         "and a compact kernel; this rule set has none (dishes has both)")
+    return importlib.import_module(entry.kernel).kernel(setup, **options)

@@ -11,6 +11,9 @@
 * The play-on alternative of jd.ruling.all-guests-claimed: the explorer must find the
   traps that the ruling's default avoids (its evidence, with witness traces checked
   against spec/witnesses/jd-all-guests-claimed-trap.json).
+* Play that can never end (jd.ruling.no-serving-possible): on jd-famine the play-on
+  alternative must reach a set of states play can never leave (a bottom strongly connected
+  component without an end, found within state budgets); the default must not.
 * The retail deck (when given): its deck facts, and random games (2 players basic, 4
   players with all options) with every invariant checked at every step.
 """
@@ -93,11 +96,21 @@ ADVANCED_RULINGS = ("jd.ruling.answer-order", "jd.ruling.plain-block-vs-surprise
                     "jd.ruling.surprise-on-block")
 
 
+NOT_EXPLORED_ALONE = {
+    "jd.ruling.all-guests-claimed": "the trap evidence, its own proof",
+    "jd.ruling.answer-order": "races need three players: the answer-order proof",
+    "jd.ruling.no-serving-possible": "the endless-play proof on jd-famine",
+    "jd.ruling.matching-pair": "the readings never part (a unit test and the win rule)",
+    "jd.ruling.score-full-tie": "it only relabels a tied end: unit test",
+}
+"""Rulings whose other alternatives the exploration on jd-rivals leaves out, and where they are checked."""
+
+
 def _alternatives(advanced: bool) -> list[tuple[str, str]]:
     out = []
     for f in dataclasses.fields(Options):
         rid = f.metadata.get("ruling")
-        if rid is None or rid in ("jd.ruling.all-guests-claimed", "jd.ruling.answer-order") \
+        if rid is None or rid in NOT_EXPLORED_ALONE \
                 or (rid in ADVANCED_RULINGS) != advanced:
             continue
         out += [(rid, alt) for alt in f.metadata["alternatives"][1:] if alt != STRICT]
@@ -148,6 +161,7 @@ def _every_alternative(ctx: Context) -> CheckResult:
 
 
 BASIC_2P, RIVALS_ALL, CROWD_ALL = ("jd-two-suits", 2, False), ("jd-rivals", 2, True), ("jd-crowd", 3, True)
+FAMINE_2P = ("jd-famine", 2, False)
 STRICT_RUNS = (
     (("jd.ruling.dessert-supply-empty",), (BASIC_2P,)),
     (("jd.ruling.guest-supply-empty",), (BASIC_2P, CROWD_ALL)),
@@ -155,6 +169,7 @@ STRICT_RUNS = (
     (("jd.ruling.answer-order",), (CROWD_ALL,)),
     (("jd.ruling.plain-block-vs-surprise", "jd.ruling.surprise-on-block"), (CROWD_ALL,)),
     (("jd.ruling.victim-tip-on-surprise",), (CROWD_ALL,)),
+    (("jd.ruling.no-serving-possible",), (FAMINE_2P,)),
 )
 """Which strict rulings are switched on together, and where they are looked for: (deck, players, all advanced rules on?)."""
 
@@ -216,6 +231,10 @@ def _play_on_traps() -> ProofResult:
 
 def _answer_order() -> ProofResult:
     return _fresh(proofs.answer_order(), proofs.WITNESS)
+
+
+def _endless_play() -> ProofResult:
+    return _fresh(proofs.endless_play(), proofs.ENDLESS_WITNESS)
 
 
 def playouts(setup, games: int, seed: int, *, max_moves: int = 400, seconds: float = 5.0) -> tuple[Counter, list[str], int]:
@@ -297,6 +316,7 @@ def checks(ctx: Context) -> list[CheckItem]:
         CheckItem(RULESET, "every other ruling alternative explored on jd-rivals, 2 players", _every_alternative),
         CheckItem(RULESET, "strict mode: every gap is a registered ruling", _strict),
         proof_item(RULESET, "play-on-has-traps", _play_on_traps),
+        proof_item(RULESET, "endless-play", _endless_play),
     ]
     if ctx.retail_deck:
         items.append(CheckItem(RULESET, "retail deck: facts and random games", _retail))

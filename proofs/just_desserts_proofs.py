@@ -307,3 +307,100 @@ def all_claimed_traps(write: bool = False) -> ProofResult:
             for k, v in found.items()]
     return ProofResult(RULESET, "play-on-has-traps", clauses, status,
                        f"witness spec/witnesses/{TRAP_WITNESS}", rows=rows, data={"witness": witness})
+
+
+# --------------------------------------------------------------------------- play that can never end
+
+ENDLESS_WITNESS = "jd-no-serving-possible.json"
+ENDLESS_DECK = "jd-famine"
+
+
+def closed_sets(rules: Any, start: Any, budget: int) -> tuple[list[frozenset], bool]:
+    """(bottom strongly connected components without a terminal state among the states reachable
+    from ``start``, whether the reachable states were all expanded within ``budget`` states).
+
+    A bottom component is a set of states that play can never leave; without a terminal state
+    in it, a game that enters it never ends.  Verdicts count states, never seconds.
+    """
+    import networkx as nx
+
+    from .explorer import Budget, explore
+
+    ex = explore(rules, [start], budget=Budget(max_states=budget), keep_graph=True)
+    if not ex.complete:
+        return [], False
+    g = nx.DiGraph()
+    g.add_nodes_from(ex.parents)
+    g.add_edges_from(ex.edges)
+    cond = nx.condensation(g)
+    ends = set(ex.terminal_states)
+    out = []
+    for c in cond.nodes:
+        members = frozenset(cond.nodes[c]["members"])
+        if cond.out_degree(c) == 0 and not members & ends:
+            out.append(members)
+    return out, True
+
+
+def find_endless_play(options: Any, players: int = 2, deck_name: str = ENDLESS_DECK, budget: int = 3_000,
+                      local_budget: int = 600, most_candidates: int = 30) -> dict[str, Any]:
+    """Search for play that can never end (jd.ruling.no-serving-possible), counting states.
+
+    Breadth-first from a new game for ``budget`` states; every state reached where every
+    dessert sits in a hand at the start of a turn is a candidate, and the states reachable
+    from it are explored to the end (at most ``local_budget`` each) and searched for bottom
+    components without a terminal state.  Returns the first found (shortest trace), and
+    how many candidates were examined (the ``most_candidates`` nearest the start) and completed.
+    """
+    from tablerules.model.just_desserts import RULES, state_vars
+
+    from .explorer import Budget, explore
+
+    setup = RULES.setup(players, options, embedded_deck(deck_name))
+    ex = explore(RULES, [RULES.new_game(setup)], budget=Budget(max_states=budget), keep_graph=False)
+    candidates = [s for s in ex.parents
+                  if not (s.dessert_pile or s.dessert_discard or s.tasks) and s.phase == "choose" and not s.committed]
+    candidates.sort(key=lambda s: len(ex.key_path(s)))
+    candidates = candidates[:most_candidates]
+    complete = 0
+    for s in candidates:
+        found, done = closed_sets(RULES, s, local_budget)
+        complete += done
+        if found:
+            _, steps, states = ex.trace(s)
+            return {"moves": [st.move for st in steps], "closed_states": len(found[0]), "candidates": len(candidates),
+                    "completed": complete, "states": ex.states, "last_state": state_vars(states[-1])}
+    return {"moves": None, "candidates": len(candidates), "completed": complete, "states": ex.states}
+
+
+def endless_play(write: bool = False) -> ProofResult:
+    """jd.ruling.no-serving-possible: play-on lets a game run for ever on jd-famine; the default ends it."""
+    from tablerules.model.just_desserts import Options
+
+    clauses = ("jd.ruling.no-serving-possible", "jd.serve.satisfies", "jd.turn.dump-tray", "jd.reshuffle.desserts")
+    play_on = find_endless_play(Options(no_serving="play-on"))
+    default = find_endless_play(Options())
+    rows = [("play-on", f"{play_on['closed_states']:,} states play can never leave; shortest trace "
+                        f"{len(play_on['moves'])} moves" if play_on["moves"] else "none found"),
+            ("default (faq-score)", "none found" if default["moves"] is None else
+             f"FOUND: {default['closed_states']} states after {len(default['moves'])} moves")]
+    for label, r in (("play-on", play_on), ("default (faq-score)", default)):
+        rows.append((f"{label} searched", f"{r['states']:,} states breadth-first; {r['completed']} of {r['candidates']} "
+                                          "candidates (every dessert in a hand) explored to the end"))
+    witness = {
+        "about": "Witness for jd.ruling.no-serving-possible: with the play-on alternative, the shortest trace "
+                 "(breadth-first) into a set of states that play can never leave and that holds no end. Setup: "
+                 f"2 players, deck {ENDLESS_DECK}, default rulings otherwise.",
+        "ruleset": RULESET, "deck": ENDLESS_DECK, "players": 2,
+        "rulings": {"jd.ruling.no-serving-possible": "play-on"},
+        "witnesses": {"basic game": {k: v for k, v in play_on.items() if k in ("moves", "closed_states", "last_state")}
+                      if play_on["moves"] else None},
+    }
+    if write:
+        witness_path().parent.joinpath(ENDLESS_WITNESS).write_text(json.dumps(witness, indent=1) + "\n", encoding="utf-8")
+    if play_on["moves"] and default["moves"] is None:
+        status = "play-on never ends; default ends"
+    else:
+        status = "unexpected: " + ("play-on found nothing" if not play_on["moves"] else "the default can run for ever")
+    return ProofResult(RULESET, "endless-play", clauses, status, f"witness spec/witnesses/{ENDLESS_WITNESS}",
+                       rows=rows, data={"witness": witness})

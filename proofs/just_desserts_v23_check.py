@@ -1,4 +1,4 @@
-"""`tablerules check` items for Just Desserts 2.3 (model/just_desserts_v23.py).
+"""`tablerules check` items for Just Desserts 2.3 (model/just_desserts/v23.py).
 
 * exhaustive exploration of the teaching deck v23-tiny with two players, on the default
   rulings and on the other alternatives, invariants at every state and the graph pass
@@ -25,7 +25,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from tablerules.model import just_desserts_v23 as jd
+from tablerules.model.just_desserts import v23 as jd
 from tablerules.model.core import STRICT, RuleGap, play, ruling_fields, short_ruling_name, strict_options
 from tablerules.model.decks import embedded_deck, load_deck
 

@@ -14,7 +14,8 @@ from typing import Callable
 
 import z3
 
-from tablerules.model import just_desserts_v23 as jd
+from tablerules.model.just_desserts import v23 as jd
+from tablerules.model.just_desserts import v23_claims as claims
 from tablerules.model.decks import Deck
 
 from .checks import ProofResult
@@ -57,12 +58,12 @@ def three_icons_favourite(deck: Deck, name: str) -> ProofResult:
     """jd23.tips.three-icons-favourite"""
     return _result(name, deck, "jd23.tips.three-icons-favourite",
                    "every dessert with three or more icons is some guest's Favorite",
-                   jd.three_icons_not_favourite(deck))
+                   claims.three_icons_not_favourite(deck))
 
 
 def two_icons_some_favourite(deck: Deck, name: str) -> ProofResult:
     """jd23.tips.two-icons-some-favourite: both halves; a half that is empty breaks the claim."""
-    favs, others = jd.two_icon_split(deck)
+    favs, others = claims.two_icon_split(deck)
     breakers: tuple = ()
     if not favs:
         breakers += ("no two-icon dessert is a Favorite",)
@@ -76,12 +77,12 @@ def two_icons_some_favourite(deck: Deck, name: str) -> ProofResult:
 def single_icon_never_favourite(deck: Deck, name: str) -> ProofResult:
     """jd23.tips.single-icon-never-favourite"""
     return _result(name, deck, "jd23.tips.single-icon-never-favourite",
-                   "no single-icon dessert is a Favorite", jd.single_icon_favourites(deck))
+                   "no single-icon dessert is a Favorite", claims.single_icon_favourites(deck))
 
 
 def names_hint(deck: Deck, name: str) -> ProofResult:
     """jd23.tips.names-hint: holds when at least one guest's name shares a word with its Favorite."""
-    hints = jd.name_hints(deck)
+    hints = claims.name_hints(deck)
     breakers = () if hints else ("no guest's name shares a word with its Favorite",)
     return _result(name, deck, "jd23.tips.names-hint",
                    "some guest's name shares a word (4+ letters) with its Favorite", breakers, witnesses=hints)
@@ -90,20 +91,20 @@ def names_hint(deck: Deck, name: str) -> ProofResult:
 def nature_girl(deck: Deck, name: str) -> ProofResult:
     """jd23.favourite.nature-girl"""
     return _result(name, deck, "jd23.favourite.nature-girl",
-                   "every guest but Nature Girl has a Favorite, and she has none", jd.favourite_exceptions(deck))
+                   "every guest but Nature Girl has a Favorite, and she has none", claims.favourite_exceptions(deck))
 
 
 def servable_guests(deck: Deck, name: str) -> ProofResult:
     """jd23.serve.one-to-three: each guest can be served from the deck's cards with one to three desserts."""
     return _result(name, deck, "jd23.serve.one-to-three",
-                   "every guest can be satisfied by one to three desserts of the deck", jd.unservable_guests(deck))
+                   "every guest can be satisfied by one to three desserts of the deck", claims.unservable_guests(deck))
 
 
 def favourites_usable(deck: Deck, name: str) -> ProofResult:
     """jd23.favourite.extra-card: each Favorite belongs to a serving with no card to spare."""
     return _result(name, deck, "jd23.favourite.extra-card",
                    "every Favorite is part of some serving of one to three cards with none to spare",
-                   jd.idle_favourites(deck))
+                   claims.idle_favourites(deck))
 
 
 FACTS: dict[str, Callable[[Deck, str], ProofResult]] = {

@@ -73,6 +73,10 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--max-seconds", type=float, default=120.0)
     e.add_argument("--graph", action="store_true", help="networkx pass: can every state reach an end; longest game")
 
+    from .solve_cli import add_parser as add_solve
+
+    add_solve(sub, _add_setup_args)
+
     pr = sub.add_parser("prove", help="run a rule set's z3 proofs and compare with the expected results")
     pr.add_argument("ruleset")
 
@@ -113,6 +117,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         return run_check(args)
     if args.command == "explore":
         return _explore(args)
+    if args.command == "solve":
+        from .solve_cli import run as run_solve
+
+        return run_solve(args, build_setup)
     if args.command == "prove":
         from .check import run_prove
 

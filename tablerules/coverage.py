@@ -118,16 +118,11 @@ def _favourite_poach_blocked_untipped(before: Any, move: Any, after: Any) -> boo
 
 
 def _won_by_favourite_trump(before: Any, move: Any, after: Any) -> bool:
-    """Version 2.3: the step sent a caller to serve ahead of another caller who could have served
-    too, because it holds a serving with the guest's favourite and the other does not
-    (jd23.call.favourite-trump): the model's ``contenders`` leaves out a caller with a serving."""
-    from tablerules.model import just_desserts_v23 as v23
+    """Version 2.3: another caller trumped the first call by saying it holds a serving with the
+    guest's favourite (jd23.call.favourite-trump): a ``favourite`` move while callers are asked."""
+    from tablerules.model.just_desserts import v23
 
-    if after.phase != v23.SERVE or after.first is None or before.phase == v23.SERVE and before.first == after.first:
-        return False
-    ahead = v23.contenders(after)
-    beaten = [s for s in v23.callers(after) if s not in after.mistaken and s not in ahead]
-    return after.first in ahead and any(v23.hand_servings(after, s) for s in beaten)
+    return before.phase == v23.TRUMP and isinstance(move, v23.Favourite)
 
 
 def _big_hand(before: dict, after: dict, move: Any) -> bool:

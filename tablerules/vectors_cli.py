@@ -47,9 +47,9 @@ from tablerules.model.core import (
     ruling_fields, short_ruling_name, variant_fields,
 )
 
-from . import coverage
+from . import coverage, itf_mapping
 from .vectors import (
-    MAX_FILE_BYTES, VectorError, dumps, parse_document, record_game, trace_document, verify_file,
+    MAX_FILE_BYTES, VectorError, dumps, parse_document, record_game, trace_document,
 )
 
 MAX_STEPS = 400
@@ -805,6 +805,8 @@ def _parser() -> argparse.ArgumentParser:
     v = sub.add_parser("verify", help="replay trace files against the rules")
     v.add_argument("files", nargs="+", metavar="FILE")
     v.add_argument("--deck", metavar="FILE|NAME", help="components for traces whose components we do not ship")
+    v.add_argument("--mapping", metavar="FILE|NAME", help="read traces from another tool through this mapping "
+                   "(default: a shipped mapping that recognises the trace; see docs/guides/quint.rst)")
     v.add_argument("--max-bytes", type=int, default=MAX_FILE_BYTES, help=f"refuse larger files (default {MAX_FILE_BYTES:,})")
     return p
 
@@ -833,7 +835,7 @@ def _verify(args: argparse.Namespace) -> int:
         raise UsageError("tablerules vectors verify: --max-bytes must be positive")
     worst = 0
     for f in args.files:
-        status, line = verify_file(f, deck=args.deck, max_bytes=args.max_bytes)
+        status, line = itf_mapping.verify_file(f, deck=args.deck, max_bytes=args.max_bytes, mapping=args.mapping)
         print(line, file=sys.stdout if status == 0 else sys.stderr)
         worst = max(worst, status)
     return worst

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from fractions import Fraction
 
@@ -55,6 +56,7 @@ def chance_to(state, text):
 
 TWO = embedded_deck("jd-two-suits")
 ONE = embedded_deck("jd-one-suit")
+FAMINE = embedded_deck("jd-famine")
 
 
 # --------------------------------------------------------------------------- setting up
@@ -190,6 +192,16 @@ def test_tip_count_ruling_one_per_favourite(retail_deck):
         assert len(t.tasks) == tips
 
 
+def test_favourite_with_others_ruling(retail_deck):
+    """jd.ruling.favourite-with-others: a favourite served with another dessert tips by default; alone-only not."""
+    hand = ("ICE_CREAM_CAKE", "STRAWBERRY_SHORTCAKE")
+    for choice, tips in (("counts", 1), ("alone-only", 0)):
+        s = position(retail_deck, hands=(hand, ()), centre=("THE_LITTLE_GIRL",),
+                     options=Options(serving_size="any", favourite_with_others=choice))
+        t = RULES.apply(s, Move("serve", "THE_LITTLE_GIRL", hand))
+        assert len(t.tasks) == tips, choice
+
+
 def test_kitchen_draws_one_card():
     """jd.turn.kitchen."""
     s = position(TWO, hands=(("PLUM",), ("SPONGE",)), centre=("PICKER_A",))
@@ -238,7 +250,8 @@ def test_discard_phase_player_chooses_who_leaves_and_the_last_stands_in_the_door
 
 def test_doorway_guest_can_be_served_and_the_next_one_steps_up():
     """jd.discard.doorway."""
-    s = position(ONE, hands=(("SPONGE", "PLUM"), ()), centre=("GARDENER",), guest_discard=("PICKER", "BAKER"))
+    s = position(ONE, hands=(("SPONGE", "PLUM"), ()), centre=("GARDENER",), guest_discard=("PICKER", "BAKER"),
+                 options=Options(reshuffle_time="when-needed"))  # at-once would rebuild the empty guest pile
     moves = [str(m) for m in RULES.legal_moves(s)]
     assert "serve BAKER with SPONGE" in moves and "serve PICKER with PLUM" not in moves
     s = play(RULES, s, ["serve BAKER with SPONGE", "draw SPONGE"])
@@ -256,10 +269,20 @@ def test_a_guest_alone_in_its_suit_cannot_be_sent_away():
 # --------------------------------------------------------------------------- reshuffles and supply
 
 
+def test_reshuffle_default_is_the_texts_whenever_a_deck_runs_out():
+    """jd.reshuffle.desserts: the text rebuilds a pile whenever it runs out, so jd.ruling.reshuffle-time
+    defaults to at-once; the served desserts become the new pile before the tip is drawn."""
+    assert Options().reshuffle_time == "at-once"
+    hands = (("PLUM", "PLUM", "SPONGE", "SPONGE"), ("PLUM", "SPONGE", "SPONGE"))
+    s = position(TWO, hands=hands, centre=("PICKER_A",))
+    t = RULES.apply(s, Move("serve", "PICKER_A", ("PLUM",)))
+    assert (t.dessert_pile, t.dessert_discard) == (("PLUM",), ())
+
+
 def test_dessert_pile_reshuffles_from_discards_when_needed():
     """jd.reshuffle.desserts, jd.ruling.reshuffle-time=when-needed."""
     s = position(TWO, hands=(("PLUM", "PLUM", "SPONGE", "SPONGE"), ("SPONGE", "SPONGE")), dessert_discard=("PLUM",),
-                 centre=("PICKER_A",))
+                 centre=("PICKER_A",), options=Options(reshuffle_time="when-needed"))
     assert s.dessert_pile == ()
     s = RULES.apply(s, Move("kitchen"))
     assert [str(m) for m, _ in RULES.chance_outcomes(s)] == ["draw PLUM"]
@@ -309,14 +332,77 @@ def test_supply_rulings_skip_strict_and_draw_game():
     assert RULES.to_move(g) is TERMINAL and RULES.outcome(g).draw
 
 
-def test_all_guests_claimed_ends_in_a_draw_by_default():
-    """jd.ruling.all-guests-claimed."""
+def _all_claimed_after_a_serving(**options):
     claimed = (("BAKER_A", "PICKER_A"), ("BAKER_B", "BAKER_C", "PICKER_B"))
-    s = position(TWO, hands=(("PLUM",), ()), claimed=claimed, centre=("PICKER_C",))
+    s = position(TWO, hands=(("PLUM",), ()), claimed=claimed, centre=("PICKER_C",), options=Options(**options))
     s = RULES.apply(s, Move("serve", "PICKER_C", ("PLUM",)))
-    s = chance_to(s, "draw SPONGE")
+    return chance_to(s, "draw SPONGE")
+
+
+def test_all_guests_claimed_is_scored_as_the_publishers_faq_says_by_default():
+    """jd.ruling.all-guests-claimed (Looney Labs FAQ, question 1026): a point per guest and one per
+    matching pair (jd.ruling.matching-pair); 4 points each, so the larger hand wins the tie."""
+    s = _all_claimed_after_a_serving()
     out = RULES.outcome(s)
-    assert out.draw and out.clause == "jd.ruling.all-guests-claimed"
+    assert out.scores == (4, 4) and out.winners == {0} and out.clause == "jd.ruling.all-guests-claimed"
+    empty_handed = dataclasses.replace(s, hands=((), ()), dessert_pile=s.dessert_pile + s.hands[0])
+    assert RULES.outcome(empty_handed).draw and RULES.outcome(empty_handed).clause == "jd.ruling.score-full-tie"
+    shared = dataclasses.replace(empty_handed, setup=RULES.setup(2, Options(score_full_tie="shared-win"), TWO))
+    assert RULES.outcome(shared).winners == {0, 1}
+    assert RULES.outcome(_all_claimed_after_a_serving(all_claimed="draw")).draw
+
+
+def test_all_guests_claimed_draw_waits_while_a_buffet_can_still_be_opened():
+    """jd.ruling.all-guests-claimed = draw, jd.buffet.aces, jd.buffet.others-return: a buffet sends guests
+    back to the middle, so no draw while anybody can still open one (desserts left in the pile)."""
+    s = _all_claimed_after_a_serving(all_claimed="draw", buffet=True)
+    assert RULES.outcome(s) is None and s.dessert_pile
+    assert RULES.outcome(_all_claimed_after_a_serving(all_claimed="draw")).draw
+
+
+def _stuck(**options):
+    """jd-famine: every dessert in a hand, and neither hand satisfies a guest still to be served."""
+    return position(FAMINE, hands=(("WALNUT", "WALNUT"), ("PLUM", "PLUM", "SPONGE", "SPONGE")),
+                    claimed=(("BAKER",), ("PICKER",)), centre=("FORAGER", "NUTTER"), options=Options(**options))
+
+
+def test_play_that_can_never_change_anything_ends_and_is_scored():
+    """jd.ruling.no-serving-possible: with every dessert in a hand, hands never change (a dump draws the
+    same cards back), so nobody can serve again; by default the game ends at the next turn and is
+    scored as the FAQ scores a game whose guests ran out (1 point each: the larger hand wins)."""
+    s = RULES.apply(_stuck(), Move("kitchen"))
+    out = RULES.outcome(s)
+    assert out is not None and out.clause == "jd.ruling.no-serving-possible" and out.winners == {1}
+    assert RULES.outcome(RULES.apply(_stuck(no_serving="draw"), Move("kitchen"))).draw
+    with pytest.raises(RuleGap) as gap:
+        RULES.apply(_stuck(no_serving="strict"), Move("kitchen"))
+    assert gap.value.ruling == "jd.ruling.no-serving-possible"
+    # play-on: the literal silence; the game goes round for ever
+    s = RULES.apply(_stuck(no_serving="play-on"), Move("kitchen"))
+    seen = set()
+    for _ in range(40):
+        assert RULES.outcome(s) is None
+        seen.add(s)
+        s = RULES.apply(s, RULES.legal_moves(s)[0]) if RULES.legal_moves(s) else RULES.apply(s, RULES.chance_outcomes(s)[0][0])
+    assert s in seen  # back where it was: a cycle
+
+
+def test_a_serving_still_possible_keeps_the_game_going():
+    """jd.ruling.no-serving-possible is not reached while a hand can serve (here: walnut and sponge)."""
+    s = position(FAMINE, hands=(("SPONGE", "WALNUT"), ("PLUM", "PLUM", "SPONGE", "WALNUT")),
+                 claimed=(("BAKER",), ("PICKER",)), centre=("FORAGER", "NUTTER"))
+    assert RULES.outcome(RULES.apply(s, Move("kitchen"))) is None
+
+
+def test_matching_pair_readings_differ_only_for_three_or_four_of_a_suit():
+    """jd.ruling.matching-pair: pairs, exactly-two and every-two agree for at most two guests of a suit,
+    which is all a player can hold without winning (jd.win.three-of-a-suit)."""
+    from tablerules.model.just_desserts.ending import pairs
+
+    two = ("BAKER_A", "BAKER_B", "PICKER_A")
+    assert {pairs(TWO, two, r) for r in ("pairs", "exactly-two", "every-two")} == {1}
+    three = ("BAKER_A", "BAKER_B", "BAKER_C")
+    assert [pairs(TWO, three, r) for r in ("pairs", "exactly-two", "every-two")] == [1, 0, 3]
 
 
 # --------------------------------------------------------------------------- winning

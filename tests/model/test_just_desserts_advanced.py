@@ -169,7 +169,7 @@ def test_surprised_poach_allows_another_poach_but_not_of_that_guest(retail_deck)
     assert s.claimed == ((), ("AGENT_17",), ("THE_LITTLE_GIRL",))
     assert s.tasks == (("d", 1),)  # the former holder's tip (default ruling)
     s = chance_to(s, "draw FUDGE")
-    assert s.poach == "" and s.shielded == "THE_LITTLE_GIRL"
+    assert s.poach == "" and s.shielded == ("THE_LITTLE_GIRL",)
     assert RULES.illegal_reason(s, Move("poach", "THE_LITTLE_GIRL", ("STRAWBERRY_SHORTCAKE", "VANILLA_ICE_CREAM"))) \
         == "jd.surprise.no-poach-back"
     assert "poach AGENT_17 with APPLE_TURNOVER" in moves(s)
@@ -239,3 +239,19 @@ def test_a_block_is_not_surprised_unless_strict_asks(retail_deck):
             with pytest.raises(RuleGap) as gap:
                 RULES.apply(s, block)
             assert gap.value.ruling == "jd.ruling.surprise-on-block"
+
+
+def test_two_surprised_guests_in_one_turn_are_both_shielded_from_a_poach_back(retail_deck):
+    """jd.surprise.no-poach-back: a second surprise in the same turn does not lift the first guest's shield
+    (an outside referee's retail game, 2 players, all options, took The Dude back this way)."""
+    s = position(retail_deck,
+                 hands=(("AMBROSIA_SALAD", "CHOCOLATE_FROSTED_DONUTS", "DEVILS_FOOD_CUPCAKES"),
+                        ("BELGIAN_WAFFLE", "CHOCOLATE_FONDUE")),
+                 centre=("AGENT_17", "THE_DUDE"), options=Options(**ALL))
+    s = play(RULES, s, ["serve THE_DUDE with AMBROSIA_SALAD+DEVILS_FOOD_CUPCAKES", "surprise with CHOCOLATE_FONDUE"])
+    s = play(RULES, s, ["serve AGENT_17 with AMBROSIA_SALAD+CHOCOLATE_FROSTED_DONUTS", "surprise with BELGIAN_WAFFLE"])
+    assert s.claimed == ((), ("AGENT_17", "THE_DUDE")) and RULES.to_move(s) == 0
+    back = Move("poach", "THE_DUDE", ("AMBROSIA_SALAD", "DEVILS_FOOD_CUPCAKES"))
+    assert str(back) not in moves(s)
+    assert RULES.illegal_reason(s, back) == "jd.surprise.no-poach-back"
+    check_invariants(s)

@@ -74,3 +74,25 @@ class JustDessertsPlay(RuleBasedStateMachine):
 
 JustDessertsPlay.TestCase.settings = settings(stateful_step_count=60)
 TestJustDessertsPlay = JustDessertsPlay.TestCase
+
+
+ALL_RULES = dict(poaching=True, buffet=True, surprise_parties=True)
+
+
+def _crowd_decks():
+    """Decks with enough desserts for three to five players: jd-five-suits, and the retail deck when given."""
+    return [d for d in DECKS if len(d.dessert_cards()) >= 15] or [embedded_deck("jd-five-suits")]
+
+
+class AllAdvancedRulesCrowd(JustDessertsPlay):
+    """All three advanced rules at once, three to five players (jd.advanced.options): the answer
+    windows, races, poach-backs and buffets that only crowded tables reach."""
+
+    @initialize(deck=st.sampled_from(_crowd_decks()), players=st.sampled_from((3, 4, 5)))
+    def start(self, deck, players):
+        players = min(players, len(deck.dessert_cards()) // 3)
+        self.state = RULES.new_game(RULES.setup(players, Options(**ALL_RULES), deck))
+
+
+AllAdvancedRulesCrowd.TestCase.settings = settings(stateful_step_count=120)
+TestAllAdvancedRulesCrowd = AllAdvancedRulesCrowd.TestCase

@@ -1,4 +1,4 @@
-"""Scenario tests for Just Desserts 2.3 (model/just_desserts_v23.py): one or more per clause.
+"""Scenario tests for Just Desserts 2.3 (model/just_desserts/v23.py): one or more per clause.
 
 Positions are built on the teaching deck v23-tiny: Fudge (Chocolate) x3, Berries (Fruit) x4,
 Chocolate berry tart (Chocolate, Fruit) x2, Nut bar (Nuts) x3; Berry Belle wants Chocolate
@@ -14,7 +14,8 @@ from fractions import Fraction
 
 import pytest
 
-from tablerules.model import just_desserts_v23 as jd
+from tablerules.model.just_desserts import v23 as jd
+from tablerules.model.just_desserts import v23_claims as claims
 from tablerules.model.core import CHANCE, TERMINAL, IllegalMove, MoveSyntaxError, RuleGap, SetupError, play
 from tablerules.model.decks import embedded_deck
 
@@ -139,7 +140,11 @@ def test_race_between_callers_includes_a_truly_simultaneous_call():
                  "BELLE", options=opts(favourite_trump="no-trump"))
     s = play(RULES, s, ["call", "call"])
     assert s.phase == jd.RACE and jd.is_race(s)
-    assert outcomes(s) == {"first 0": Fraction(1, 3), "first 1": Fraction(1, 3), "simultaneous": Fraction(1, 3)}
+    # jd23.ruling.race-odds: a truly simultaneous call is occasional (1 in 10), the callers share the rest
+    assert outcomes(s) == {"first 0": Fraction(9, 20), "first 1": Fraction(9, 20), "simultaneous": Fraction(1, 10)}
+    equal = play(RULES, dataclasses.replace(s, setup=RULES.setup(2, opts(favourite_trump="no-trump", race_odds="equal"),
+                                                                    s.setup.components)), [])
+    assert outcomes(equal) == {"first 0": Fraction(1, 3), "first 1": Fraction(1, 3), "simultaneous": Fraction(1, 3)}
     first0 = play(RULES, s, ["first 0"])
     assert RULES.to_move(first0) == 0 and moves(first0) == ["serve BERRIES+FUDGE"]
 
@@ -147,7 +152,8 @@ def test_race_between_callers_includes_a_truly_simultaneous_call():
 def test_three_callers_race_and_the_race_goes_on_after_a_failure():
     """jd23.call.first-serves, jd23.call.erroneous-covered with three seats: every order is reachable."""
     hands = [("BERRIES", "SPONGE"), ("PEANUTS", "SPONGE"), ("BERRIES", "FUDGE")]
-    s = play(RULES, at_guest(hands, "FRUITY_FAY", deck=TIPS), ["call", "call", "call"])
+    s = play(RULES, at_guest(hands, "FRUITY_FAY", deck=TIPS, options=opts(race_odds="equal", favourite_trump="no-trump")),
+             ["call", "call", "call"])
     assert outcomes(s) == {"first 0": Fraction(1, 4), "first 1": Fraction(1, 4), "first 2": Fraction(1, 4),
                            "simultaneous": Fraction(1, 4)}
     s = play(RULES, s, ["first 1", "fail"])
@@ -171,11 +177,20 @@ def test_favourite_trumps_the_first_call_by_default():
     """jd23.call.favourite-trump (jd23.ruling.favourite-trump = favourite-caller-first)."""
     hands = [("FUDGE", "BERRIES", "NUT_BAR", "NUT_BAR"), ("FUDGE", "BERRIES", "BERRIES", "TART")]
     s = play(RULES, at_guest(hands, "BELLE"), ["call", "call"])
-    assert s.phase == jd.SERVE and s.first == 1  # no race: only seat 1 holds the tart
-    assert moves(s) == ["serve TART"]
-    assert RULES.illegal_reason(s, jd.Serve(("BERRIES", "FUDGE"))) == "jd23.call.favourite-trump"
-    plain = play(RULES, at_guest(hands, "BELLE", options=opts(favourite_trump="no-trump")), ["call", "call"])
-    assert plain.phase == jd.RACE
+    assert s.phase == jd.RACE  # every live caller races, whoever holds a favourite (nothing is revealed yet)
+    trumped = play(RULES, s, ["first 0"])
+    assert trumped.phase == jd.TRUMP and RULES.to_move(trumped) == 1 and moves(trumped) == ["favourite"]
+    trumped = play(RULES, trumped, ["favourite"])
+    assert trumped.phase == jd.COUNTER and RULES.to_move(trumped) == 0 and moves(trumped) == ["pass"]
+    trumped = play(RULES, trumped, ["pass"])
+    assert trumped.phase == jd.SERVE and trumped.first == 1 and moves(trumped) == ["serve TART"]
+    assert RULES.illegal_reason(trumped, jd.Serve(("BERRIES", "FUDGE"))) == "jd23.call.favourite-trump"
+    won = play(RULES, s, ["first 1"])
+    assert won.phase == jd.TRUMP and RULES.to_move(won) == 0 and moves(won) == ["pass"]
+    won = play(RULES, won, ["pass"])
+    assert won.first == 1 and moves(won) == ["serve TART"]  # the first caller with a favourite serves it
+    plain = play(RULES, at_guest(hands, "BELLE", options=opts(favourite_trump="no-trump")), ["call", "call", "first 0"])
+    assert plain.phase == jd.SERVE and plain.first == 0
     strict = at_guest(hands, "BELLE", options=opts(favourite_trump="strict"))
     with pytest.raises(RuleGap) as gap:
         RULES.successors(play(RULES, strict, ["call", "call"]))
@@ -203,10 +218,10 @@ def test_several_mistaken_callers_race_again_then_all_pay():
              ["call", "call", "first 1", "serve BERRIES+FUDGE"])
     assert s.collected[1] == ("BELLE",)
     both_wrong = [("NUT_BAR",) * 2 + ("BERRIES", "BERRIES"), ("NUT_BAR", "BERRIES", "FUDGE", "FUDGE")]
-    s = play(RULES, at_guest(both_wrong, "NED"), ["call", "call"])
-    assert s.phase == jd.SERVE  # seat 1 alone holds a favourite serving: no race
+    s = play(RULES, at_guest(both_wrong, "NED"), ["call", "call", "first 0", "favourite", "pass"])
+    assert s.phase == jd.SERVE and s.first == 1  # seat 1 alone holds a favourite serving: it trumps
     s = play(RULES, at_guest([both_wrong[0], ("BERRIES", "TART", "TART")], "NED"),
-             ["call", "call", "first 0", "fail"])
+             ["call", "call", "first 0", "pass", "fail"])
     assert s.phase == jd.SERVE and s.first == 1 and moves(s) == ["fail"]
     s = play(RULES, s, ["fail"])
     assert s.phase == jd.PENALTY and s.penalties == (0, 1)
@@ -317,8 +332,8 @@ def test_two_favourites_and_favourite_with_others():
 
 def test_nature_girl_has_no_favourite_in_the_tips_deck():
     """jd23.favourite.nature-girl: a deck claim; holds on v23-tips, breaks on v23-crowd."""
-    assert jd.favourite_exceptions(TIPS) == ()
-    assert jd.favourite_exceptions(embedded_deck("v23-crowd")) == ("HAZEL", "NOLA")
+    assert claims.favourite_exceptions(TIPS) == ()
+    assert claims.favourite_exceptions(embedded_deck("v23-crowd")) == ("HAZEL", "NOLA")
 
 
 # --------------------------------------------------------------------------- draws and the kitchen
@@ -362,10 +377,25 @@ def test_kitchen_check_rulings():
         play(RULES, at_guest(hands, "BELLE", options=opts(kitchen_check="strict")), ["call", "pass", "serve TART"])
     assert gap.value.ruling == "jd23.ruling.kitchen-check"
     drawn_out = DEAL + ["turn up NED", "pass", "pass", "seat 0 draws BERRIES", "seat 1 draws BERRIES"]
-    s = play(RULES, RULES.new_game(RULES.setup(2, opts(kitchen_check="whenever-short"))), drawn_out)
+    s = play(RULES, RULES.new_game(RULES.setup(2)), drawn_out)  # the default is the text's reading
     assert s.kitchen_closed and s.dessert_pile == () and s.set_aside == ()
-    s = play(RULES, RULES.new_game(RULES.setup(2)), drawn_out)
+    s = play(RULES, RULES.new_game(RULES.setup(2, opts(kitchen_check="when-everyone-draws"))), drawn_out)
     assert not s.kitchen_closed and s.dessert_pile == ()
+
+
+def test_the_kitchen_closes_by_default_as_the_clause_says_so_no_favourite_draws_from_a_short_pile():
+    """jd23.kitchen.closes is the text (a dessert pile shorter than the table closes the Kitchen), and the
+    default of jd23.ruling.kitchen-check follows it: a favourite served after a draw left one dessert for
+    two players earns no card (jd23.favourite.extra-card)."""
+    assert jd.Options().kitchen_check == "whenever-short"
+    hands = [("TART", "NUT_BAR", "NUT_BAR", "NUT_BAR", "FUDGE"), ("BERRIES",) * 4 + ("FUDGE",)]
+    for options, closed in ((None, True), (opts(kitchen_check="when-everyone-draws"), False)):
+        start = at_guest(hands, "NED", options=options)
+        assert len(start.dessert_pile) == 2  # two players: one round of draws is still possible
+        s = play(RULES, start, ["call", "pass", "serve FUDGE+NUT_BAR"])  # Nutty Ned's favourites: an extra card
+        s = play(RULES, s, [str(RULES.chance_outcomes(s)[0][0])])
+        assert s.kitchen_closed is closed and len(s.dessert_pile) == (0 if closed else 1), options
+        assert len(s.set_aside) == (1 if closed else 0)
 
 
 # --------------------------------------------------------------------------- running out of guests
@@ -485,7 +515,7 @@ def test_simultaneous_tie_with_a_caller_who_cannot_serve_follows_the_ruling():
     import dataclasses
     import random
 
-    from tablerules.model import just_desserts_v23 as v
+    from tablerules.model.just_desserts import v23 as v
     from tablerules.model.core import CHANCE, TERMINAL, RuleGap
 
     rules = v.RULES

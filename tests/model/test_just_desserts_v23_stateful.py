@@ -15,7 +15,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
 
-from tablerules.model import just_desserts_v23 as jd
+from tablerules.model.just_desserts import v23 as jd
 from tablerules.model.core import CHANCE, TERMINAL, RuleGap, all_options, ruling_fields, strict_options, violated
 from tablerules.model.decks import embedded_deck
 from tests.strategies import draw_next_move

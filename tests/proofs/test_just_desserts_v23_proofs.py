@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from tablerules.model import just_desserts_v23 as jd
+from tablerules.model.just_desserts import v23 as jd
+from tablerules.model.just_desserts import v23_claims as claims
 from tablerules.model.core import strict_options
 from tablerules.model.decks import embedded_deck
 from tablerules.proofs import just_desserts_v23_check as check
@@ -36,12 +37,12 @@ def test_tips_on_the_teaching_decks_name_their_breakers():
     jd23.tips.two-icons-some-favourite fails there too (its one two-icon dessert is a Favorite);
     every tip holds on v23-tips, the deck built to satisfy them (jd23.tips.names-hint included)."""
     tiny = embedded_deck("v23-tiny")
-    assert jd.single_icon_favourites(tiny) == ("FUDGE", "NUT_BAR")
-    assert jd.two_icon_split(tiny) == (("TART",), ())
-    assert jd.name_hints(tiny) == (("BELLE", "TART"),)
+    assert claims.single_icon_favourites(tiny) == ("FUDGE", "NUT_BAR")
+    assert claims.two_icon_split(tiny) == (("TART",), ())
+    assert claims.name_hints(tiny) == (("BELLE", "TART"),)
     tips = embedded_deck("v23-tips")
     assert all(r.status == facts.HOLDS for r in facts.deck_facts(tips, "v23-tips"))
-    assert jd.three_icons_not_favourite(tips) == () and jd.name_hints(tips) == (("CHARLIE", "CHOC_CAKE"),)
+    assert claims.three_icons_not_favourite(tips) == () and claims.name_hints(tips) == (("CHARLIE", "CHOC_CAKE"),)
 
 
 def test_retail_deck_facts(retail_deck):
@@ -51,11 +52,11 @@ def test_retail_deck_facts(retail_deck):
     results = {r.name: r for r in facts.deck_facts(retail_deck, "retail")}
     for name, r in results.items():
         assert r.status == MANIFEST[name]["expected"], (name, r.detail)
-    assert set(jd.three_icons_not_favourite(retail_deck)) == {"CHOCOLATE_CREAM_PIE", "COFFEE_CAKE", "BANANA_PUDDING"}
-    favs, others = jd.two_icon_split(retail_deck)
+    assert set(claims.three_icons_not_favourite(retail_deck)) == {"CHOCOLATE_CREAM_PIE", "COFFEE_CAKE", "BANANA_PUDDING"}
+    favs, others = claims.two_icon_split(retail_deck)
     assert len(favs) == 14 and len(others) == 29
-    assert jd.single_icon_favourites(retail_deck) == ()
-    assert ("BOSTON_GUY", "BOSTON_CREAM_PIE") in jd.name_hints(retail_deck)
+    assert claims.single_icon_favourites(retail_deck) == ()
+    assert ("BOSTON_GUY", "BOSTON_CREAM_PIE") in claims.name_hints(retail_deck)
 
 
 def test_every_proof_in_the_check_suite_has_an_expected_result():

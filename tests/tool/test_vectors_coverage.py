@@ -12,8 +12,8 @@ import pytest
 from tablerules import coverage
 from tablerules.model import registry
 from tablerules.model import just_desserts as jd
-from tablerules.model import just_desserts_v23 as v23
-from tablerules.model.core import TERMINAL
+from tablerules.model.just_desserts import v23 as v23
+from tablerules.model.core import TERMINAL, play
 from tablerules.model.decks import embedded_deck
 from tablerules.spec.loader import load_spec
 
@@ -141,10 +141,13 @@ def _two_callers(hand0: tuple[str, ...], hand1: tuple[str, ...], trump: str = "f
 
 
 def test_a_favourite_beating_a_caller_who_could_serve_is_the_trump():
+    """Every live caller races; then the other caller says it holds the favourite: that step is the trump."""
     state = _two_callers(("BERRIES", "FUDGE"), ("TART",))
-    clauses = _clauses(V23, state, "call")
-    assert "jd23.call.favourite-trump" in clauses
-    after = V23.apply(state, V23.parse_move("call", state.setup))
+    assert "jd23.call.favourite-trump" not in _clauses(V23, state, "call")  # nothing revealed yet
+    raced = play(V23, state, ["call", "first 0"])
+    assert raced.phase == v23.TRUMP
+    assert "jd23.call.favourite-trump" in _clauses(V23, raced, "favourite")
+    after = play(V23, raced, ["favourite", "pass"])
     assert after.phase == v23.SERVE and after.first == 1
 
 
@@ -160,7 +163,7 @@ def test_no_trump_when_the_ruling_says_no_trump_or_the_other_caller_cannot_serve
 
 def test_a_race_won_by_a_favourite_among_three_callers_is_the_trump():
     """Fruity Fay (wants Fruit, favourite the Forest gateau): seat 0 could serve Berries, seats 1
-    and 2 hold the favourite; the race is between seats 1 and 2 only."""
+    and 2 hold the favourite; all three race, and when seat 0 wins, seats 1 and 2 trump and race again."""
     tips = embedded_deck("v23-tips")
     setup = V23.setup(3, v23.Options(), tips)
     hands = (("BERRIES",), ("FOREST_GATEAU",), ("FOREST_GATEAU",))
@@ -172,7 +175,11 @@ def test_a_race_won_by_a_favourite_among_three_callers_is_the_trump():
                       dishes=((),) * 3, collected=((),) * 3, guest="FRUITY_FAY", answers=("call", "call", ""))
     after = V23.apply(state, V23.parse_move("call", setup))
     assert after.phase == v23.RACE and V23.to_move(after) is not TERMINAL
-    assert [str(m) for m, _ in V23.chance_outcomes(after)] == ["first 1", "first 2", "simultaneous"]
+    assert [str(m) for m, _ in V23.chance_outcomes(after)] == ["first 0", "first 1", "first 2", "simultaneous"]
     assert "jd23.call.favourite-trump" not in _clauses(V23, state, "call")  # nobody serves yet
-    assert "jd23.call.favourite-trump" in _clauses(V23, after, "first 2")
     assert "jd23.call.favourite-trump" not in _clauses(V23, after, "simultaneous")
+    asked = play(V23, after, ["first 0"])  # seat 0 called first; seats 1 and 2 are asked in turn
+    assert "jd23.call.favourite-trump" in _clauses(V23, asked, "favourite")
+    again = play(V23, asked, ["favourite", "favourite", "pass"])  # both trump; seat 0 has no favourite
+    assert again.phase == v23.RACE and again.trumped
+    assert [str(m) for m, _ in V23.chance_outcomes(again)] == ["first 1", "first 2"]

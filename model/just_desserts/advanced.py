@@ -1,0 +1,280 @@
+"""Just Desserts advanced rules: Poaching & Blocking, Opening a Buffet, Surprise Parties.
+
+Part of the package tablerules.model.just_desserts (game.py calls it); clause ids refer to spec/just_desserts.toml.  Every
+serving attempt (from the middle, the doorway or a poach) passes through :func:`offer`:
+when somebody may answer it (a block by the poached player, a surprise by anyone holding
+the guest's favourite) the game opens an answer window; otherwise the serving succeeds
+at once.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ..core import STRICT, RuleGap
+from ..decks import favorite_used
+from .moves import PASS, Move
+from .serving import guest_servings, serve_succeeds, take_guest, tips_for
+from .state import BUFFET_ACES, DRAW, Offer, State, deck_of, evolve, holder, minus, plus, set_seat
+
+# --------------------------------------------------------------------------- poaching
+
+
+def poach_moves(state: State) -> list[Move]:
+    """jd.poach.attempt: serve a guest another player holds, within jd.poach.one-opportunity."""
+    if state.poach:  # rule: jd.poach.one-opportunity, jd.poach.blocked-no-retry
+        return []
+    hand = state.hands[state.turn]
+    moves = []
+    for seat, guests in enumerate(state.claimed):
+        if seat == state.turn:  # rule: jd.poach.attempt
+            continue
+        for g in sorted(set(guests)):
+            if g in state.shielded:  # rule: jd.surprise.no-poach-back
+                continue  # jd.surprise.no-poach-back
+            moves += [Move("poach", g, s) for s in guest_servings(state, hand, g)]
+    return moves
+
+
+def why_bad_poach(state: State, move: Move) -> str:
+    if state.phase != "choose":  # rule: jd.buffet.serve-one
+        return "jd.buffet.serve-one"
+    if state.poach == "done":  # rule: jd.poach.one-opportunity
+        return "jd.poach.one-opportunity"
+    if state.poach == "blocked":  # rule: jd.poach.blocked-no-retry
+        return "jd.poach.blocked-no-retry"
+    if move.guest in state.shielded:  # rule: jd.surprise.no-poach-back
+        return "jd.surprise.no-poach-back"
+    if holder(state, move.guest) in (-1, state.turn):  # rule: jd.poach.attempt
+        return "jd.poach.attempt"
+    return "jd.turn.satisfy-guests"
+
+
+# --------------------------------------------------------------------------- the answer window
+
+
+def offer(state: State, attempt: Offer) -> State:
+    """Put the desserts on the table and open the answer window (settled in :func:`settle_window`).
+
+    Who is asked depends only on what everyone can see (the offered cards, the guest's card,
+    who holds the guest, hand sizes), never on what a hand holds: a window opened only for
+    the holder of a favourite or a block would tell every player that they hold one.
+    """
+    hand = minus(state.hands[attempt.server], attempt.cards)
+    state = evolve(state, hands=set_seat(state.hands, attempt.server, hand), offer=attempt)
+    answerers = sorted(set(blockers(state, attempt)) | set(surprisers(state, attempt)))
+    return evolve(state, phase="window", answerers=tuple(answerers), speaker=-1)
+
+
+def block_sets(state: State, attempt: Offer, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """jd.block.defender: servings from the defender's hand that re-satisfy the guest.
+
+    jd.block.favourite-only-by-other-favourite: a poach made with a favourite can only be
+    blocked with the guest's other favourite.
+    """
+    sets = guest_servings(state, hand, attempt.guest)
+    if favorite_used(deck_of(state), attempt.cards, attempt.guest):  # rule: jd.block.favourite-only-by-other-favourite
+        others = set(deck_of(state).guest(attempt.guest).favorites) - set(attempt.cards)
+        sets = tuple(s for s in sets if others & set(s))  # rule: jd.block.favourite-only-by-other-favourite
+    return sets
+
+
+def blockers(state: State, attempt: Offer) -> list[int]:
+    """The poached player, asked whether to block, unless everyone can see that no block is possible."""
+    victim = attempt.victim
+    if victim < 0 or not state.setup.options.poaching or not state.hands[victim]:  # rule: jd.block.defender
+        return []
+    guest = deck_of(state).guest(attempt.guest)
+    if (favorite_used(deck_of(state), attempt.cards, attempt.guest)  # rule: jd.block.favourite-only-by-other-favourite
+            and not set(guest.favorites) - set(attempt.cards)):
+        return []
+    return [victim]
+
+
+def surprise_cards(state: State, attempt: Offer, seat: int) -> list[str]:
+    """jd.surprise.intercept: favourites of the guest this seat could offer instead."""
+    if not may_be_surprised(state, attempt) or seat == attempt.server:  # rule: jd.surprise.intercept
+        return []
+    return sorted(set(deck_of(state).guest(attempt.guest).favorites) & set(state.hands[seat]))
+
+
+def may_be_surprised(state: State, attempt: Offer) -> bool:
+    """A serving without any of the guest's favourites, with Surprise Parties on (jd.surprise.intercept)."""
+    deck = deck_of(state)
+    return (state.setup.options.surprise_parties and bool(deck.guest(attempt.guest).favorites)
+            and not favorite_used(deck, attempt.cards, attempt.guest))
+
+
+def surprisers(state: State, attempt: Offer) -> list[int]:
+    """Every other player with a card in hand, asked whether to surprise (jd.surprise.intercept)."""
+    if not may_be_surprised(state, attempt):  # rule: jd.surprise.intercept
+        return []
+    return [s for s in range(state.setup.players) if s != attempt.server and state.hands[s]]  # rule: jd.surprise.intercept
+
+
+def can_answer(state: State, seat: int) -> bool:
+    """True if ``seat`` holds a block or a surprise for the offer (not only ``pass``)."""
+    return len(answers_of(state, seat)) > 1
+
+
+def settle_window(state: State) -> State:
+    """No answer left: the serving succeeds; one seat left: it speaks; several: a race (or clockwise)."""
+    if not state.answerers:  # rule: jd.surprise.intercept, jd.block.defender
+        return serve_succeeds(state, state.offer)
+    o = state.setup.options
+    _check_plain_block_gap(state)
+    if state.speaker >= 0:  # plumbing: a speaker is already chosen
+        return state
+    if len(state.answerers) == 1:  # rule: jd.surprise.first-offered
+        return evolve(state, speaker=state.answerers[0])
+    if o.answer_order == STRICT:  # rule: jd.ruling.answer-order
+        able = [s for s in state.answerers if can_answer(state, s)]  # rule: jd.ruling.answer-order
+        if len(able) > 1:  # rule: jd.ruling.answer-order
+            raise RuleGap("jd.ruling.answer-order", f"seats {able} may answer at once")
+    if o.answer_order == "clockwise":  # rule: jd.ruling.answer-order
+        n = state.setup.players
+        first = min(state.answerers, key=lambda s: (s - state.offer.server) % n)
+        return evolve(state, speaker=first)
+    return state  # jd.surprise.first-offered: a CHANCE race picks who speaks first
+
+
+def _check_plain_block_gap(state: State) -> None:
+    """jd.ruling.plain-block-vs-surprise: a block without a favourite competing with a surprise."""
+    if state.setup.options.block_or_surprise != STRICT:  # rule: jd.ruling.plain-block-vs-surprise
+        return
+    attempt = state.offer
+    v = attempt.victim
+    if v < 0 or v not in state.answerers:  # rule: jd.ruling.plain-block-vs-surprise
+        return
+    favs = set(deck_of(state).guest(attempt.guest).favorites)
+    plain = any(not (favs & set(s)) for s in block_sets(state, attempt, state.hands[v]))
+    others = [s for s in state.answerers if s != v and surprise_cards(state, attempt, s)]  # rule: jd.ruling.plain-block-vs-surprise
+    if plain and others:  # rule: jd.ruling.plain-block-vs-surprise
+        raise RuleGap("jd.ruling.plain-block-vs-surprise", "a block without a favourite competes with a surprise")
+
+
+def answers(state: State) -> tuple[Move, ...]:
+    """The speaker's answers: block, surprise, or pass."""
+    return answers_of(state, state.speaker)
+
+
+def answers_of(state: State, seat: int) -> tuple[Move, ...]:
+    """What ``seat`` may answer to the offer on the table: block, surprise, or pass."""
+    attempt = state.offer
+    moves = []
+    if seat == attempt.victim and state.setup.options.poaching:  # rule: jd.block.defender
+        moves += [Move("block", cards=s) for s in block_sets(state, attempt, state.hands[seat])]
+    moves += [Move("surprise", cards=(f,)) for f in surprise_cards(state, attempt, seat)]
+    moves.append(PASS)
+    return tuple(sorted(moves))
+
+
+def why_bad_answer(state: State, move: Move) -> str:
+    attempt = state.offer
+    if move.verb == "block":  # plumbing: which clause to name for a refused answer
+        if state.speaker != attempt.victim:  # rule: jd.block.defender
+            return "jd.block.defender"
+        if favorite_used(deck_of(state), attempt.cards, attempt.guest):  # rule: jd.block.favourite-only-by-other-favourite
+            return "jd.block.favourite-only-by-other-favourite"
+        return "jd.block.defender"
+    if move.verb == "surprise":  # plumbing: which clause to name for a refused answer
+        if favorite_used(deck_of(state), attempt.cards, attempt.guest):  # rule: jd.surprise.intercept
+            return "jd.surprise.intercept"
+        return "jd.surprise.needs-favourite"
+    return "jd.surprise.first-offered"
+
+
+def answer(state: State, seat: int, move: Move) -> State:
+    if move.verb == "pass":  # rule: jd.surprise.first-offered
+        rest = tuple(s for s in state.answerers if s != seat)  # rule: jd.surprise.first-offered
+        return evolve(state, answerers=rest, speaker=-1)
+    thwarted = _return_offer(state)
+    if move.verb == "block":  # plumbing: dispatch on the answer
+        return _block(thwarted, state.offer, seat, move.cards)
+    return _surprise(thwarted, state.offer, seat, move.cards[0])
+
+
+def _return_offer(state: State) -> State:
+    """jd.block.cards-back / jd.surprise.continue: the thwarted server takes the desserts back.
+
+    No tip for a thwarted server, favourite or not (jd.poach.blocked-no-tip): tips are only
+    queued when a serving succeeds.
+    """
+    a = state.offer
+    return evolve(
+        state, hands=set_seat(state.hands, a.server, plus(state.hands[a.server], a.cards)), offer=None,
+        answerers=(), speaker=-1, phase=a.back,
+    )
+
+
+def _block(state: State, attempt: Offer, seat: int, cards: tuple[str, ...]) -> State:
+    """jd.block.defender: the defender keeps the guest; jd.poach.blocked-no-retry; jd.tip.block-favourite.
+
+    jd.ruling.surprise-on-block: a block is not one of the servings a surprise can cut into.
+    """
+    if state.setup.options.surprise_on_block == STRICT and state.setup.options.surprise_parties:  # rule: jd.ruling.surprise-on-block
+        block = Offer(seat, attempt.guest, cards, -1)
+        if any(surprise_cards(state, block, s) for s in range(state.setup.players) if s != seat):  # rule: jd.ruling.surprise-on-block
+            raise RuleGap("jd.ruling.surprise-on-block", "a block without a favourite while another player holds one")
+    tips = ((DRAW, seat),) * tips_for(state, attempt.guest, cards)
+    return evolve(
+        state, hands=set_seat(state.hands, seat, minus(state.hands[seat], cards)),
+        dessert_discard=plus(state.dessert_discard, cards), poach="blocked", committed=True,
+        tasks=state.tasks + tips,
+    )
+
+
+def _surprise(state: State, attempt: Offer, seat: int, card: str) -> State:
+    """jd.surprise.intercept: the guest goes to the surprising player; jd.surprise.no-tip."""
+    s = take_guest(state, attempt.guest, attempt.victim)
+    claimed = set_seat(s.claimed, seat, plus(s.claimed[seat], (attempt.guest,)))
+    tasks = s.tasks
+    if attempt.victim >= 0 and attempt.victim != seat:  # rule: jd.poach.victim-tip, jd.ruling.victim-tip-on-surprise
+        choice = s.setup.options.victim_tip_surprise
+        if choice == STRICT:  # rule: jd.ruling.victim-tip-on-surprise
+            raise RuleGap("jd.ruling.victim-tip-on-surprise", "a poached guest was surprised away from its holder")
+        if choice == "tip":  # rule: jd.ruling.victim-tip-on-surprise
+            tasks = tasks + ((DRAW, attempt.victim),)  # jd.poach.victim-tip
+    return evolve(
+        s, claimed=claimed, hands=set_seat(s.hands, seat, minus(s.hands[seat], (card,))),
+        dessert_discard=plus(s.dessert_discard, (card,)), tasks=tasks,
+        shielded=tuple(sorted(set(s.shielded) | {attempt.guest})),
+    )
+
+
+# --------------------------------------------------------------------------- the buffet
+
+
+def aces(state: State, hand: tuple[str, ...]) -> tuple[str, ...]:
+    """jd.buffet.aces: desserts with a single taste icon."""
+    deck = deck_of(state)
+    return tuple(c for c in hand if len(deck.dessert(c).tastes) == 1)  # rule: jd.buffet.aces
+
+
+def buffet_moves(state: State) -> list[Move]:
+    own = aces(state, state.hands[state.turn])
+    return [Move("buffet", cards=c) for c in sorted(set(combinations(own, BUFFET_ACES)))]
+
+
+def why_bad_buffet(state: State, move: Move) -> str:
+    if state.committed or state.phase != "choose":  # rule: jd.turn.one-option
+        return "jd.turn.one-option"
+    return "jd.buffet.aces"
+
+
+def open_buffet(state: State, cards: tuple[str, ...]) -> State:
+    """jd.buffet.aces, jd.buffet.others-return: every other player with guests returns one."""
+    seat, n = state.turn, state.setup.players
+    others = tuple((seat + k) % n for k in range(1, n) if state.claimed[(seat + k) % n])  # rule: jd.buffet.others-return
+    return evolve(
+        state, hands=set_seat(state.hands, seat, minus(state.hands[seat], cards)),
+        dessert_discard=plus(state.dessert_discard, cards), committed=True, phase="return", returning=others,
+    )
+
+
+def return_guest(state: State, seat: int, guest: str) -> State:
+    """jd.buffet.others-return: the guest goes back to the middle; then jd.buffet.draw-three."""
+    return evolve(
+        state, claimed=set_seat(state.claimed, seat, minus(state.claimed[seat], (guest,))),
+        centre=plus(state.centre, (guest,)), returning=state.returning[1:],
+    )

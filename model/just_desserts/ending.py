@@ -1,0 +1,156 @@
+"""How a game of Just Desserts (current rulebook) ends without a win.
+
+Clause ids refer to spec/just_desserts.toml.  Two places where the rulebook is silent:
+
+* every guest is claimed and nobody has won (jd.ruling.all-guests-claimed); the
+  publisher's FAQ (question 1026) answers it: play goes on until every guest has been
+  served, then each player scores a point per guest and a bonus point per matching pair
+  (jd.ruling.matching-pair); the highest score wins, a tie goes to the most desserts left
+  in hand, and a tie on both is jd.ruling.score-full-tie;
+* nobody can ever serve, poach or open a buffet again, so nothing that decides the game
+  can change and play would go round for ever (jd.ruling.no-serving-possible).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+from ..core import STRICT, Outcome, RuleGap
+from ..decks import Deck
+from .serving import satisfying_sets
+from .state import BUFFET_ACES, State, deck_of, evolve
+
+FAQ_SCORE = "faq-score"
+ALL_CLAIMED = "jd.ruling.all-guests-claimed"
+NO_SERVING = "jd.ruling.no-serving-possible"
+
+
+# --------------------------------------------------------------------------- every guest claimed
+
+
+def all_claimed(state: State) -> bool:
+    """No guest is left to serve: none in the piles, the middle or the doorway, none about to be turned up."""
+    return not (state.centre or state.guest_discard or state.guest_pile or state.tasks)
+
+
+def all_claimed_end(state: State) -> State:
+    """jd.ruling.all-guests-claimed: every guest is with a player and nobody has won."""
+    o = state.setup.options
+    if o.all_claimed == FAQ_SCORE:  # rule: jd.ruling.all-guests-claimed
+        return evolve(state, phase="over", end_clause=ALL_CLAIMED)
+    if o.all_claimed == "play-on":  # rule: jd.ruling.all-guests-claimed
+        return state
+    if o.all_claimed == STRICT:  # rule: jd.ruling.all-guests-claimed
+        raise RuleGap(ALL_CLAIMED, "every guest is claimed and nobody has won")
+    # draw: unless a claimed guest can still change hands (jd.poach.attempt) or go back to
+    # the middle (jd.buffet.others-return)
+    if o.poaching or o.buffet and buffet_possible(state):  # rule: jd.ruling.all-guests-claimed, jd.poach.attempt, jd.buffet.aces
+        return state
+    return evolve(state, phase="over", end_clause=ALL_CLAIMED)
+
+
+def _free_desserts(state: State) -> bool:
+    """Desserts in the pile or its discards: hands can still change (a dump or a draw)."""
+    return bool(state.dessert_pile or state.dessert_discard)
+
+
+@lru_cache(maxsize=256)
+def _aces_in(deck: Deck, cards: tuple[str, ...]) -> int:
+    return sum(1 for c in cards if len(deck.dessert(c).tastes) == 1)  # rule: jd.buffet.aces
+
+
+@lru_cache(maxsize=64)
+def _deck_aces(deck: Deck) -> int:
+    return _aces_in(deck, deck.dessert_cards())
+
+
+def buffet_possible(state: State) -> bool:
+    """Could anybody ever open a buffet again (jd.buffet.aces)?  While desserts are free, a hand can
+    come to hold any four aces of the deck; once every dessert is in a hand, hands never change,
+    so only a hand with four aces can."""
+    deck = deck_of(state)
+    if _free_desserts(state):  # rule: jd.reshuffle.desserts, jd.turn.dump-tray
+        return _deck_aces(deck) >= BUFFET_ACES
+    return any(_aces_in(deck, h) >= BUFFET_ACES for h in state.hands)
+
+
+# --------------------------------------------------------------------------- nothing can happen any more
+
+
+@lru_cache(maxsize=1 << 12)
+def _deck_can_satisfy(deck: Deck, guest: str) -> bool:
+    return bool(satisfying_sets(deck, deck.dessert_cards(), guest))
+
+
+def serving_possible(state: State) -> bool:
+    """Could anybody ever serve a guest (or poach one, or open a buffet) again?
+
+    While desserts are free (pile or discards), cards can reach any hand, so it is enough
+    that the whole deck satisfies some guest still to be served; once every dessert is in a
+    hand, hands never change (a dump draws the same cards back), so a hand itself must.
+    Sound, not complete: a True does not promise the serving will come.
+    """
+    o = state.setup.options
+    deck = deck_of(state)
+    unclaimed = set(state.guest_pile) | set(state.guest_discard) | set(state.centre)
+    if o.buffet and buffet_possible(state):  # rule: jd.buffet.aces
+        return True
+    if _free_desserts(state):  # rule: jd.reshuffle.desserts, jd.turn.dump-tray
+        poachable = {g for c in state.claimed for g in c} if o.poaching and state.setup.players > 1 else set()  # rule: jd.poach.attempt
+        return any(_deck_can_satisfy(deck, g) for g in unclaimed | poachable)
+    for seat, hand in enumerate(state.hands):
+        targets = set(unclaimed)
+        if o.poaching:  # rule: jd.poach.attempt
+            targets |= {g for other, c in enumerate(state.claimed) if other != seat for g in c}  # rule: jd.poach.attempt
+        if any(satisfying_sets(deck, hand, g) for g in targets):  # rule: jd.serve.satisfies
+            return True
+    return False
+
+
+def no_serving_end(state: State) -> State:
+    """jd.ruling.no-serving-possible: nothing that decides the game can change any more."""
+    o = state.setup.options
+    if o.no_serving == "play-on":  # rule: jd.ruling.no-serving-possible
+        return state
+    if o.no_serving == STRICT:  # rule: jd.ruling.no-serving-possible
+        raise RuleGap(NO_SERVING, "nobody can ever serve, poach or open a buffet again")
+    return evolve(state, phase="over", end_clause=NO_SERVING)
+
+
+def at_turn_start(state: State) -> bool:
+    """The player to move has drawn and not yet chosen an option (the moment the end checks look)."""
+    return (state.phase == "choose" and not state.tasks and not state.committed and state.served == 0
+            and state.offer is None)
+
+
+# --------------------------------------------------------------------------- the publisher's score
+
+
+def pairs(deck: Deck, guests: tuple[str, ...], reading: str) -> int:
+    """Matching pairs among a player's guests (jd.ruling.matching-pair)."""
+    counts = Counter(deck.suit_of(g) for g in guests).values()
+    if reading == "exactly-two":  # rule: jd.ruling.matching-pair
+        return sum(1 for k in counts if k == 2)  # rule: jd.ruling.matching-pair
+    if reading == "every-two":  # rule: jd.ruling.matching-pair
+        return sum(k * (k - 1) // 2 for k in counts)
+    return sum(k // 2 for k in counts)
+
+
+def faq_points(state: State) -> tuple[int, ...]:
+    """A point per guest and a bonus point per matching pair, per seat (jd.ruling.all-guests-claimed)."""
+    deck, reading = deck_of(state), state.setup.options.matching_pair
+    return tuple(len(c) + pairs(deck, c, reading) for c in state.claimed)
+
+
+def scored_outcome(state: State) -> Outcome:
+    """The publisher's scoring: most points; a tie goes to most desserts in hand; then jd.ruling.score-full-tie."""
+    n = state.setup.players
+    points = faq_points(state)
+    keys = [(points[s], len(state.hands[s])) for s in range(n)]
+    best = max(keys)
+    top = frozenset(s for s in range(n) if keys[s] == best)  # rule: jd.ruling.all-guests-claimed
+    detail = "points " + ", ".join(f"seat {s}: {points[s]}" for s in range(n))
+    if len(top) == 1 or state.setup.options.score_full_tie == "shared-win":  # rule: jd.ruling.score-full-tie
+        return Outcome(winners=top, losers=frozenset(range(n)) - top, scores=points, clause=state.end_clause, detail=detail)
+    return Outcome(draw=True, scores=points, clause="jd.ruling.score-full-tie", detail=detail + "; tied on hand too")

@@ -1,0 +1,459 @@
+"""The turn of Just Desserts (current rulebook): who moves, the legal moves, what a move does,
+and the end of the game.
+
+Clause ids refer to spec/just_desserts.toml; the package docstring (``__init__.py``) gives
+the shape of a game.  The advanced rules' moves and answers live in advanced.py.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from ..core import CHANCE, STRICT, TERMINAL, IllegalMove, Outcome, RuleGap, Setup
+from ..decks import Deck
+from . import advanced as adv
+from .ending import FAQ_SCORE, all_claimed, all_claimed_end, at_turn_start, no_serving_end, scored_outcome, serving_possible
+from .moves import KITCHEN, STOP, Move
+from .serving import guest_servings
+from .state import (
+    BUFFET_DRAWS, CENTRE_SIZE, DRAW, HAND_SIZE, MAX_SERVINGS, TURN_UP, Offer, State, deck_of, doorway, evolve, holder,
+    minus, plus, set_seat,
+)
+
+
+# --------------------------------------------------------------------------- set up
+
+
+def new_game(setup: Setup) -> State:
+    """Before the deal: three desserts to each seat, three guests face up, then seat 0's draw phase.
+
+    jd.setup.deal-hands, jd.setup.deal-guests, jd.first.player.
+    """
+    deck: Deck = setup.components
+    n = setup.players
+    deal = tuple((DRAW, seat) for _ in range(HAND_SIZE) for seat in range(n))
+    guests = tuple((TURN_UP, -1) for _ in range(CENTRE_SIZE))
+    return State(
+        setup=setup,
+        hands=((),) * n,
+        claimed=((),) * n,
+        dessert_pile=deck.dessert_cards(),
+        guest_pile=deck.guest_cards(),
+        tasks=deal + guests + _draw_phase(0),
+    )
+
+
+def _draw_phase(seat: int) -> tuple[tuple[str, int], ...]:
+    """jd.turn.draw-phase: one dessert to the player, then one guest into the middle."""
+    return ((DRAW, seat), (TURN_UP, -1))
+
+
+def setup_error(setup: Setup) -> str | None:
+    deck = setup.components
+    if not isinstance(deck, Deck):  # plumbing: a deck of the right kind
+        return "components must be a Just Desserts deck"
+    if len(deck.dessert_cards()) < HAND_SIZE * setup.players:  # rule: jd.setup.deal-hands
+        return f"deck {deck.name} has too few desserts to deal {HAND_SIZE} to each of {setup.players} players"
+    if len(deck.guests) < CENTRE_SIZE:  # rule: jd.setup.deal-guests
+        return f"deck {deck.name} has too few guests"
+    return None
+
+
+# --------------------------------------------------------------------------- who moves
+
+
+def to_move(state: State):
+    if state.phase == "over":  # rule: jd.win.any-time
+        return TERMINAL
+    if state.tasks:  # rule: jd.setup.deal-hands, jd.turn.draw-phase
+        return CHANCE
+    if state.phase == "window":  # rule: jd.surprise.first-offered
+        return CHANCE if state.speaker < 0 else state.speaker  # rule: jd.surprise.first-offered
+    if state.phase == "return":  # rule: jd.buffet.others-return
+        return state.returning[0]
+    return state.turn
+
+
+def _dessert_source(state: State) -> tuple[str, ...]:
+    """The cards a dessert draw comes from: the pile, or the reshuffled discards (jd.reshuffle.desserts)."""
+    return state.dessert_pile or state.dessert_discard
+
+
+def _guest_source(state: State) -> tuple[str, ...]:
+    """The guests a turn-up comes from; a reshuffle keeps the top discard back (jd.reshuffle.guests)."""
+    return state.guest_pile or tuple(sorted(state.guest_discard[:-1]))
+
+
+def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
+    """Exact outcomes of the next chance event: a draw, a turn-up or a race (cached)."""
+    return _chance_outcomes(state)
+
+
+@lru_cache(maxsize=1 << 12)
+def _chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
+    if state.tasks:  # rule: jd.reshuffle.desserts, jd.reshuffle.guests
+        kind, _seat = state.tasks[0]
+        source = _dessert_source(state) if kind == DRAW else _guest_source(state)  # plumbing: which pile the task draws from
+        return _draws(source, kind)
+    if state.phase == "window" and state.speaker < 0:  # rule: jd.surprise.first-offered
+        # jd.surprise.first-offered: who speaks first is a race; every order is explored.
+        k = len(state.answerers)
+        return tuple((Move("first", seat=s), Fraction(1, k)) for s in state.answerers)
+    return ()
+
+
+# --------------------------------------------------------------------------- legal moves
+
+
+@lru_cache(maxsize=1 << 10)
+def _draws(source: tuple[str, ...], kind: str) -> tuple[tuple[Move, Fraction], ...]:
+    """Each card of a pile (a sorted tuple) with probability count / size (jd.reshuffle.desserts)."""
+    total = len(source)
+    return tuple((_chance_move(kind, c), _probability(k, total)) for c, k in sorted(Counter(source).items()))
+
+
+@lru_cache(maxsize=1 << 12)
+def _chance_move(kind: str, card: str) -> Move:
+    return Move("draw", cards=(card,)) if kind == DRAW else Move("turn-up", card)  # plumbing: the text of the chance move
+
+
+@lru_cache(maxsize=1 << 10)
+def _probability(k: int, total: int) -> Fraction:
+    return Fraction(k, total)
+
+
+@lru_cache(maxsize=1 << 8)
+def _outcome_moves(state: State) -> frozenset[Move]:
+    return frozenset(m for m, _ in chance_outcomes(state))
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """The seat's moves in canonical (sorted) order; cached, since apply checks against them."""
+    return _legal_moves(state)
+
+
+@lru_cache(maxsize=1 << 12)
+def _legal_moves(state: State) -> tuple[Move, ...]:
+    actor = to_move(state)
+    if actor is TERMINAL or actor is CHANCE:  # plumbing: only a seat has moves
+        return ()
+    if state.phase == "window":  # rule: jd.surprise.intercept, jd.block.defender
+        return adv.answers(state)
+    if state.phase == "return":  # rule: jd.buffet.others-return
+        return tuple(Move("return", g) for g in sorted(set(state.claimed[state.returning[0]])))
+    if state.phase == "discard":  # rule: jd.discard.one-per-suit
+        return tuple(Move("depart", g) for g in _departable(state))
+    moves: list[Move] = []
+    if state.phase == "dump":  # rule: jd.turn.dump-tray
+        return tuple(sorted(_dump_moves(state) + [STOP]))
+    if state.phase == "buffet":  # rule: jd.buffet.serve-one
+        moves += _serve_moves(state)
+        moves.append(STOP)
+        return tuple(sorted(moves))
+    # phase == "choose"
+    if state.served < MAX_SERVINGS:  # rule: jd.turn.satisfy-guests
+        moves += _serve_moves(state)
+        if state.setup.options.poaching:  # rule: jd.poach.attempt
+            moves += adv.poach_moves(state)
+    if state.committed:  # rule: jd.turn.one-option
+        moves.append(STOP)
+    else:
+        moves.append(KITCHEN)
+        moves += _dump_moves(state)
+        if state.setup.options.buffet:  # rule: jd.buffet.aces
+            moves += adv.buffet_moves(state)
+    return tuple(sorted(moves))
+
+
+def _unclaimed_servable(state: State) -> list[str]:
+    """Guests in the middle and the one in the doorway (jd.discard.doorway)."""
+    out = set(state.centre)
+    d = doorway(state)
+    if d is not None:  # rule: jd.discard.doorway
+        out.add(d)
+    return sorted(out)
+
+
+def _serve_moves(state: State) -> list[Move]:
+    hand = state.hands[state.turn]
+    return [Move("serve", g, s) for g in _unclaimed_servable(state) for s in guest_servings(state, hand, g)]
+
+
+def _dump_moves(state: State) -> list[Move]:
+    """jd.turn.dump-tray, one card at a time (then ``stop``); an empty dump only with jd.ruling.dump-none=allowed.
+
+    One card per move keeps the branching linear in the hand size (a retail hand of twenty
+    cards has a million subsets); the explorer merges the orders that reach the same state.
+    """
+    moves = [Move("dump", cards=(c,)) for c in sorted(set(state.hands[state.turn]))]
+    if state.phase == "choose" and state.setup.options.dump_none == "allowed":  # rule: jd.ruling.dump-none
+        moves.append(Move("dump"))
+    return moves
+
+
+def _duplicated_suits(state: State) -> set[str]:
+    deck = deck_of(state)
+    counts = Counter(deck.suit_of(g) for g in state.centre)
+    return {s for s, k in counts.items() if k > 1}  # rule: jd.discard.one-per-suit
+
+
+def _departable(state: State) -> list[str]:
+    """jd.discard.one-per-suit: only a guest whose suit shows more than once may leave."""
+    dup = _duplicated_suits(state)
+    deck = deck_of(state)
+    return sorted({g for g in state.centre if deck.suit_of(g) in dup})  # rule: jd.discard.one-per-suit
+
+
+# --------------------------------------------------------------------------- legality
+
+
+def illegal_reason(state: State, move: Any) -> str | None:
+    """The clause that forbids ``move`` here, or None if it is legal."""
+    actor = to_move(state)
+    if actor is TERMINAL:  # rule: jd.win.any-time
+        return "jd.win.any-time"
+    if actor is CHANCE:  # plumbing: chance moves are checked against the outcomes
+        return None if move in _outcome_moves(state) else "jd.reshuffle.desserts"  # rule: jd.reshuffle.desserts
+    if not isinstance(move, Move):  # plumbing: not a move of this rule set
+        return "jd.turn.one-option"
+    if move in legal_moves(state):  # plumbing: legal moves need no clause
+        return None
+    return _why_illegal(state, move)
+
+
+def _why_illegal(state: State, move: Move) -> str:
+    o = state.setup.options
+    if state.phase == "window":  # plumbing: which clause to name for an illegal move
+        return adv.why_bad_answer(state, move)
+    if state.phase == "discard":  # plumbing: which clause to name for an illegal move
+        return "jd.discard.one-per-suit"
+    if state.phase == "return":  # plumbing: which clause to name for an illegal move
+        return "jd.buffet.others-return"
+    if move.verb == "poach":  # plumbing: which clause to name for an illegal move
+        return adv.why_bad_poach(state, move) if o.poaching else "jd.poach.attempt"  # plumbing: which clause to name for an illegal move
+    if move.verb in ("block", "surprise", "pass", "first"):  # plumbing: which clause to name for an illegal move
+        return "jd.block.defender" if move.verb == "block" else "jd.surprise.intercept"  # plumbing: which clause to name for an illegal move
+    if move.verb == "serve":  # plumbing: which clause to name for an illegal move
+        if state.served >= MAX_SERVINGS:  # plumbing: which clause to name for an illegal move
+            return "jd.turn.satisfy-guests"
+        if move.guest not in _unclaimed_servable(state):  # plumbing: which clause to name for an illegal move
+            return "jd.discard.doorway"
+        return "jd.turn.satisfy-guests"
+    if move.verb == "buffet":  # plumbing: which clause to name for an illegal move
+        return adv.why_bad_buffet(state, move) if o.buffet else "jd.buffet.aces"  # plumbing: which clause to name for an illegal move
+    if move.verb == "dump" and state.phase in ("choose", "dump") and (state.phase == "dump" or not state.committed):  # plumbing: which clause to name for an illegal move
+        if not move.cards:  # plumbing: which clause to name for an illegal move
+            return "jd.ruling.dump-none"
+        return "jd.turn.dump-tray"
+    if state.committed or state.phase == "buffet":  # plumbing: which clause to name for an illegal move
+        return "jd.turn.one-option"
+    if move.verb == "stop":  # plumbing: which clause to name for an illegal move
+        return "jd.turn.one-option"
+    return "jd.turn.one-option"
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: State, move: Any) -> State:
+    actor = to_move(state)
+    reason = illegal_reason(state, move)
+    if reason is not None:  # plumbing: illegal moves raise
+        raise IllegalMove(reason, move, "not allowed here")
+    if actor is CHANCE:  # plumbing: dispatch on the actor
+        nxt = _apply_chance(state, move)
+    else:
+        nxt = _apply_seat(state, move)
+    return settle(nxt)
+
+
+def _apply_chance(state: State, move: Move) -> State:
+    if move.verb == "first":  # rule: jd.surprise.first-offered
+        return evolve(state, speaker=move.seat)
+    kind, seat = state.tasks[0]
+    rest = state.tasks[1:]
+    if kind == DRAW:  # plumbing: dispatch on the task
+        s = _refill_desserts(state)
+        card = move.cards[0]
+        hand = plus(s.hands[seat], (card,))
+        return evolve(s, tasks=rest, dessert_pile=minus(s.dessert_pile, (card,)), hands=set_seat(s.hands, seat, hand))
+    s = _refill_guests(state)
+    return evolve(s, tasks=rest, guest_pile=minus(s.guest_pile, (move.guest,)), centre=plus(s.centre, (move.guest,)))
+
+
+def _refill_desserts(state: State) -> State:
+    """jd.reshuffle.desserts: an empty dessert pile is replaced by its shuffled discards."""
+    if state.dessert_pile:  # rule: jd.reshuffle.desserts
+        return state
+    return evolve(state, dessert_pile=state.dessert_discard, dessert_discard=())
+
+
+def _refill_guests(state: State) -> State:
+    """jd.reshuffle.guests: the discards but the top one become the pile; the top one stays."""
+    if state.guest_pile:  # rule: jd.reshuffle.guests
+        return state
+    return evolve(state, guest_pile=tuple(sorted(state.guest_discard[:-1])), guest_discard=state.guest_discard[-1:])
+
+
+def _apply_seat(state: State, move: Move) -> State:
+    seat = to_move(state)
+    if move.verb == "serve":  # rule: jd.turn.satisfy-guests
+        return adv.offer(state, Offer(seat, move.guest, move.cards, -1, state.phase))
+    if move.verb == "poach":  # rule: jd.poach.attempt
+        return adv.offer(state, Offer(seat, move.guest, move.cards, holder(state, move.guest), state.phase))
+    if move.verb in ("block", "surprise", "pass"):  # rule: jd.block.defender, jd.surprise.intercept
+        return adv.answer(state, seat, move)
+    if move.verb == "return":  # rule: jd.buffet.others-return
+        return adv.return_guest(state, seat, move.guest)
+    if move.verb == "buffet":  # rule: jd.buffet.aces
+        return adv.open_buffet(state, move.cards)
+    if move.verb == "stop" and state.phase == "dump":  # rule: jd.turn.dump-tray
+        # jd.turn.dump-tray: draw as many as were thrown away.
+        return evolve(state, phase="discard", tasks=((DRAW, seat),) * state.dumped, dumped=0)
+    if move.verb == "stop":  # rule: jd.turn.one-option
+        return evolve(state, phase="discard")
+    if move.verb == "kitchen":  # rule: jd.turn.kitchen
+        # jd.turn.kitchen: one extra dessert.
+        return evolve(state, committed=True, phase="discard", tasks=((DRAW, seat),))
+    if move.verb == "dump" and not move.cards:  # rule: jd.ruling.dump-none
+        return evolve(state, committed=True, phase="discard")  # jd.ruling.dump-none=allowed: a pass
+    if move.verb == "dump":  # rule: jd.turn.dump-tray
+        # jd.turn.dump-tray: throw away one more card; ``stop`` draws as many.
+        hand = minus(state.hands[seat], move.cards)
+        return evolve(
+            state, hands=set_seat(state.hands, seat, hand), dessert_discard=plus(state.dessert_discard, move.cards),
+            committed=True, phase="dump", dumped=state.dumped + 1,
+        )
+    if move.verb == "depart":  # rule: jd.discard.one-per-suit
+        return _depart(state, move.guest)
+    raise IllegalMove("jd.turn.one-option", move, "unknown move")  # pragma: no cover
+
+
+def _depart(state: State, guest: str) -> State:
+    """jd.discard.one-per-suit / jd.discard.doorway: the guest leaves; the last to leave stands in the doorway."""
+    return evolve(state, centre=minus(state.centre, (guest,)), guest_discard=state.guest_discard + (guest,))
+
+
+# --------------------------------------------------------------------------- after every move
+
+
+def settle(state: State) -> State:
+    """Everything that happens without a choice: reshuffles, wins, ends of phases and turns."""
+    for _ in range(64):
+        nxt = _settle_once(state)
+        if nxt is state:  # plumbing: a fixed point
+            return state
+        state = nxt
+    raise RuntimeError("settle did not reach a fixed point")  # pragma: no cover
+
+
+def _settle_once(state: State) -> State:
+    if state.phase == "over":  # rule: jd.win.any-time
+        return state
+    o = state.setup.options
+    if o.reshuffle_time == "at-once":  # rule: jd.ruling.reshuffle-time
+        refilled = _refill_desserts(state) if state.dessert_discard else state  # rule: jd.ruling.reshuffle-time, jd.reshuffle.desserts
+        if len(refilled.guest_discard) > 1:  # rule: jd.reshuffle.guests
+            refilled = _refill_guests(refilled)
+        if refilled != state:  # plumbing: something was rebuilt
+            return refilled
+    win = winner(state)
+    if win is not None:  # rule: jd.win.any-time
+        return evolve(state, phase="over", winner=win[0], end_clause=win[1], tasks=())
+    if state.tasks:  # rule: jd.ruling.dessert-supply-empty, jd.ruling.guest-supply-empty
+        return _settle_task(state)
+    if state.phase == "window":  # rule: jd.surprise.intercept, jd.block.defender
+        return adv.settle_window(state)
+    if state.phase == "choose" and state.served >= MAX_SERVINGS:  # rule: jd.turn.satisfy-guests
+        return evolve(state, phase="discard")
+    if state.phase == "return" and not state.returning:  # rule: jd.buffet.draw-three
+        return evolve(state, phase="buffet", tasks=((DRAW, state.turn),) * BUFFET_DRAWS)
+    if state.phase == "discard" and not _duplicated_suits(state):  # rule: jd.discard.turn-ends
+        return _end_turn(state)
+    if all_claimed(state):  # rule: jd.ruling.all-guests-claimed
+        return all_claimed_end(state)
+    if at_turn_start(state) and not serving_possible(state):  # rule: jd.ruling.no-serving-possible
+        return no_serving_end(state)
+    return state
+
+
+def _settle_task(state: State) -> State:
+    """A draw or turn-up with nothing to take from (jd.ruling.dessert-supply-empty, jd.ruling.guest-supply-empty)."""
+    kind, _ = state.tasks[0]
+    o = state.setup.options
+    if kind == DRAW and not _dessert_source(state):  # rule: jd.ruling.dessert-supply-empty
+        if o.dessert_supply == STRICT:  # rule: jd.ruling.dessert-supply-empty
+            raise RuleGap("jd.ruling.dessert-supply-empty", "a dessert must be drawn but pile and discards are empty")
+        return evolve(state, tasks=state.tasks[1:])
+    if kind == TURN_UP and not _guest_source(state):  # rule: jd.ruling.guest-supply-empty
+        if o.guest_supply == STRICT:  # rule: jd.ruling.guest-supply-empty
+            raise RuleGap("jd.ruling.guest-supply-empty", "a guest must be turned up but no guest is left to turn up")
+        if o.guest_supply == "draw-game":  # rule: jd.ruling.guest-supply-empty
+            return evolve(state, phase="over", tasks=(), end_clause="jd.ruling.guest-supply-empty")
+        return evolve(state, tasks=state.tasks[1:])
+    return state
+
+
+def _end_turn(state: State) -> State:
+    """jd.discard.turn-ends: the next seat clockwise starts with a draw phase."""
+    nxt = (state.turn + 1) % state.setup.players
+    return evolve(
+        state, turn=nxt, phase="choose", tasks=_draw_phase(nxt), opening=False, served=0, committed=False,
+        poach="", shielded=(), offer=None, answerers=(), speaker=-1, returning=(), dumped=0,
+    )
+
+
+# --------------------------------------------------------------------------- winning
+
+
+@lru_cache(maxsize=1 << 14)
+def winning_clause(deck: Deck, guests: tuple[str, ...]) -> str | None:
+    """jd.win.three-of-a-suit or jd.win.five-suits if these guests win, else None."""
+    suits = Counter(deck.suit_of(g) for g in guests)
+    if any(k >= 3 for k in suits.values()):  # rule: jd.win.three-of-a-suit
+        return "jd.win.three-of-a-suit"
+    if len(suits) >= 5:  # rule: jd.win.five-suits
+        return "jd.win.five-suits"
+    return None
+
+
+def winner(state: State) -> tuple[int, str] | None:
+    """jd.win.any-time: the first seat (from the player whose turn it is) whose guests win."""
+    return _winner(deck_of(state), state.claimed, state.turn)
+
+
+@lru_cache(maxsize=1 << 14)
+def _winner(deck: Deck, claimed: tuple[tuple[str, ...], ...], turn: int) -> tuple[int, str] | None:
+    n = len(claimed)
+    for k in range(n):
+        seat = (turn + k) % n
+        clause = winning_clause(deck, claimed[seat])
+        if clause:  # rule: jd.win.any-time
+            return seat, clause
+    return None
+
+
+def outcome(state: State) -> Outcome | None:
+    if state.phase != "over":  # rule: jd.win.any-time
+        return None
+    n = state.setup.players
+    if (state.winner < 0 and state.end_clause in ("jd.ruling.all-guests-claimed", "jd.ruling.no-serving-possible")  # rule: jd.ruling.all-guests-claimed, jd.ruling.no-serving-possible
+            and _scored(state)):
+        return scored_outcome(state)
+    if state.winner < 0:  # rule: jd.ruling.all-guests-claimed, jd.ruling.no-serving-possible
+        return Outcome(draw=True, clause=state.end_clause, scores=tuple(len(c) for c in state.claimed))
+    return Outcome(
+        winners=frozenset({state.winner}), losers=frozenset(set(range(n)) - {state.winner}),
+        clause=state.end_clause, scores=tuple(len(c) for c in state.claimed),
+    )
+
+
+def _scored(state: State) -> bool:
+    """The game ended by the publisher's scoring rather than as a draw."""
+    o = state.setup.options
+    if state.end_clause == "jd.ruling.all-guests-claimed":  # rule: jd.ruling.all-guests-claimed
+        return o.all_claimed == FAQ_SCORE
+    return o.no_serving == FAQ_SCORE  # rule: jd.ruling.no-serving-possible

@@ -1,0 +1,74 @@
+"""Serving a guest (current rulebook): what satisfies it, the tips, and a serving that succeeds.
+
+Clause ids refer to spec/just_desserts.toml.  Every serving attempt ends here when nobody
+answers it (advanced.py opens the answer window first when somebody may).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..decks import Deck, servings
+from .state import DRAW, Offer, State, deck_of, evolve, minus, plus, set_seat
+from .tastes import minimal_servings
+
+
+def guest_servings(state: State, hand: tuple[str, ...], guest: str) -> tuple[tuple[str, ...], ...]:
+    """Every set of desserts from ``hand`` that may be served to ``guest`` (jd.turn.satisfy-guests).
+
+    With the default ruling jd.ruling.serving-size=minimal a serving has no card to spare,
+    so it has at most one card per wanted taste.
+    """
+    return satisfying_sets(deck_of(state), hand, guest, state.setup.options.serving_size == "minimal")
+
+
+@lru_cache(maxsize=1 << 16)
+def satisfying_sets(deck: Deck, hand: tuple[str, ...], guest: str, minimal: bool = True) -> tuple[tuple[str, ...], ...]:
+    """Given a hand and a guest: every set of desserts from the hand that may be served to it.
+
+    Sorted tuples of dessert ids, in canonical order (jd.serve.satisfies); ``minimal`` is
+    jd.ruling.serving-size=minimal (no card to spare).
+    """
+    hand = tuple(sorted(hand))
+    if minimal:  # rule: jd.ruling.serving-size
+        return minimal_servings(deck, hand, guest, len(deck.guest(guest).wants))
+    return servings(deck, hand, guest)
+
+
+def tips_for(state: State, guest: str, cards: tuple[str, ...]) -> int:
+    """Tips for serving these desserts to this guest (jd.tip.favourite, jd.ruling.tip-count,
+    jd.ruling.favourite-with-others)."""
+    favs = deck_of(state).guest(guest).favorites
+    n = sum(1 for c in cards if c in favs)  # rule: jd.tip.favourite
+    if len(cards) > 1 and state.setup.options.favourite_with_others == "alone-only":  # rule: jd.ruling.favourite-with-others
+        return 0
+    if state.setup.options.tip_count == "one-per-guest":  # rule: jd.ruling.tip-count
+        return min(n, 1)
+    return n
+
+
+def serve_succeeds(state: State, offer: Offer) -> State:
+    """The guest joins the server; the desserts go to the discard pile; tips follow (jd.tip.favourite)."""
+    s = take_guest(state, offer.guest, offer.victim)
+    claimed = set_seat(s.claimed, offer.server, plus(s.claimed[offer.server], (offer.guest,)))
+    tasks = ((DRAW, offer.server),) * tips_for(state, offer.guest, offer.cards)
+    poach = s.poach
+    if offer.victim >= 0:  # rule: jd.poach.one-opportunity, jd.poach.victim-tip
+        poach = "done"
+        tasks = ((DRAW, offer.victim),) + tasks
+    phase = "discard" if offer.back == "buffet" else "choose"  # rule: jd.buffet.serve-one
+    return evolve(
+        s, claimed=claimed, dessert_discard=plus(s.dessert_discard, offer.cards), served=s.served + 1,
+        committed=True, poach=poach, offer=None, answerers=(), speaker=-1, phase=phase, tasks=s.tasks + tasks,
+    )
+
+
+def take_guest(state: State, guest: str, victim: int) -> State:
+    """Remove a guest from where it is: a player's guests, the middle or the doorway."""
+    if victim >= 0:  # rule: jd.poach.attempt
+        return evolve(state, claimed=set_seat(state.claimed, victim, minus(state.claimed[victim], (guest,))))
+    if guest in state.centre:  # rule: jd.turn.satisfy-guests
+        return evolve(state, centre=minus(state.centre, (guest,)))
+    # the doorway guest: the one beneath now stands in the doorway (jd.discard.doorway)
+    return evolve(state, guest_discard=state.guest_discard[:-1])
+

@@ -1,0 +1,420 @@
+"""The exact engine: a whole game counted and solved, level by level, over compact rows.
+
+For a rule set whose :class:`~tablerules.model.compact.Kernel` numbers the states by a
+progress measure (actions played so far: every action adds one), the search goes level by
+level, each level complete before the next.  A level is split into partitions by a hash
+of its rows' table part, so every copy of a table state meets in one partition, and the
+partitions are expanded and merged as independent tasks (run here, in a pool of
+processes, or on a Dask cluster: :mod:`tablerules.proofs.exact_run`).  What the tasks
+write lives in a store folder on disk; nothing keeps a parent pointer in memory, and a
+trace is found again when asked for.
+
+**Units.**  A *table state* is whose turn it is and, for every place, what lies there as
+any player sees it (for Dishes: empty, clean, or a pile given by its top tile and its
+number of tiles).  The starting state counts; a state where the player to move must pass
+counts; a step where a turned tile waits for its colour is not a state.  An *action* is a
+move a player chooses (a pass forced by the rules is not one).  Counts *up to colours* and
+*up to colours and kinds* count orbits of table states under relabelling; unreduced counts
+are sums of orbit sizes.  *Engine states* are the canonical rows the engine stores: a
+table state plus what chance still needs to remember.
+
+**Values** (backward induction, exact):
+
+* *uniform random play*: the player to move picks each of its legal actions with equal
+  probability; chance follows the rules.  Probabilities are computed modulo primes and
+  rebuilt exactly by the Chinese remainder theorem: the denominator is known to divide the
+  product over levels of the least common multiple of the branch weights' denominators.
+* *optimal play*: each player picks the action that makes its own chance of being among
+  the losers smallest.  Ties are broken, in order, by: its own chance of being the only
+  loser (smaller first); the other players' total chance of losing (larger first); the
+  expected number of actions left (smaller first); then the value vector in seat order
+  (smaller first), a fixed convention that never decides a two-player figure.  Values are
+  exact integers, ``history weight x probability``: the kernel's history weight makes every
+  chance node a plain sum.
+
+Store layout, per level ``L{a}``: ``p{p}.rows`` (distinct rows, sorted by hash),
+``p{p}.hash``; with values also ``p{p}.edges`` (parent, action, p_num, p_den, destination
+partition, place in the bucket; in expansion order), ``p{p}.actions``, ``p{p}.terminal`` / ``p{p}.losers``,
+``c{src}-{d}.child`` (each bucket's rows as indices into partition d of the next level), ``optimal`` and ``random{chunk}`` (values of the whole level, partitions in order).
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from tablerules.model.compact import Kernel
+
+from . import exact_loops as loops
+
+# --------------------------------------------------------------------------- the store
+
+
+class Store:
+    """A folder of NumPy files, one sub-folder per level."""
+
+    def __init__(self, root: str | Path | None = None) -> None:
+        self.owned = root is None
+        self.root = Path(tempfile.mkdtemp(prefix="tablerules-exact-")) if root is None else Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+
+    def path(self, level: int, name: str) -> Path:
+        d = self.root / f"L{level}"
+        d.mkdir(exist_ok=True)
+        return d / f"{name}.npy"
+
+    def save(self, level: int, name: str, array: np.ndarray) -> None:
+        np.save(self.path(level, name), array, allow_pickle=False)
+
+    def load(self, level: int, name: str) -> np.ndarray:
+        return np.load(self.path(level, name), allow_pickle=False)
+
+    def exists(self, level: int, name: str) -> bool:
+        return (self.root / f"L{level}" / f"{name}.npy").exists()
+
+    def drop(self, level: int, pattern: str) -> None:
+        """Delete the level's files matching a glob pattern (``b*-3.*``, ``p*``)."""
+        d = self.root / f"L{level}"
+        if d.exists():
+            for f in d.glob(pattern):
+                f.unlink()
+
+    def close(self) -> None:
+        if self.owned:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------- per-level figures
+
+
+@dataclass
+class LevelCounts:
+    """Figures for the states of one level (actions played); units in the module docstring."""
+
+    nodes: int = 0
+    """Engine states (canonical rows)."""
+    table_states: int = 0
+    up_to_colours: int = 0
+    up_to_colours_and_kinds: int = 0
+    passes: int = 0
+    """Table states where the player to move must pass."""
+    terminal_states: int = 0
+    terminal_up_to_colours_and_kinds: int = 0
+    children: int = 0
+    """Children generated from this level before merging (the work done)."""
+    weight_lcm: int = 1
+    """Least common multiple of (actions x chance denominator) over this level's branches."""
+
+    def add(self, other: "LevelCounts") -> None:
+        for f in ("nodes", "table_states", "up_to_colours", "up_to_colours_and_kinds", "passes", "terminal_states",
+                  "terminal_up_to_colours_and_kinds", "children"):
+            setattr(self, f, getattr(self, f) + getattr(other, f))
+        self.weight_lcm = math.lcm(self.weight_lcm, other.weight_lcm)
+
+
+# --------------------------------------------------------------------------- tasks (run anywhere)
+
+CHUNK = 50_000
+"""Parents expanded at once (bounds the memory of one task)."""
+
+
+def words_of(rows: np.ndarray) -> np.ndarray:
+    """Rows (whose width is a multiple of 8 bytes) seen as 8-byte words."""
+    return np.ascontiguousarray(rows).view(np.uint64)
+
+
+def partition_of(rows: np.ndarray, table_width: int, parts: int) -> np.ndarray:
+    return (loops.hash_words(words_of(rows), table_width // 8) % np.uint64(parts)).astype(np.int64)
+
+
+def distinct(rows: np.ndarray, hashes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(distinct rows sorted by hash, each row's index among them, their hashes).  Exact:
+    rows whose hashes agree are compared in full."""
+    if not len(rows):
+        return rows, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint64)
+    words = words_of(rows)
+    if hashes is None:
+        hashes = loops.hash_words(words, words.shape[1])
+    firsts, inverse = loops.dedupe(words, hashes)
+    order = np.argsort(hashes[firsts], kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    chosen = firsts[order]
+    return rows[chosen], rank[inverse], hashes[chosen]
+
+
+def table_counts(kernel: Kernel, rows: np.ndarray) -> tuple[int, int, int]:
+    """(unreduced, up to colours, up to colours and kinds) for the distinct table parts of ``rows``."""
+    if not len(rows):
+        return 0, 0, 0
+    tables = rows
+    if kernel.table_width < kernel.width:
+        tables = np.zeros_like(rows)
+        tables[:, :kernel.table_width] = rows[:, :kernel.table_width]
+        tables = distinct(tables)[0]
+    stab, colour_stab = kernel.table_stabilisers(tables)
+    orbit = kernel.group_order // stab
+    colour_orbit = kernel.colour_group_order // colour_stab
+    return int(orbit.sum()), int((orbit // colour_orbit).sum()), len(tables)
+
+
+class ProgressMeasureBroken(RuntimeError):
+    """A child is not one level below its parent: the kernel's progress measure is wrong."""
+
+
+def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int, keep_edges: bool) -> LevelCounts:
+    """Expand one partition of a level; write each distinct child to the bucket of its partition.
+
+    Also records the partition's terminal states and, for values, the edges (parent, action,
+    chance weight, and the child as a destination partition and a place in its bucket) and
+    each node's number of actions.  Checks that every child lies one level further."""
+    rows = store.load(level, f"p{part}.rows")
+    counts = LevelCounts()
+    width = kernel.width
+    got: list[tuple] = []
+    pass_parts: list[np.ndarray] = []
+    actions_all = np.zeros(len(rows), dtype=np.int64)
+    for lo in range(0, len(rows), CHUNK):
+        ex = kernel.expand(rows[lo:lo + CHUNK])
+        actions_all[lo:lo + len(ex.actions)] = ex.actions
+        counts.children += len(ex.children)
+        if len(ex.passes):
+            pass_parts.append(ex.passes)
+        if not len(ex.children):
+            continue
+        if np.any(kernel.level(ex.children) != level + 1):
+            raise ProgressMeasureBroken(f"level {level}: a child is not at level {level + 1}")
+        denom = ex.actions[ex.parent] * ex.p_den
+        for value in np.unique(denom):
+            counts.weight_lcm = math.lcm(counts.weight_lcm, int(value))
+        got.append((ex.children, ex.parent + lo, ex.action, ex.p_num, ex.p_den))
+    children = np.concatenate([g[0] for g in got]) if got else np.zeros((0, width), dtype=np.uint8)
+    words = words_of(children)
+    hashes = loops.hash_words(words, words.shape[1])
+    firsts, inverse = loops.dedupe(words, hashes)  # children met twice in this partition are sent once
+    unique = children[firsts]
+    unique_hash = hashes[firsts]
+    dest = partition_of(unique, kernel.table_width, parts)
+    order = np.argsort(dest, kind="stable")
+    bounds = np.searchsorted(dest[order], np.arange(parts + 1))
+    place = np.empty(len(order), dtype=np.int64)  # each distinct child's place in its bucket
+    place[order] = np.arange(len(order)) - bounds[dest[order]]
+    passes = distinct(np.concatenate(pass_parts))[0] if pass_parts else np.zeros((0, width), dtype=np.uint8)
+    pass_dest = partition_of(passes, kernel.table_width, parts) if len(passes) else np.zeros(0, dtype=np.int64)
+    for d in range(parts):
+        pick = order[bounds[d]:bounds[d + 1]]
+        store.save(level + 1, f"b{part}-{d}.rows", unique[pick])
+        store.save(level + 1, f"b{part}-{d}.hash", unique_hash[pick])
+        store.save(level + 1, f"b{part}-{d}.passes", passes[pass_dest == d])
+    terminal = np.nonzero(actions_all == 0)[0]
+    if len(terminal):
+        t_all, _, t_reduced = table_counts(kernel, rows[terminal])
+        counts.terminal_states, counts.terminal_up_to_colours_and_kinds = t_all, t_reduced
+    if keep_edges:
+        store.save(level, f"p{part}.terminal", terminal)
+        store.save(level, f"p{part}.losers", kernel.outcome(rows[terminal]).losers.astype(np.uint8))
+        store.save(level, f"p{part}.actions", actions_all)
+        cols = [np.concatenate([g[i] for g in got]) if got else np.zeros(0, dtype=np.int64) for i in range(1, 5)]
+        edges = np.stack(cols + [dest[inverse], place[inverse]], axis=1).astype(np.int64)
+        store.save(level, f"p{part}.edges", edges)
+    return counts
+
+
+def merge_task(kernel: Kernel, store: Store, level: int, part: int, parts: int, keep_edges: bool) -> LevelCounts:
+    """Gather the buckets of one partition of the next level; keep each row once.
+
+    The distinct rows are written sorted by hash (so a row is found again by binary search);
+    for values, each bucket's rows are written as indices into them."""
+    rows_in = [store.load(level, f"b{src}-{part}.rows") for src in range(parts)]
+    hashes_in = np.concatenate([store.load(level, f"b{src}-{part}.hash") for src in range(parts)])
+    sizes = [len(r) for r in rows_in]
+    rows, inverse, hashes = distinct(np.concatenate(rows_in), hashes_in)
+    store.save(level, f"p{part}.rows", rows)
+    store.save(level, f"p{part}.hash", hashes)
+    if keep_edges:
+        offset = 0
+        for src in range(parts):
+            store.save(level - 1, f"c{src}-{part}.child", inverse[offset:offset + sizes[src]])
+            offset += sizes[src]
+    passes = distinct(np.concatenate([store.load(level, f"b{src}-{part}.passes") for src in range(parts)]))[0]
+    store.drop(level, f"b*-{part}.*")
+    counts = LevelCounts(nodes=len(rows))
+    counts.table_states, counts.up_to_colours, counts.up_to_colours_and_kinds = table_counts(
+        kernel, np.concatenate([rows, passes]))
+    if len(passes):
+        counts.passes = table_counts(kernel, passes)[0]
+    return counts
+
+
+# --------------------------------------------------------------------------- values (backward)
+
+PRIME_LIMIT = 1 << 29
+"""Primes for the random-play values lie below this (see exact_loops.random_values)."""
+PRIMES_PER_TASK = 8
+
+
+def primes_below(limit: int, count: int) -> list[int]:
+    out, n = [], limit
+    while len(out) < count:
+        n -= 1
+        if n % 2 and all(n % d for d in range(3, int(n ** 0.5) + 1, 2)):
+            out.append(n)
+    return out
+
+
+def _level_edges(store: Store, level: int, parts: int, sizes: list[int], next_sizes: list[int]):
+    """All edges of a level in (parent, action) order, with global parent and child indices."""
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    next_offsets = np.concatenate([[0], np.cumsum(next_sizes)]).astype(np.int64)
+    out = []
+    for p in range(parts):
+        edges = store.load(level, f"p{p}.edges")
+        child = np.empty(len(edges), dtype=np.int64)
+        for d in range(parts):
+            sel = edges[:, 4] == d
+            child[sel] = next_offsets[d] + store.load(level, f"c{p}-{d}.child")[edges[sel, 5]]
+        out.append((edges[:, 0] + offsets[p], edges[:, 1], edges[:, 2], edges[:, 3], child))
+    return [np.concatenate([o[i] for o in out]) for i in range(5)]
+
+
+def _level_nodes(store: Store, level: int, parts: int):
+    """(rows, actions, terminal indices, losers) of a whole level, partitions in order."""
+    rows, actions, term, losers = [], [], [], []
+    offset = 0
+    for p in range(parts):
+        r = store.load(level, f"p{p}.rows")
+        rows.append(r)
+        actions.append(store.load(level, f"p{p}.actions"))
+        term.append(store.load(level, f"p{p}.terminal") + offset)
+        losers.append(store.load(level, f"p{p}.losers"))
+        offset += len(r)
+    return np.concatenate(rows), np.concatenate(actions), np.concatenate(term), np.concatenate(losers)
+
+
+def optimal_task(kernel: Kernel, store: Store, level: int, parts: int, sizes: list[int], next_sizes: list[int] | None) -> None:
+    """Optimal-play values of a whole level from the next level's (``optimal``)."""
+    rows, actions, term, losers = _level_nodes(store, level, parts)
+    weight = kernel.history_weight(rows).astype(np.int64)
+    if next_sizes is None:
+        parent = action = child = np.zeros(0, dtype=np.int64)
+        child_vals = np.zeros((0, 2 * kernel.players + 1), dtype=np.int64)
+    else:
+        parent, action, _, _, child = _level_edges(store, level, parts, sizes, next_sizes)
+        child_vals = store.load(level + 1, "optimal")
+    out = loops.optimal_values(len(rows), kernel.players, weight, rows[:, 0].astype(np.int64), term, losers,
+                               parent, action, child, child_vals)
+    store.save(level, "optimal", out)
+
+
+def random_task(kernel: Kernel, store: Store, level: int, parts: int, sizes: list[int], next_sizes: list[int] | None,
+                chunk: int, primes: list[int]) -> None:
+    """Uniform-random-play values of a whole level modulo some primes (``random{chunk}``)."""
+    rows, actions, term, losers = _level_nodes(store, level, parts)
+    if next_sizes is None:
+        parent = p_num = denom = child = np.zeros(0, dtype=np.int64)
+        child_vals = np.zeros((0, 2 * kernel.players + 1, len(primes)), dtype=np.uint32)
+        inverses = np.zeros((len(primes), 1), dtype=np.int64)
+    else:
+        parent, _, p_num, p_den, child = _level_edges(store, level, parts, sizes, next_sizes)
+        denom = actions[parent] * p_den
+        child_vals = store.load(level + 1, f"random{chunk}")
+        top = int(denom.max()) if len(denom) else 1
+        inverses = np.zeros((len(primes), top + 1), dtype=np.int64)
+        for j, p in enumerate(primes):
+            for x in np.unique(denom):
+                inverses[j, x] = pow(int(x), -1, p)
+    out = loops.random_values(len(rows), kernel.players, term, losers, parent, p_num, denom, child, child_vals,
+                              np.array(primes, dtype=np.int64), inverses)
+    store.save(level, f"random{chunk}", out)
+
+
+# --------------------------------------------------------------------------- rebuilding exact fractions
+
+
+def crt_fraction(residues: list[int], primes: list[int], denominator: int) -> Fraction:
+    """The fraction x / denominator with 0 <= x < prod(primes) whose residues times
+    ``denominator`` are ``residues``."""
+    M = math.prod(primes)
+    x = 0
+    for r, p in zip(residues, primes):
+        m = M // p
+        x += (r * denominator % p) * m * pow(m, -1, p)
+    return Fraction(x % M, denominator)
+
+
+@dataclass
+class SeatValues:
+    """One way of playing: per seat P(among the losers), P(sole loser), and E(actions)."""
+
+    among_losers: list[Fraction]
+    sole_loser: list[Fraction]
+    expected_actions: Fraction
+
+
+@dataclass
+class FirstMove:
+    move: str
+    mover: int
+    values: SeatValues
+
+
+@dataclass
+class Solution:
+    """What the exact engine found (units: see the module docstring)."""
+
+    kernel_name: str
+    players: int
+    levels: list[LevelCounts] = field(default_factory=list)
+    complete: bool = False
+    stopped: str = ""
+    random_play: SeatValues | None = None
+    optimal_play: SeatValues | None = None
+    first_moves: list[FirstMove] = field(default_factory=list)
+    seconds: float = 0.0
+    peak_memory_mb: float = 0.0
+    primes_used: int = 0
+
+    def total(self, name: str) -> int:
+        return sum(getattr(lv, name) for lv in self.levels)
+
+    @property
+    def longest_game_actions(self) -> int | None:
+        ends = [a for a, lv in enumerate(self.levels) if lv.terminal_states]
+        return max(ends) if ends and self.complete else None
+
+
+def seat_values(vec: list[Fraction], n: int) -> SeatValues:
+    return SeatValues(vec[:n], vec[n:2 * n], vec[2 * n])
+
+
+def locate(store: Store, kernel: Kernel, level: int, parts: int, sizes: list[int], row: np.ndarray) -> int:
+    """The index in its level (partitions in order) of a canonical row; KeyError if absent."""
+    part = int(partition_of(row[None, :], kernel.table_width, parts)[0])
+    h = loops.hash_words(words_of(row[None, :]), len(row) // 8)[0]
+    hashes = store.load(level, f"p{part}.hash")
+    i = int(np.searchsorted(hashes, h))
+    rows = store.load(level, f"p{part}.rows")
+    while i < len(hashes) and hashes[i] == h:
+        if np.array_equal(rows[i], row):
+            return sum(sizes[:part]) + i
+        i += 1
+    raise KeyError("row not found in level")
+
+
+def values_at(store: Store, kernel: Kernel, level: int, parts: int, sizes: list[int], row: np.ndarray,
+              prime_chunks: list[list[int]], denominator: int) -> tuple[list[Fraction], list[Fraction]]:
+    """(optimal, random) values of one canonical row of a level, as exact fractions."""
+    idx = locate(store, kernel, level, parts, sizes, row)
+    w = int(kernel.history_weight(row[None, :])[0])
+    opt = store.load(level, "optimal")[idx]
+    residues = np.concatenate([store.load(level, f"random{c}")[idx] for c in range(len(prime_chunks))], axis=1)
+    primes = [p for chunk in prime_chunks for p in chunk]
+    optimal = [Fraction(int(x), w) for x in opt]
+    random = [crt_fraction([int(r) for r in residues[v]], primes, denominator) for v in range(len(opt))]
+    return optimal, random

@@ -1,0 +1,189 @@
+"""The exact engine's inner loops over rows and edges, compiled with Numba.
+
+Kept apart from :mod:`tablerules.proofs.exact`, which says what is computed and why; here
+is only how, one row or one edge at a time (set NUMBA_DISABLE_JIT=1 to run them as Python).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _mix(x):
+    x ^= x >> np.uint64(30)
+    x *= np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(27)
+    x *= np.uint64(0x94D049BB133111EB)
+    x ^= x >> np.uint64(31)
+    return x
+
+
+@njit(cache=True)
+def hash_words(words, n_words):
+    """A 64-bit hash of each row's first ``n_words`` 8-byte words.  Used to sort, to
+    partition and to find duplicates; rows with equal hashes are always compared in full."""
+    n = words.shape[0]
+    out = np.empty(n, dtype=np.uint64)
+    for i in range(n):
+        h = np.uint64(0x9E3779B97F4A7C15)
+        for j in range(n_words):
+            h = _mix(h ^ words[i, j])
+        out[i] = h
+    return out
+
+
+@njit(cache=True)
+def _same(words, a, b):
+    for j in range(words.shape[1]):
+        if words[a, j] != words[b, j]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def dedupe(words, hashes):
+    """(first row of each distinct row, in order of first appearance; each row's distinct
+    index), by open addressing on the hash and a full comparison of the rows."""
+    n = words.shape[0]
+    size = 16
+    while size < 2 * n:
+        size *= 2
+    mask = np.uint64(size - 1)
+    table = np.full(size, -1, dtype=np.int64)
+    firsts = np.empty(n, dtype=np.int64)
+    inverse = np.empty(n, dtype=np.int64)
+    count = 0
+    for i in range(n):
+        slot = hashes[i] & mask
+        while True:
+            g = table[slot]
+            if g < 0:
+                table[slot] = count
+                firsts[count] = i
+                inverse[i] = count
+                count += 1
+                break
+            f = firsts[g]
+            if hashes[f] == hashes[i] and _same(words, f, i):
+                inverse[i] = g
+                break
+            slot = (slot + np.uint64(1)) & mask
+    return firsts[:count], inverse
+
+
+@njit(cache=True)
+def optimal_values(n_nodes, players, weight, mover, term, losers, parent, action, child, child_vals):
+    """weight x (P(among losers) per seat, P(sole loser) per seat, E(actions left)) under
+    optimal play (tie rule in proofs/exact.py); edges sorted by (parent, action)."""
+    V = 2 * players + 1
+    out = np.zeros((n_nodes, V), dtype=np.int64)
+    for x in range(term.shape[0]):
+        t = term[x]
+        count = 0
+        for s in range(players):
+            count += losers[x, s]
+        for s in range(players):
+            if losers[x, s]:
+                out[t, s] = weight[t]
+                if count == 1:
+                    out[t, players + s] = weight[t]
+    acc = np.zeros(V, dtype=np.int64)
+    best = np.zeros(V, dtype=np.int64)
+    E = parent.shape[0]
+    e = 0
+    while e < E:
+        p = parent[e]
+        has_best = False
+        while e < E and parent[e] == p:
+            a = action[e]
+            for v in range(V):
+                acc[v] = 0
+            while e < E and parent[e] == p and action[e] == a:
+                for v in range(V):
+                    acc[v] += child_vals[child[e], v]
+                e += 1
+            acc[V - 1] += weight[p]  # the action itself
+            if not has_best or _prefer(acc, best, mover[p], players):
+                for v in range(V):
+                    best[v] = acc[v]
+                has_best = True
+        for v in range(V):
+            out[p, v] = best[v]
+    return out
+
+
+@njit(cache=True)
+def _prefer(a, b, seat, players):
+    """Is value vector ``a`` strictly preferred to ``b`` by ``seat``? (proofs/exact.py, optimal play)"""
+    if a[seat] != b[seat]:
+        return a[seat] < b[seat]
+    if a[players + seat] != b[players + seat]:
+        return a[players + seat] < b[players + seat]
+    oa = 0
+    ob = 0
+    for s in range(players):
+        if s != seat:
+            oa += a[s]
+            ob += b[s]
+    if oa != ob:
+        return oa > ob
+    V = 2 * players + 1
+    if a[V - 1] != b[V - 1]:
+        return a[V - 1] < b[V - 1]
+    for v in range(V):
+        if a[v] != b[v]:
+            return a[v] < b[v]
+    return False
+
+
+@njit(cache=True)
+def random_values(n_nodes, players, term, losers, parent, p_num, denom, child, child_vals, primes, inverses):
+    """(P(among losers) per seat, P(sole loser) per seat, E(actions left)) under uniform
+    random play, modulo each prime; edges sorted by parent.  ``denom`` is the parent's
+    number of actions times the chance denominator; ``inverses[j, x]`` is 1/x mod primes[j]."""
+    V = 2 * players + 1
+    P = primes.shape[0]
+    out = np.zeros((n_nodes, V, P), dtype=np.uint32)
+    for x in range(term.shape[0]):
+        t = term[x]
+        count = 0
+        for s in range(players):
+            count += losers[x, s]
+        for s in range(players):
+            if losers[x, s]:
+                for j in range(P):
+                    out[t, s, j] = 1
+                    if count == 1:
+                        out[t, players + s, j] = 1
+    acc = np.zeros((V, P), dtype=np.uint64)
+    E = parent.shape[0]
+    e = 0
+    while e < E:
+        p = parent[e]
+        for v in range(V):
+            for j in range(P):
+                acc[v, j] = 0
+        n_e = 0
+        while e < E and parent[e] == p:
+            c = child[e]
+            for j in range(P):
+                q = np.uint64(primes[j])
+                coef = (np.uint64(p_num[e]) % q) * np.uint64(inverses[j, denom[e]]) % q
+                for v in range(V):
+                    acc[v, j] += coef * np.uint64(child_vals[c, v, j])
+            n_e += 1
+            e += 1
+            if n_e % 8 == 0:  # residues < 2^29: eight products of two stay below 2^61
+                for v in range(V):
+                    for j in range(P):
+                        acc[v, j] %= np.uint64(primes[j])
+        for j in range(P):
+            q = np.uint64(primes[j])
+            for v in range(V):
+                acc[v, j] %= q
+            acc[V - 1, j] = (acc[V - 1, j] + np.uint64(1)) % q  # one more action played
+            for v in range(V):
+                out[p, v, j] = np.uint32(acc[v, j])
+    return out

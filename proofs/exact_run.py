@@ -1,0 +1,231 @@
+"""Running the exact engine: the level loop, and where its tasks run.
+
+:func:`solve` drives :mod:`tablerules.proofs.exact`: forward, level by level (expand every
+partition, then merge every partition), then backward for the values (one task for optimal
+play and one per group of primes for random play).  The tasks are plain functions of
+(kernel, store folder, level, partition), so any executor can run them:
+
+* ``serial``: in this process;
+* ``processes``: a pool of worker processes on this machine (the default: one per core);
+* ``dask``: a dask.distributed cluster; the store folder must be one every worker can
+  read and write (a shared file system on a multi-machine cluster; see docs/exact.rst).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import resource
+import time
+from concurrent.futures import ProcessPoolExecutor
+from fractions import Fraction
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from tablerules.model.compact import Kernel
+
+from . import exact
+from .exact import FirstMove, LevelCounts, Solution, Store, seat_values
+
+# --------------------------------------------------------------------------- executors
+
+
+def _task(kind: str, kernel: Kernel, root: str, level: int, *args: Any) -> Any:
+    store = Store(root)
+    fn = {"expand": exact.expand_task, "merge": exact.merge_task, "optimal": exact.optimal_task,
+          "random": exact.random_task}[kind]
+    return fn(kernel, store, level, *args)
+
+
+class Executor:
+    """Runs a batch of tasks and returns their results in order."""
+
+    name = "serial"
+    workers = 1
+
+    def run(self, calls: Sequence[tuple]) -> list[Any]:
+        return [_task(*c) for c in calls]
+
+    def close(self) -> None:
+        pass
+
+    def peak_memory_mb(self) -> float:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+class ProcessExecutor(Executor):
+    name = "processes"
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or os.cpu_count() or 1
+        self.pool = ProcessPoolExecutor(max_workers=self.workers)
+
+    def run(self, calls: Sequence[tuple]) -> list[Any]:
+        futures = [self.pool.submit(_task, *c) for c in calls]
+        return [f.result() for f in futures]
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)
+
+    def peak_memory_mb(self) -> float:
+        """This process plus each worker at the largest worker's peak (an upper bound)."""
+        own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        return own + self.workers * child
+
+
+class DaskExecutor(Executor):
+    name = "dask"
+
+    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+        from dask.distributed import Client, LocalCluster
+
+        if address:
+            self.cluster = None
+            self.client = Client(address)
+        else:
+            self.cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                                        processes=True, dashboard_address=None)
+            self.client = Client(self.cluster)
+        self.workers = len(self.client.scheduler_info()["workers"])
+
+    def run(self, calls: Sequence[tuple]) -> list[Any]:
+        futures = [self.client.submit(_task, *c, pure=False) for c in calls]
+        return self.client.gather(futures)
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def executor(name: str, workers: int | None = None, address: str | None = None) -> Executor:
+    if name == "serial":
+        return Executor()
+    if name == "processes":
+        return ProcessExecutor(workers)
+    if name == "dask":
+        return DaskExecutor(address, workers)
+    raise ValueError(f"unknown executor {name!r} (serial, processes, dask)")
+
+
+# --------------------------------------------------------------------------- the level loop
+
+Progress = Callable[[str], None]
+FirstMoves = Callable[[], list[tuple[str, int, list[tuple[np.ndarray, Fraction]]]]]
+
+
+def solve(kernel: Kernel, *, name: str = "", values: bool = True, run: Executor | None = None, parts: int | None = None,
+          store_root: str | None = None, max_states: int | None = None, max_seconds: float | None = None,
+          progress: Progress | None = None, first_moves: FirstMoves | None = None) -> Solution:
+    """Count (and, with ``values``, solve) the game of ``kernel`` from its start.
+
+    ``max_states`` (engine states) bounds what the run covers; ``max_seconds`` only stops it
+    between levels and marks it incomplete.  ``first_moves`` gives the first actions at the
+    real start (text, mover, and each chance outcome as a canonical row of level 1)."""
+    t0 = time.perf_counter()
+    own = run is None
+    run = run or Executor()
+    parts = parts or max(1, 2 * run.workers)
+    store = Store(store_root)
+    sol = Solution(kernel_name=name, players=kernel.players)
+    say = progress or (lambda text: None)
+    sizes: list[list[int]] = []
+    try:
+        starts = kernel.start()
+        sizes.append(_write_start(kernel, store, parts, np.stack([r for r, _ in starts])))
+        level0 = LevelCounts(nodes=sum(sizes[0]))
+        level0.table_states, level0.up_to_colours, level0.up_to_colours_and_kinds = exact.table_counts(
+            kernel, np.stack([r for r, _ in starts]))
+        sol.levels.append(level0)
+        level, seen = 0, level0.nodes
+        while True:
+            elapsed = time.perf_counter() - t0
+            say(f"level {level}: {sol.levels[level].nodes:,} states to expand; {seen:,} distinct states so far; "
+                f"{elapsed:.0f} s ({seen / max(elapsed, 1e-9):,.0f} states/s)")
+            grown = run.run([("expand", kernel, str(store.root), level, p, parts, values) for p in range(parts)])
+            for c in grown:
+                for f in ("terminal_states", "terminal_up_to_colours_and_kinds", "children"):
+                    setattr(sol.levels[level], f, getattr(sol.levels[level], f) + getattr(c, f))
+                sol.levels[level].weight_lcm = math.lcm(sol.levels[level].weight_lcm, c.weight_lcm)
+            if not sol.levels[level].children:
+                sol.complete = True
+                store.drop(level + 1, "b*")
+                break
+            merged = run.run([("merge", kernel, str(store.root), level + 1, p, parts, values) for p in range(parts)])
+            nxt = LevelCounts()
+            for c in merged:
+                nxt.add(c)
+            sizes.append([c.nodes for c in merged])
+            sol.levels.append(nxt)
+            level += 1
+            seen += nxt.nodes
+            if not values:
+                store.drop(level - 1, "*")
+            if max_states is not None and seen > max_states:
+                sol.stopped = f"the state budget of {max_states:,} engine states"
+                break
+            if max_seconds is not None and time.perf_counter() - t0 > max_seconds:
+                sol.stopped = f"the time limit of {max_seconds:g} s"
+                break
+        if sol.complete and values:
+            _values(kernel, store, run, parts, sizes, sol, starts, say, first_moves)
+    finally:
+        sol.seconds = time.perf_counter() - t0
+        if own:
+            run.close()
+        sol.peak_memory_mb = run.peak_memory_mb()
+        store.close()
+    return sol
+
+
+def _write_start(kernel: Kernel, store: Store, parts: int, rows: np.ndarray) -> list[int]:
+    dest = exact.partition_of(rows, kernel.table_width, parts)
+    sizes = []
+    for p in range(parts):
+        distinct, _, hashes = exact.distinct(rows[dest == p])
+        store.save(0, f"p{p}.rows", distinct)
+        store.save(0, f"p{p}.hash", hashes)
+        sizes.append(len(distinct))
+    return sizes
+
+
+def _values(kernel, store, run, parts, sizes, sol, starts, say, first_moves):
+    last = len(sol.levels) - 1
+    denominator = math.prod(lv.weight_lcm for lv in sol.levels)
+    bound = 2 * (last + 2) * denominator  # values are at most the number of levels
+    count = 1
+    while math.prod(exact.primes_below(exact.PRIME_LIMIT, count)) <= bound:
+        count += 1
+    primes = exact.primes_below(exact.PRIME_LIMIT, count)
+    chunks = [primes[i:i + exact.PRIMES_PER_TASK] for i in range(0, len(primes), exact.PRIMES_PER_TASK)]
+    sol.primes_used = len(primes)
+    for level in range(last, -1, -1):
+        say(f"values: level {level}, {sol.levels[level].nodes:,} states ({len(primes)} primes for random play)")
+        nxt = sizes[level + 1] if level < last else None
+        root = str(store.root)
+        calls = [("optimal", kernel, root, level, parts, sizes[level], nxt)]
+        calls += [("random", kernel, root, level, parts, sizes[level], nxt, c, chunk) for c, chunk in enumerate(chunks)]
+        run.run(calls)
+        if level + 1 <= last and level + 1 != 1:  # level 1 stays for the first moves
+            store.drop(level + 1, "*")
+    n = kernel.players
+    opt_total = [Fraction(0)] * (2 * n + 1)
+    rnd_total = [Fraction(0)] * (2 * n + 1)
+    for row, p in starts:
+        opt, rnd = exact.values_at(store, kernel, 0, parts, sizes[0], row, chunks, denominator)
+        opt_total = [a + p * b for a, b in zip(opt_total, opt)]
+        rnd_total = [a + p * b for a, b in zip(rnd_total, rnd)]
+    sol.optimal_play = seat_values(opt_total, n)
+    sol.random_play = seat_values(rnd_total, n)
+    if first_moves is None or last < 1:
+        return
+    child_denominator = denominator // sol.levels[0].weight_lcm
+    for move, mover, outcomes in first_moves():
+        opt = [Fraction(0)] * (2 * n + 1)
+        for row, q in outcomes:
+            o, _ = exact.values_at(store, kernel, 1, parts, sizes[1], row, chunks, child_denominator)
+            opt = [a + q * b for a, b in zip(opt, o)]
+        opt[2 * n] += 1
+        sol.first_moves.append(FirstMove(move, mover, seat_values(opt, n)))

@@ -1,0 +1,44 @@
+"""The three rule sets as OpenSpiel games (the optional extra ``tablerules[openspiel]``).
+
+Importing this package registers ``tablerules_dishes``, ``tablerules_just_desserts`` and
+``tablerules_just_desserts_2_3`` with pyspiel, so that::
+
+    import tablerules.openspiel
+    game = pyspiel.load_game("tablerules_dishes(players=3,rulings=tie-for-most=no-loser)")
+
+works like any OpenSpiel game.  See docs/guides/openspiel.rst.
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+from .game import SPECS, GameSpec, TablerulesState, make_game_class
+
+GAMES: dict[str, type] = {}
+"""OpenSpiel short name -> game class."""
+
+
+def register() -> None:
+    """Register every rule set with pyspiel (once)."""
+    registered = set(pyspiel.registered_names())
+    for spec in SPECS:
+        if spec.short_name in GAMES:
+            continue
+        cls, game_type = make_game_class(spec)
+        GAMES[spec.short_name] = cls
+        if spec.short_name not in registered:
+            pyspiel.register_game(game_type, cls)
+
+
+def game_name(ruleset: str) -> str:
+    """The OpenSpiel short name of a rule set id."""
+    for spec in SPECS:
+        if spec.ruleset == ruleset:
+            return spec.short_name
+    raise KeyError(f"no OpenSpiel game for rule set {ruleset!r} (known: {', '.join(s.ruleset for s in SPECS)})")
+
+
+register()
+
+__all__ = ["GAMES", "GameSpec", "SPECS", "TablerulesState", "game_name", "register"]

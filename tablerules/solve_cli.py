@@ -1,0 +1,218 @@
+"""`tablerules solve`: a whole game counted and solved exactly (proofs/exact.py).
+
+Prints what the exact engine found in tables (or, with ``--json``, one JSON document, the
+schema ``solve`` in spec/schemas/).  Units are those of :mod:`tablerules.proofs.exact`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from fractions import Fraction
+from typing import Any
+
+from tablerules.model import registry
+from tablerules.model.core import SetupError, options_text
+
+from .report import table
+
+SCHEMA_VERSION = 1
+
+EXAMPLES = """examples:
+  tablerules solve dishes --players 2                      # the boxed game, every deal, default rulings
+  tablerules solve dishes --players 2 --json > solve.json  # the same as one JSON document
+  tablerules solve dishes --players 2 --deck 3x4 --ruling movable-stacks=any-stack
+  tablerules solve dishes --players 2 --deal red,yellow,c3,c4,red,yellow/yellow,c3,c4,red,yellow,c3
+  tablerules solve dishes --players 3 --count-only --max-seconds 600 --executor dask
+"""
+
+UNITS = ("a table state is whose turn it is plus, for every place, empty / clean / a dirty pile given by its top "
+         "tile and its number of tiles; the start counts, a state where the player to move must pass counts, a "
+         "turned tile waiting for its colour does not; an action is a flip of one clean tile or one (from place, "
+         "to place) placement, forced passes are not actions")
+
+
+def add_parser(sub: Any, setup_args: Any) -> None:
+    s = sub.add_parser("solve", help="count and solve a whole game exactly (random and optimal play)",
+                       description="Count every table state of a game and solve it exactly under uniform random "
+                                   "play and optimal play, level by level (exact engine).",
+                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    setup_args(s, players_default=2)
+    s.add_argument("--deal", metavar="DEAL", help="one fixed physical deal instead of every deal: per layout the "
+                   "colours of its tiles in layout kind order, layouts separated by '/'")
+    s.add_argument("--count-only", action="store_true", help="count states only (no values; keeps nothing between levels)")
+    s.add_argument("--executor", choices=("processes", "serial", "dask"), default="processes",
+                   help="where the tasks run (default: a process per core)")
+    s.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
+    s.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler address (default: a local cluster)")
+    s.add_argument("--store", metavar="DIR", help="folder for the level files (default: a temporary folder; "
+                   "on a multi-machine dask cluster, a shared folder)")
+    s.add_argument("--max-states", type=int, default=None, help="stop after this many engine states (incomplete)")
+    s.add_argument("--max-seconds", type=float, default=None, help="stop between levels after this long (incomplete)")
+    s.add_argument("--json", action="store_true", help="print one JSON document (schema: solve)")
+
+
+def run(args: argparse.Namespace, build_setup: Any) -> int:
+    from tablerules.proofs.exact_run import executor, solve
+
+    rules, setup = build_setup(args)
+    if args.max_states is not None and args.max_states <= 0:
+        raise SetupError("--max-states must be positive")
+    if args.max_seconds is not None and not (args.max_seconds > 0):
+        raise SetupError("--max-seconds must be a positive number")
+    if args.workers is not None and not 1 <= args.workers <= 256:
+        raise SetupError("--workers must be between 1 and 256")
+    kern = registry.kernel(rules.id, setup, **({"deal": args.deal} if args.deal else {}))
+    say = lambda text: print(f"solve: {text}", file=sys.stderr, flush=True)  # noqa: E731 - progress on stderr
+    try:
+        run_on = executor(args.executor, args.workers, args.scheduler)
+    except ImportError as e:
+        raise SetupError(f"--executor {args.executor}: {e.name} is not installed (pip install 'dask[distributed]')") from None
+    try:
+        sol = solve(kern, name=rules.id, values=not args.count_only, run=run_on, store_root=args.store,
+                    max_states=args.max_states, max_seconds=args.max_seconds, progress=say,
+                    first_moves=lambda: first_moves(rules, setup, kern))
+    finally:
+        run_on.close()
+    doc = document(rules, setup, kern, sol, args, run_on)
+    if args.json:
+        json.dump(doc, sys.stdout, indent=1)
+        print()
+    else:
+        print_report(doc, sol)
+    return 0 if sol.complete else 3
+
+
+def first_moves(rules: Any, setup: Any, kern: Any) -> list[tuple[str, int, list[tuple[Any, Fraction]]]]:
+    """The first actions at the real start (text, mover, each chance outcome as a canonical row)."""
+    from tablerules.model.core import CHANCE
+
+    state = rules.new_game(setup)
+    while rules.to_move(state) is CHANCE:  # chance before play: take the most likely branch's first moves
+        state = rules.apply(state, max(rules.chance_outcomes(state), key=lambda mp: mp[1])[0])
+    out = []
+    for move in rules.legal_moves(state):
+        nxt = rules.apply(state, move)
+        outcomes = [(nxt, Fraction(1))]
+        settled = []
+        while outcomes:
+            s, p = outcomes.pop()
+            if rules.to_move(s) is CHANCE:
+                outcomes += [(rules.apply(s, m), p * q) for m, q in rules.chance_outcomes(s)]
+            else:
+                settled.append((kern.canonical(kern.encode(s)[None, :])[0], p))
+        out.append((str(move), state.turn, settled))
+    return out
+
+
+def fraction_text(f: Fraction | None) -> str | None:
+    return None if f is None else f"{f.numerator}/{f.denominator}"
+
+
+def document(rules: Any, setup: Any, kern: Any, sol: Any, args: argparse.Namespace, run_on: Any) -> dict[str, Any]:
+    """The JSON document (schema ``solve``, version SCHEMA_VERSION)."""
+    symmetric = getattr(kern, "symmetric", True)
+    doc: dict[str, Any] = {
+        "schema": "tablerules/solve", "version": SCHEMA_VERSION,
+        "ruleset": rules.id, "players": setup.players, "options": options_text(setup.options),
+        "components": setup.components.name, "deal": args.deal or "every deal",
+        "complete": sol.complete, "stopped": sol.stopped or None, "units": UNITS,
+        "table_states": sol.total("table_states"),
+        "table_states_by_actions": [lv.table_states for lv in sol.levels],
+        "up_to_colours": sol.total("up_to_colours") if symmetric else None,
+        "up_to_colours_and_kinds": sol.total("up_to_colours_and_kinds") if symmetric else None,
+        "terminal_states": sol.total("terminal_states"),
+        "longest_game_actions": sol.longest_game_actions,
+        "engine_states": sol.total("nodes"),
+        "forced_pass_states": sol.total("passes"),
+        "random_play": None, "optimal_play": None,
+        "seconds": round(sol.seconds, 1), "peak_memory_mb": round(sol.peak_memory_mb, 1),
+        "executor": {"name": run_on.name, "workers": run_on.workers},
+    }
+    if sol.random_play is not None:
+        r = sol.random_play
+        doc["random_play"] = {
+            "seat_among_losers": [fraction_text(x) for x in r.among_losers],
+            "seat_sole_loser": [fraction_text(x) for x in r.sole_loser],
+            "expected_actions": fraction_text(r.expected_actions),
+            "meaning": "the player to move picks each legal action with equal probability",
+        }
+    if sol.optimal_play is not None:
+        o = sol.optimal_play
+        n = setup.players
+        doc["optimal_play"] = {
+            "seat_among_losers": [fraction_text(x) for x in o.among_losers],
+            "seat_sole_loser": [fraction_text(x) for x in o.sole_loser],
+            "expected_actions": fraction_text(o.expected_actions),
+            "first_player_advantage": bool(o.among_losers[0] < min(o.among_losers[1:n])),
+            "tie_rule": ("own P(among losers) smallest; then own P(sole loser) smallest; then the others' total "
+                         "P(among losers) largest; then fewest expected actions; then the value vector smallest "
+                         "in seat order"),
+            "first_moves": [{"move": m.move,
+                             "seat_among_losers": [fraction_text(x) for x in m.values.among_losers],
+                             "expected_actions": fraction_text(m.values.expected_actions)} for m in sol.first_moves],
+            "best_first_moves": best_first_moves(sol),
+        }
+    return doc
+
+
+def best_first_moves(sol: Any) -> list[str]:
+    """The first moves the player to move prefers under optimal play (the engine's tie rule)."""
+    from tablerules.proofs.exact_reference import preference
+
+    if not sol.first_moves:
+        return []
+    n = sol.players
+
+    def key(m: Any) -> tuple:
+        v = m.values
+        return preference(m.mover, list(v.among_losers) + list(v.sole_loser) + [v.expected_actions], n)
+
+    best = min(key(m) for m in sol.first_moves)
+    return [m.move for m in sol.first_moves if key(m) == best]
+
+
+def _num(text: str | None) -> str:
+    if text is None:
+        return "-"
+    p, q = (int(x) for x in text.split("/"))
+    f = Fraction(p, q)
+    digits = len(str(q))
+    return f"{float(f):.6f}" + (f" (exact: {text})" if digits <= 12 else f" (exact, {digits}-digit denominator: --json)")
+
+
+def print_report(doc: dict[str, Any], sol: Any) -> None:
+    print(f"{doc['ruleset']}, {doc['players']} players, {doc['components']}, {doc['deal']}")
+    changed = {k: v for k, v in doc["options"].items() if v not in ("four-sets",)}
+    table(sorted(changed.items()), header=("ruling", "alternative"), out=sys.stdout)
+    status = "complete" if doc["complete"] else f"INCOMPLETE: stopped by {doc['stopped']}"
+    print(f"\nexact engine: {status}; {doc['seconds']} s; peak memory {doc['peak_memory_mb']:,.0f} MB; "
+          f"{doc['executor']['name']} ({doc['executor']['workers']} workers)")
+    print(f"units: {doc['units']}\n")
+    rows = [("table states", f"{doc['table_states']:,}")]
+    if doc["up_to_colours"] is not None:
+        rows += [("  up to colours", f"{doc['up_to_colours']:,}"), ("  up to colours and kinds", f"{doc['up_to_colours_and_kinds']:,}")]
+    rows += [("  of which the player to move must pass", f"{doc['forced_pass_states']:,}"),
+             ("terminal states", f"{doc['terminal_states']:,}"),
+             ("longest game (actions)", doc["longest_game_actions"] if doc["longest_game_actions"] is not None else "-"),
+             ("engine states (canonical; table state + memory)", f"{doc['engine_states']:,}")]
+    table(rows, out=sys.stdout)
+    print()
+    table(((a, f"{lv.table_states:,}", f"{lv.up_to_colours_and_kinds:,}", f"{lv.terminal_states:,}", f"{lv.nodes:,}")
+           for a, lv in enumerate(sol.levels)),
+          header=("actions played", "table states", "up to colours+kinds", "terminal", "engine states"), out=sys.stdout)
+    for name, title in (("random_play", "uniform random play"), ("optimal_play", "optimal play")):
+        v = doc.get(name)
+        if not v:
+            continue
+        print(f"\n{title}:")
+        table(((f"seat {i}", _num(a), _num(b)) for i, (a, b) in enumerate(zip(v["seat_among_losers"], v["seat_sole_loser"]))),
+              header=("seat", "P(does the dishes, ties included)", "P(sole loser)"), out=sys.stdout)
+        print(f"expected actions: {_num(v['expected_actions'])}")
+        if name == "optimal_play":
+            print(f"tie rule: {v['tie_rule']}")
+            print(f"first player has an advantage: {'yes' if v['first_player_advantage'] else 'no'}")
+            table(((m["move"], _num(m["seat_among_losers"][0]), _num(m["expected_actions"])) for m in v["first_moves"]),
+                  header=("first move", "P(seat 0 does the dishes)", "expected actions"), out=sys.stdout)
+            print(f"best first moves: {', '.join(v['best_first_moves']) or '-'}")

@@ -1,0 +1,162 @@
+"""The rule sets as OpenSpiel games (tablerules/openspiel/): OpenSpiel's own checks, the
+state count of its get_all_states against our explorer's, and vectors as playthroughs.
+
+Skips (saying why) when open_spiel cannot be imported; .ci/run installs the extra
+`tablerules[openspiel]` and sets TABLERULES_REQUIRE_OPENSPIEL=1, so there it fails instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+if os.environ.get("TABLERULES_REQUIRE_OPENSPIEL") == "1":
+    import pyspiel  # noqa: F401 - a missing open_spiel fails here rather than skipping
+pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (pip install 'tablerules[openspiel]')")
+
+import numpy as np  # noqa: E402 - open_spiel brings numpy
+from open_spiel.python.algorithms import generate_playthrough, mcts  # noqa: E402
+from open_spiel.python.algorithms.get_all_states import get_all_states  # noqa: E402
+
+from tablerules.model.core import SetupError  # noqa: E402
+from tablerules.openspiel import GAMES, game_name  # noqa: E402
+from tablerules.openspiel.playthrough import (  # noqa: E402
+    playthrough_to_vector, read_playthrough, vector_to_playthrough,
+)
+from tablerules.proofs.explorer import explore  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+CONFIGS = [
+    "tablerules_dishes(players=2)", "tablerules_dishes(players=3)", "tablerules_dishes(players=4)",
+    "tablerules_dishes(players=3,rulings=first-player:random+tie-for-most:no-loser+dishes-count:stacks,deck=3x4)",
+    "tablerules_dishes(players=2,rulings=deal-2-players:two-layouts+movable-stacks:own-top,deck=3x4)",
+    "tablerules_dishes(players=3,rulings=deal-3-players:spare-layout,deck=3x4)",
+    "tablerules_just_desserts(players=2)", "tablerules_just_desserts(players=3,deck=jd-crowd)",
+    "tablerules_just_desserts(players=3,rulings=poaching+buffet+surprise-parties,deck=jd-crowd)",
+    "tablerules_just_desserts_2_3(players=2)", "tablerules_just_desserts_2_3(players=4,deck=v23-tips)",
+]
+
+
+def test_the_three_games_are_registered_and_load_by_name():
+    assert set(GAMES) <= set(pyspiel.registered_names())
+    for ruleset in ("dishes", "just-desserts", "just-desserts-2.3"):
+        assert game_name(ruleset) in GAMES
+    game = pyspiel.load_game("tablerules_dishes(players=3)")
+    assert game.num_players() == 3
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert game.new_initial_state().current_player() == 0
+    first = game.new_initial_state()
+    assert [first.action_to_string(a) for a in first.legal_actions()][:2] == ["turn 0.dessert", "turn 0.main"]
+
+
+@pytest.mark.parametrize("name", CONFIGS)
+def test_openspiel_random_simulation(name):
+    pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=3, serialize=True, verbose=False)
+
+
+def test_bad_parameters_are_refused_in_one_line():
+    with pytest.raises(SetupError, match="unknown ruling 'no-such'"):
+        pyspiel.load_game("tablerules_dishes(rulings=no-such:thing)")
+    with pytest.raises(SetupError, match="strict alternatives"):
+        pyspiel.load_game("tablerules_dishes(rulings=tie-for-most:strict)")
+    with pytest.raises(SetupError, match="need not end"):
+        pyspiel.load_game("tablerules_dishes(rulings=voluntary-pass:allowed)")
+    with pytest.raises(SetupError, match="5 players is not allowed"):
+        pyspiel.load_game("tablerules_dishes(players=5)")
+
+
+def test_chance_outcomes_are_ours_as_floats():
+    game = pyspiel.load_game("tablerules_dishes(players=2,deck=3x4)")
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    assert state.is_chance_node()
+    outs = state.chance_outcomes()
+    ours = game.rules.chance_outcomes(state.ours)
+    assert [p for _, p in outs] == [float(p) for _, p in ours]
+    assert sum(Fraction(p).limit_denominator(1000) for _, p in outs) == 1
+
+
+@pytest.mark.parametrize("name", [
+    "tablerules_dishes(players=2,deck=2x4)",
+    "tablerules_dishes(players=3,deck=2x3)",
+    "tablerules_just_desserts(players=2,deck=jd-one-suit)",
+])
+def test_all_states_match_our_explorer(name):
+    """OpenSpiel's get_all_states and our explorer count the same states.
+
+    A state is one of our states (model/<ruleset>.py State: the table, whose turn it is,
+    pending reveals or answers), told apart by its full text (``str(state)``, the rule set's
+    state_vars); chance and terminal states count, as in the explorer; no symmetry reduction.
+    get_all_states keys states by that text, so two histories reaching one state count once.
+    """
+    game = pyspiel.load_game(name)
+    found = get_all_states(game, depth_limit=-1, include_terminals=True, include_chance_states=True, to_string=str)
+    ex = explore(game.rules, [game.rules.new_game(game.setup)])
+    assert ex.complete
+    assert len(found) == ex.states
+
+
+def test_returns_follow_our_outcome():
+    game = pyspiel.load_game("tablerules_dishes(players=3,deck=3x4)")
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(actions, p=probs)))
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+        out = game.rules.outcome(state.ours)
+        assert state.returns() == [-1.0 if s in out.losers else 0.0 for s in range(3)]
+
+
+def test_information_states_hide_other_hands_in_just_desserts():
+    game = pyspiel.load_game("tablerules_just_desserts(players=2)")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    a, b = state.information_state_string(0), state.information_state_string(1)
+    assert a != b and a.startswith("seat 0") and b.startswith("seat 1")
+    assert state.observation_string(0) != state.observation_string(1)
+
+
+def test_an_openspiel_algorithm_plays_a_game():
+    """MCTS (with random rollouts) plays Dishes on a small tile set against a random bot."""
+    game = pyspiel.load_game("tablerules_dishes(players=2,deck=2x4)")
+    rng = np.random.RandomState(5)
+    bot = mcts.MCTSBot(game, uct_c=2, max_simulations=20, evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        elif state.current_player() == 0:
+            state.apply_action(bot.step(state))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert game.rules.outcome(state.ours) is not None
+
+
+@pytest.mark.parametrize("vector", [
+    "dishes/2p-box-default-s1.itf.json",
+    "dishes/3p-3x4-first-player=random-s1.itf.json",
+    "just-desserts/2p-jd-rivals-default-s1.itf.json",
+    "just-desserts-2.3/2p-v23-tiny-default-s1.itf.json",
+])
+def test_a_vector_becomes_a_playthrough_and_back(vector, tmp_path):
+    doc = json.loads((REPO / "vectors" / vector).read_text())
+    text = vector_to_playthrough(doc)
+    path = tmp_path / "game.txt"
+    path.write_text(text)
+    name, actions = read_playthrough(path.read_text())
+    assert len(actions) == len(doc["states"]) - 1
+    # OpenSpiel's own reproducibility check: regenerating gives the same file.
+    assert generate_playthrough.playthrough(name, actions) == text
+    back = playthrough_to_vector(path.read_text())
+    assert back["states"] == doc["states"]
+    assert back["#meta"]["options"] == doc["#meta"]["options"]

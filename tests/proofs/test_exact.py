@@ -1,0 +1,210 @@
+"""The exact engine against the slow, independent solver over the model's full states.
+
+For every ruling alternative that keeps the game finite, on tile sets small enough for the
+reference (proofs/exact_reference.py), the engine must give the same table states per
+level, the same terminal states, and the same exact values for uniform random and optimal
+play.  Executors (serial, processes, dask) must agree with each other.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from tablerules.model import registry
+from tablerules.model.core import STRICT, ruling_fields
+from tablerules.model.dishes import RULES, Options, Tiles
+from tablerules.proofs.exact_reference import solve_reference
+from tablerules.proofs.exact_run import ProcessExecutor, solve
+
+SMALL = {2: Tiles(2, 4), 3: Tiles(2, 3), 4: Tiles(1, 4)}
+"""Per player count, a tile set whose every state the reference can visit in about a second."""
+
+
+def _alternatives():
+    """(label, players, options) for the default and every non-strict, finite alternative."""
+    yield "default", 2, Options()
+    yield "default", 3, Options()
+    yield "default", 4, Options()
+    for rid, f in ruling_fields(Options).items():
+        for alt in f.metadata["alternatives"][1:]:
+            if alt == STRICT or (rid == "dishes.ruling.voluntary-pass" and alt == "allowed"):
+                continue
+            players = 3 if "deal-3" in rid else 2
+            yield f"{rid.split('.ruling.')[-1]}={alt}", players, dataclasses.replace(Options(), **{f.name: alt})
+
+
+CASES = list(_alternatives())
+
+
+def _tiles(players: int, options: Options) -> Tiles:
+    if (options.deal_2_players == "two-layouts" and players == 2) or (options.deal_3_players == "spare-layout" and players == 3):
+        return Tiles(1, 4)  # four layouts need four colours
+    return SMALL[players]
+
+
+def _compare(sol, ref):
+    assert [lv.table_states for lv in sol.levels] == [lv.table_states for lv in ref.levels()]
+    assert [lv.terminal_states for lv in sol.levels] == [lv.terminal_states for lv in ref.levels()]
+    assert sol.random_play == ref.random_play
+    assert sol.optimal_play == ref.optimal_play
+
+
+@pytest.mark.parametrize("label,players,options", CASES, ids=[f"{c[0]}-{c[1]}p" for c in CASES])
+def test_engine_agrees_with_the_full_state_solver(label, players, options):
+    setup = RULES.setup(players, options, _tiles(players, options))
+    sol = solve(registry.kernel("dishes", setup))
+    assert sol.complete
+    _compare(sol, solve_reference(RULES, setup, RULES.table_state))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players,tiles", [(2, Tiles(3, 4)), (3, Tiles(2, 4))])
+def test_engine_agrees_on_larger_tile_sets(players, tiles):
+    setup = RULES.setup(players, Options(), tiles)
+    _compare(solve(registry.kernel("dishes", setup)), solve_reference(RULES, setup, RULES.table_state))
+
+
+def _fixed_deal_rules(deal: tuple[int, ...]):
+    """The model with chance restricted to one deal (each reveal shows the dealt colour)."""
+
+    def chance(state):
+        out = RULES.chance_outcomes(state)
+        if state.reveal:
+            return tuple((m, Fraction(1)) for m, _ in out if m.colour == deal[m.place])
+        return out
+
+    return dataclasses.replace(RULES, chance_outcomes=chance)
+
+
+def test_a_fixed_deal_agrees_with_the_model_restricted_to_it():
+    setup = RULES.setup(2, Options(), Tiles(3, 4))
+    text = "red,yellow,c3/yellow,c3,c4"
+    kern = registry.kernel("dishes", setup, deal=text)
+    sol = solve(kern)
+    from tablerules.model.dishes import parse_deal
+
+    ref = solve_reference(_fixed_deal_rules(parse_deal(text, setup)), setup, RULES.table_state)
+    _compare(sol, ref)
+
+
+@pytest.mark.parametrize("text,problem", [
+    ("red,yellow,c3", "layouts given"),
+    ("red,yellow/red,c3", "colours given"),
+    ("red,yellow,c3/red,c3,c4", "cannot be dealt"),
+    ("red,yellow,blue/red,c3,c4", "unknown colour"),
+])
+def test_an_impossible_deal_is_refused_with_one_line(text, problem):
+    from tablerules.model.core import SetupError
+
+    setup = RULES.setup(2, Options(), Tiles(3, 4))
+    with pytest.raises(SetupError, match=problem):
+        registry.kernel("dishes", setup, deal=text)
+
+
+def test_every_action_advances_the_progress_measure_by_one_and_weights_agree():
+    """Levels are actions played (proof ``termination``), and history weights make chance a plain sum."""
+    setup = RULES.setup(3, Options(), Tiles(2, 4))
+    kern = registry.kernel("dishes", setup)
+    level = np.stack([r for r, _ in kern.start()])
+    depth = 0
+    while len(level):
+        ex = kern.expand(level)
+        if not len(ex.children):
+            break
+        assert np.all(kern.level(level) == depth)
+        assert np.all(kern.level(ex.children) == depth + 1)
+        w_parent = kern.history_weight(level)[ex.parent]
+        w_child = kern.history_weight(ex.children)
+        assert np.all(w_parent * ex.p_num == w_child * ex.p_den)
+        level = np.unique(ex.children, axis=0)
+        depth += 1
+
+
+def test_canonical_rows_are_the_same_for_relabelled_states():
+    """Renaming kinds and colours in a real state changes its row but not its canonical row;
+    and the table part of a canonical row is the canonical form of its table state."""
+    import random
+
+    from tablerules.model.core import CHANCE, TERMINAL
+    from tablerules.model.dishes import NT, State
+
+    setup = RULES.setup(2)
+    kern = registry.kernel("dishes", setup)
+    rng = random.Random(7)
+    for game in range(30):
+        state = RULES.new_game(setup)
+        while RULES.to_move(state) is not TERMINAL:
+            if RULES.to_move(state) is CHANCE:
+                state = RULES.apply(state, rng.choice(RULES.chance_outcomes(state))[0])
+                continue
+            kinds = list(range(NT))
+            colours = list(range(4))
+            rng.shuffle(kinds)
+            rng.shuffle(colours)
+
+            def code(c):
+                return (kinds[(c // 4) % NT]) * 4 + colours[c % 4]
+
+            places = [None] * len(state.places)
+            for p, s in enumerate(state.places):
+                places[(p // NT) * NT + kinds[p % NT]] = s if not s else tuple(code(c) for c in s)
+            twin = State(setup, tuple(places), state.turn)
+            a = kern.canonical(kern.encode(state)[None, :])[0]
+            b = kern.canonical(kern.encode(twin)[None, :])[0]
+            assert np.array_equal(a, b)
+            table_only = np.zeros_like(a)
+            table_only[:kern.table_width] = a[:kern.table_width]
+            assert np.array_equal(kern.canonical(table_only[None, :])[0][:kern.table_width], a[:kern.table_width])
+            state = RULES.apply(state, rng.choice(RULES.legal_moves(state)))
+
+
+def test_worker_processes_give_the_same_figures_as_one_process():
+    setup = RULES.setup(2, Options(), Tiles(3, 4))
+    kern = registry.kernel("dishes", setup)
+    serial = solve(kern)
+    run = ProcessExecutor(2)
+    try:
+        parallel = solve(kern, run=run, parts=3)
+    finally:
+        run.close()
+    assert [dataclasses.astuple(a) for a in serial.levels] == [dataclasses.astuple(b) for b in parallel.levels]
+    assert serial.random_play == parallel.random_play and serial.optimal_play == parallel.optimal_play
+
+
+def test_a_dask_cluster_gives_the_same_figures_as_one_process():
+    pytest.importorskip("dask.distributed", reason="dask.distributed is not installed")
+    from tablerules.proofs.exact_run import DaskExecutor
+
+    setup = RULES.setup(2, Options(), Tiles(3, 4))
+    kern = registry.kernel("dishes", setup)
+    serial = solve(kern)
+    run = DaskExecutor(workers=2)
+    try:
+        spread = solve(kern, run=run, parts=4)
+    finally:
+        run.close()
+    assert [dataclasses.astuple(a) for a in serial.levels] == [dataclasses.astuple(b) for b in spread.levels]
+    assert serial.random_play == spread.random_play and serial.optimal_play == spread.optimal_play
+
+
+def test_a_state_budget_stops_the_run_as_incomplete():
+    setup = RULES.setup(2, Options(), Tiles(3, 4))
+    sol = solve(registry.kernel("dishes", setup), max_states=100)
+    assert not sol.complete and "state budget" in sol.stopped
+    assert sol.random_play is None
+
+
+def test_rule_sets_without_a_progress_measure_are_refused():
+    from tablerules.model.core import SetupError
+
+    with pytest.raises(SetupError, match="progress measure"):
+        registry.kernel("dishes", RULES.setup(2, Options(voluntary_pass="allowed")))
+    with pytest.raises(SetupError, match="strict"):
+        registry.kernel("dishes", RULES.setup(2, Options(stuck_player=STRICT)))
+    jd = registry.get("just-desserts")
+    with pytest.raises(SetupError, match="progress measure"):
+        registry.kernel("just-desserts", jd.setup(2))
