@@ -73,8 +73,14 @@ def _readings(doc: dict[str, Any], entry: dict[str, Any], meta: dict[str, Any]) 
     if isinstance(gap, dict):
         alt = (meta.get("options") or {}).get(gap.get("ruling"), "strict")
         out[f"{alt}, at the move {gap.get('move') or 'that follows'}"] = f"raises RuleGap {gap.get('ruling', '')}: {gap.get('detail', '')}"
+    chosen = doc.get("rulings") if isinstance(doc.get("rulings"), dict) else {}
+    alt = ", ".join(f"{k.split('.ruling.', 1)[-1]}={v}" for k, v in chosen.items()) or "this reading"
     if "traps" in entry:
-        out["play-on"] = f"no end can be reached any more ({entry['traps']:,} such states of {entry.get('states', '?'):,})"
+        out[alt] = f"no end can be reached any more ({entry['traps']:,} such states of {entry.get('states', '?'):,})"
+    elif "closed_states" in entry:
+        out[alt] = f"play can never leave a closed set of {entry['closed_states']:,} states, none of them an end"
+    if not out and (entry.get("about") or doc.get("about")):
+        out[alt] = str(entry.get("about") or doc.get("about"))  # a shape this reader does not know: its own words
     return out
 
 
