@@ -86,6 +86,10 @@ class Kernel(Protocol):
         """``weight_scale`` x P(the colours shown so far), as int64: the same for every way into a row."""
         ...
 
+    def invariants(self, rows: np.ndarray) -> list[tuple[str, str, np.ndarray]]:
+        """(name, clause id, boolean mask of the rows that break it) for every invariant a row can show."""
+        ...
+
     def encode(self, state: Any) -> np.ndarray:
         """The (not yet canonical) row of a state of the rule set's own model."""
         ...

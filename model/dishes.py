@@ -18,7 +18,7 @@ is checked by tests/model/test_dishes.py and proved consistent in proofs/dishes_
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, factorial

@@ -33,7 +33,6 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, factorial
-from typing import Any
 
 import numpy as np
 
@@ -172,7 +171,7 @@ class DishesKernel:
         """The row of a model state where no tile waits for its colour."""
         if state.reveal or state.turn < 0:  # plumbing: encodes a model state as a row
             raise ValueError("only states where a seat is to move (or the game is over) have rows")
-        lay, S = self.layout, self.S
+        lay = self.layout
         row = np.zeros(self.width, dtype=np.uint8)
         row[0] = state.turn
         shown_by_kind: dict[int, int] = {}
@@ -290,6 +289,30 @@ class DishesKernel:
         if self.no_loser_on_tie:  # rule: dishes.ruling.tie-for-most
             losers &= losers.sum(axis=1, keepdims=True) == 1
         return Outcomes(losers)
+
+    # ------------------------------------------------------------------ invariants on rows
+
+    def invariants(self, rows: np.ndarray) -> list[tuple[str, str, np.ndarray]]:
+        """(name, clause, rows breaking it) for the model's invariants as far as a row shows
+        them: tile conservation, only dirty tiles in piles, the colour model, the turn."""
+        S, L, C = self.S, self.g.layouts, self.colours
+        kind = rows[:, 1:1 + S]
+        colour = rows[:, 1 + S:1 + 2 * S]
+        height = rows[:, 1 + 2 * S:1 + 3 * S].astype(np.int64)
+        pile, clean, empty = kind < 6, kind == KIND_CLEAN, kind == KIND_EMPTY
+        tiles = height.sum(axis=1) + clean.sum(axis=1)
+        out = [("tile-conservation", "dishes.components.tiles", tiles != L * self.types)]
+        well_formed = np.where(pile, (height >= 1) & (colour < C), (height == 0) & (colour == NO_COLOUR))
+        well_formed &= pile | clean | empty
+        out.append(("clean-never-stacked", "dishes.play.place-dirty", ~well_formed.all(axis=1)))
+        bad_colours = np.zeros(len(rows), dtype=bool)
+        if self.deal in ("four-sets", "colour-sets") and self.fixed_deal is None:  # rule: dishes.components.colour-sets
+            code = np.where(pile, kind.astype(np.int64) * 8 + colour, -1 - np.arange(S)[None, :])
+            srt = np.sort(code, axis=1)
+            bad_colours |= np.any((srt[:, 1:] == srt[:, :-1]) & (srt[:, 1:] >= 0), axis=1)  # one tile per kind and colour
+        out.append(("colour-model", "dishes.components.colour-sets", bad_colours))
+        out.append(("turn-is-a-seat", "dishes.play.clockwise", rows[:, 0] >= self.players))
+        return out
 
     # ------------------------------------------------------------------ moves and symmetry (compiled loops)
 

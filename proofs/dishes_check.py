@@ -5,7 +5,8 @@
 * every ruling alternative, one at a time, explored exhaustively on small tile sets;
 * strict mode (proofs/gaps.py): every gap reached must be a registered ruling;
 * every ruling's witness trace replays and shows the difference it claims (proofs/divergence.py);
-* the boxed game (6 kinds x 4 colours) for 2, 3 and 4 players as far as the budget goes;
+* with the exact engine (proofs/dishes_exact_check.py): larger tile sets to the end, and the
+  boxed game (6 kinds x 4 colours) for 2, 3 and 4 players level by level within a state budget;
 * the z3 proofs (termination bound, the worked example), against proofs/manifests/dishes.toml.
 """
 
@@ -18,11 +19,11 @@ from tablerules.model import dishes
 from tablerules.model.core import STRICT, ruling_fields
 from tablerules.model.dishes import RULES, Options, Tiles
 
-from . import dishes_proofs
+from . import dishes_exact_check, dishes_proofs
 from .decisions import decision_check_item
 from .divergence import witness_check_item
 from .gaps import gap_check_item
-from .checks import FAIL, PASS, CheckItem, CheckResult, Context, explore_result, judge, proof_item, setup_label
+from .checks import FAIL, PASS, CheckItem, CheckResult, Context, explore_result, proof_item, setup_label
 from .explorer import Budget, Finding, explore, finding_traces, graph_analysis
 
 SMALL = ((2, Tiles(3, 4)), (3, Tiles(2, 4)), (4, Tiles(2, 4)))
@@ -97,20 +98,6 @@ def _every_alternative(ctx: Context) -> CheckResult:
                        f"{len(rows)} explorations", rows, findings, time.perf_counter() - t0)
 
 
-def _box(players: int, seconds: float):
-    def run(ctx: Context) -> CheckResult:
-        setup = RULES.setup(players)
-        ex = explore(RULES, [RULES.new_game(setup)], symmetry=RULES.default_symmetry,
-                     budget=Budget(max_seconds=ctx.seconds(seconds)), progress=ctx.progress(f"{players}p box"))
-        r = judge(RULES, ex, f"explore the boxed game, {players} players (budgeted)")
-        unreduced = sum(dishes.orbit_size(s) for s in ex.parents)
-        r.rows.insert(4, ("states without symmetry reduction", f"{unreduced:,} (sum of orbit sizes of the states seen)"))
-        r.rows.insert(5, ("deals covered", "all: colours are chance events at each turn (see README, Design)"))
-        return r
-
-    return run
-
-
 def checks(ctx: Context) -> list[CheckItem]:
     return [
         proof_item("dishes", "termination", dishes_proofs.termination),
@@ -121,9 +108,7 @@ def checks(ctx: Context) -> list[CheckItem]:
         gap_check_item("dishes"),
         witness_check_item("dishes"),
         decision_check_item("dishes"),
-        CheckItem("dishes", "explore the boxed game, 2 players (budgeted)", _box(2, 25)),
-        CheckItem("dishes", "explore the boxed game, 3 players (budgeted)", _box(3, 10)),
-        CheckItem("dishes", "explore the boxed game, 4 players (budgeted)", _box(4, 10)),
+        *dishes_exact_check.checks(ctx),
     ]
 
 

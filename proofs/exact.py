@@ -111,12 +111,19 @@ class LevelCounts:
     """Children generated from this level before merging (the work done)."""
     weight_lcm: int = 1
     """Least common multiple of (actions x chance denominator) over this level's branches."""
+    violations: dict[str, int] = field(default_factory=dict)
+    """Invariant name -> how many engine states of this level break it."""
+    example: dict[str, bytes] = field(default_factory=dict)
+    """Invariant name -> one row that breaks it."""
 
     def add(self, other: "LevelCounts") -> None:
         for f in ("nodes", "table_states", "up_to_colours", "up_to_colours_and_kinds", "passes", "terminal_states",
                   "terminal_up_to_colours_and_kinds", "children"):
             setattr(self, f, getattr(self, f) + getattr(other, f))
         self.weight_lcm = math.lcm(self.weight_lcm, other.weight_lcm)
+        for name, count in other.violations.items():
+            self.violations[name] = self.violations.get(name, 0) + count
+            self.example.setdefault(name, other.example[name])
 
 
 # --------------------------------------------------------------------------- tasks (run anywhere)
@@ -182,6 +189,10 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
     pass_parts: list[np.ndarray] = []
     actions_all = np.zeros(len(rows), dtype=np.int64)
     for lo in range(0, len(rows), CHUNK):
+        for name, clause, bad in kernel.invariants(rows[lo:lo + CHUNK]):
+            if bad.any():
+                counts.violations[name] = counts.violations.get(name, 0) + int(bad.sum())
+                counts.example.setdefault(name, rows[lo:lo + CHUNK][bad][0].tobytes())
         ex = kernel.expand(rows[lo:lo + CHUNK])
         actions_all[lo:lo + len(ex.actions)] = ex.actions
         counts.children += len(ex.children)
@@ -383,6 +394,14 @@ class Solution:
 
     def total(self, name: str) -> int:
         return sum(getattr(lv, name) for lv in self.levels)
+
+    def violations(self) -> dict[str, int]:
+        """Invariant name -> engine states that break it, over every level expanded."""
+        out: dict[str, int] = {}
+        for lv in self.levels:
+            for name, count in lv.violations.items():
+                out[name] = out.get(name, 0) + count
+        return out
 
     @property
     def longest_game_actions(self) -> int | None:

@@ -155,6 +155,9 @@ def solve(kernel: Kernel, *, name: str = "", values: bool = True, run: Executor 
                 for f in ("terminal_states", "terminal_up_to_colours_and_kinds", "children"):
                     setattr(sol.levels[level], f, getattr(sol.levels[level], f) + getattr(c, f))
                 sol.levels[level].weight_lcm = math.lcm(sol.levels[level].weight_lcm, c.weight_lcm)
+                for name, count in c.violations.items():
+                    sol.levels[level].violations[name] = sol.levels[level].violations.get(name, 0) + count
+                    sol.levels[level].example.setdefault(name, c.example[name])
             if not sol.levels[level].children:
                 sol.complete = True
                 store.drop(level + 1, "b*")

@@ -208,3 +208,17 @@ def test_rule_sets_without_a_progress_measure_are_refused():
     jd = registry.get("just-desserts")
     with pytest.raises(SetupError, match="progress measure"):
         registry.kernel("just-desserts", jd.setup(2))
+
+
+def test_row_invariants_hold_everywhere_and_catch_a_planted_fault():
+    setup = RULES.setup(2, Options(), Tiles(3, 4))
+    kern = registry.kernel("dishes", setup)
+    sol = solve(kern, values=False)
+    assert sol.complete and sol.violations() == {}
+    row = np.stack([r for r, _ in kern.start()])
+    bad = kern.expand(row).children[:1].copy()
+    bad[0, 1 + 2 * kern.S] += 1  # one tile too many on a pile
+    broken = {name for name, _, mask in kern.invariants(bad) if mask.any()}
+    assert "tile-conservation" in broken
+    bad[0, 0] = 7  # not a seat
+    assert {name for name, _, mask in kern.invariants(bad) if mask.any()} >= {"turn-is-a-seat"}
