@@ -23,6 +23,25 @@ DEAL_FOUR_SETS, DEAL_COLOUR_SETS, DEAL_FREE, DEAL_LAYOUT_SETS, DEAL_FIXED = 0, 1
 TOP_BIT = np.uint64(1) << np.uint64(63)
 
 
+def _hash_table(salt: int) -> np.ndarray:
+    """Fixed pseudo-random 64-bit values for each (place shape, layout) code (splitmix64 of
+    code + salt): the canonical form's invariants look them up instead of hashing."""
+    out = np.empty(2048, dtype=np.uint64)
+    for x in range(2048):
+        z = (x + salt) & 0xFFFFFFFFFFFFFFFF
+        z ^= z >> 30
+        z = (z * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z ^= z >> 27
+        z = (z * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        z ^= z >> 31
+        out[x] = z
+    return out
+
+
+H_PLACE = _hash_table(0x1000)
+H_TOP = _hash_table(0x2000)
+
+
 # --------------------------------------------------------------------------- moves
 
 
@@ -41,40 +60,63 @@ def movable(row, prm, slot_owner, layout_owner, seat, p):
 
 
 @njit(cache=True)
-def matches(row, S, p, q):
-    """Same kind or same colour (dishes.play.place-match)."""
-    return row[1 + p] == row[1 + q] or row[1 + S + p] == row[1 + S + q]
+def pile_masks(row, S, kmask, cmask):
+    """Bit masks of the places whose pile shows each kind (kmask) and each colour (cmask),
+    and the mask of all piles: what a placement may land on (dishes.play.top-counts)."""
+    for k in range(NT):
+        kmask[k] = 0
+    for c in range(8):
+        cmask[c] = 0
+    piles = 0
+    for s in range(S):
+        v = row[1 + s]
+        if v < 6:  # plumbing: a pile's top tile
+            kmask[v] |= 1 << s
+            cmask[row[1 + S + s]] |= 1 << s
+            piles |= 1 << s
+    return piles
 
 
 @njit(cache=True)
-def count_actions(row, prm, slot_owner, layout_owner, seat):
-    """How many actions ``seat`` has: flips of its clean tiles and placements (dishes.play.one-move)."""
-    S = prm[P_S]
+def targets(row, S, p, kmask, cmask):
+    """Where the pile at ``p`` may go: another pile of the same kind or colour
+    (dishes.play.place-dirty, dishes.play.place-match)."""
+    return (kmask[row[1 + p]] | cmask[row[1 + S + p]]) & ~(1 << p)
+
+
+@njit(cache=True)
+def _bits(x):
     n = 0
-    for s in range(S):
-        if row[1 + s] == KIND_CLEAN and slot_owner[s] == seat:  # rule: dishes.play.turn-own-tile (dishes.play.turn-own-tile)
-            n += 1
-    for p in range(S):
-        if not movable(row, prm, slot_owner, layout_owner, seat, p):  # rule: dishes.ruling.movable-stacks
-            continue
-        for q in range(S):
-            if q != p and row[1 + q] < 6 and matches(row, S, p, q):  # rule: dishes.play.place-dirty, dishes.play.place-match (dishes.play.place-dirty)
-                n += 1
+    while x:  # plumbing: counts set bits
+        x &= x - 1
+        n += 1
     return n
 
 
 @njit(cache=True)
-def has_action(row, prm, slot_owner, layout_owner, seat):
+def count_actions(row, prm, slot_owner, layout_owner, seat, kmask, cmask):
+    """How many actions ``seat`` has: flips of its clean tiles and placements (dishes.play.one-move)."""
+    S = prm[P_S]
+    n = 0
+    pile_masks(row, S, kmask, cmask)
+    for s in range(S):
+        if row[1 + s] == KIND_CLEAN and slot_owner[s] == seat:  # rule: dishes.play.turn-own-tile
+            n += 1
+        elif movable(row, prm, slot_owner, layout_owner, seat, s):  # rule: dishes.ruling.movable-stacks
+            n += _bits(targets(row, S, s, kmask, cmask))
+    return n
+
+
+@njit(cache=True)
+def has_action(row, prm, slot_owner, layout_owner, seat, kmask, cmask):
     S = prm[P_S]
     for s in range(S):
         if row[1 + s] == KIND_CLEAN and slot_owner[s] == seat:  # rule: dishes.play.turn-own-tile
             return True
-    for p in range(S):
-        if not movable(row, prm, slot_owner, layout_owner, seat, p):  # rule: dishes.ruling.movable-stacks
-            continue
-        for q in range(S):
-            if q != p and row[1 + q] < 6 and matches(row, S, p, q):  # rule: dishes.play.place-dirty, dishes.play.place-match
-                return True
+    pile_masks(row, S, kmask, cmask)
+    for s in range(S):
+        if movable(row, prm, slot_owner, layout_owner, seat, s) and targets(row, S, s, kmask, cmask) != 0:  # rule: dishes.ruling.movable-stacks, dishes.play.place-match
+            return True
     return False
 
 
@@ -228,20 +270,18 @@ def expand_rows(rows, prm, slot_owner, layout_owner, fixed):
     oc = np.zeros(8, dtype=np.int64)
     on = np.zeros(8, dtype=np.int64)
     od = np.zeros(8, dtype=np.int64)
+    kmask = np.zeros(NT, dtype=np.int64)
+    cmask = np.zeros(8, dtype=np.int64)
     actions = np.zeros(N, dtype=np.int64)
     total = 0
     for i in range(N):  # first pass: how many children
         row = rows[i]
         seat = row[0]
-        actions[i] = count_actions(row, prm, slot_owner, layout_owner, seat)
+        actions[i] = count_actions(row, prm, slot_owner, layout_owner, seat, kmask, cmask)
         for s in range(S):
             if row[1 + s] == KIND_CLEAN and slot_owner[s] == seat:  # rule: dishes.play.turn-own-tile
-                total += reveal(row, prm, fixed, s, oc, on, od)
-        for p in range(S):
-            if movable(row, prm, slot_owner, layout_owner, seat, p):  # rule: dishes.ruling.movable-stacks
-                for q in range(S):
-                    if q != p and row[1 + q] < 6 and matches(row, S, p, q):  # rule: dishes.play.place-dirty, dishes.play.place-match
-                        total += 1
+                total += reveal(row, prm, fixed, s, oc, on, od) - 1  # the flip itself is counted in actions
+        total += actions[i]
     children = np.empty((total, W), dtype=np.uint8)
     parent = np.empty(total, dtype=np.int64)
     action = np.empty(total, dtype=np.int32)
@@ -266,11 +306,13 @@ def expand_rows(rows, prm, slot_owner, layout_owner, fixed):
                 remember(child, prm, s, oc[r])
                 parent[j], action[j], p_num[j], p_den[j] = i, s, on[r], od[r]
                 j += 1
+        pile_masks(row, S, kmask, cmask)
         for p in range(S):
             if not movable(row, prm, slot_owner, layout_owner, seat, p):  # rule: dishes.ruling.movable-stacks
                 continue
+            where = targets(row, S, p, kmask, cmask)
             for q in range(S):
-                if q == p or row[1 + q] >= 6 or not matches(row, S, p, q):  # rule: dishes.play.place-dirty, dishes.play.place-match
+                if not (where >> q) & 1:  # rule: dishes.play.place-dirty, dishes.play.place-match
                     continue
                 child = children[j]
                 child[:] = row
@@ -293,11 +335,11 @@ def expand_rows(rows, prm, slot_owner, layout_owner, fixed):
         if prm[P_STUCK_ENDS]:  # rule: dishes.ruling.stuck-player
             continue
         for _ in range(n_pl - 1):
-            if has_action(child, prm, slot_owner, layout_owner, child[0]):  # rule: dishes.ruling.stuck-player
+            if has_action(child, prm, slot_owner, layout_owner, child[0], kmask, cmask):  # rule: dishes.ruling.stuck-player
                 break
             anyone = False
             for t in range(n_pl):
-                if has_action(child, prm, slot_owner, layout_owner, t):  # rule: dishes.end.no-moves
+                if has_action(child, prm, slot_owner, layout_owner, t, kmask, cmask):  # rule: dishes.end.no-moves
                     anyone = True
                     break
             if not anyone:  # rule: dishes.end.no-moves
@@ -463,10 +505,10 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
             a0[k] = 0
             b0[k] = 0
         for s in range(S):
-            m = s // NT
-            a0[s % NT] += _h(shape[s] * np.uint64(8) + np.uint64(m) + np.uint64(0x1000))
+            x = shape[s] * np.uint64(8) + np.uint64(s // NT)  # (shape, layout) < 2048
+            a0[s % NT] += H_PLACE[x]
             if row[1 + s] < 6:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-                a0[row[1 + s]] += _h(shape[s] * np.uint64(8) + np.uint64(m) + np.uint64(0x2000))
+                a0[row[1 + s]] += H_TOP[x]
         for k in range(NT):
             a0[k] = _h(a0[k])
         # colours: where they lie on top, and the kinds around them
@@ -510,20 +552,20 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
             mem = memory and (deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS) and row[prm[P_MASKS] + k] != 0
             kkey[k] = (_h(a1[k]) & ~TOP_BIT) if kref[k] else (TOP_BIT | np.uint64(kbits[k]))  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
             kfree[k] = not kref[k] and not mem
+        memcols = 0  # colours the memory holds
+        if memory:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                for k in range(NT):
+                    memcols |= row[prm[P_MASKS] + k]
+            if deal == DEAL_COLOUR_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                memcols |= row[prm[P_USED]]
+            if deal == DEAL_LAYOUT_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                for m in range(L):
+                    if row[prm[P_LC] + m] != NO_COLOUR:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                        memcols |= 1 << row[prm[P_LC] + m]
         for c in range(C):
             on_top = ctop[c]
-            mem = False
-            if memory:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-                if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-                    for k in range(NT):
-                        if (row[prm[P_MASKS] + k] >> c) & 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-                            mem = True
-                if deal == DEAL_COLOUR_SETS and (row[prm[P_USED]] >> c) & 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-                    mem = True
-                if deal == DEAL_LAYOUT_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-                    for m in range(L):
-                        if row[prm[P_LC] + m] == c:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-                            mem = True
+            mem = (memcols >> c) & 1 == 1
             ckey[c] = (_h(b1[c]) & ~TOP_BIT) if on_top else TOP_BIT  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
             cfree[c] = not on_top and not mem
         _sort_keys(kkey, NT, korder)
@@ -543,6 +585,24 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
         for r in range(nc):
             if crun_len[r] < 0:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 st *= fact_table[-crun_len[r]]
+        hard = False
+        for r in range(nk):
+            if krun_len[r] > 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                hard = True
+        for r in range(nc):
+            if crun_len[r] > 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                hard = True
+        if not hard:  # plumbing: one labelling to try: write it at once
+            _encode(row, out[i], prm, korder, corder, memory, krank, crank)
+            count = 1
+            if not memory:  # plumbing: orbit counting (table states have no memory)
+                e = 0
+                for k in range(NT):
+                    if not kref[k] and kbits[k] == 0:  # plumbing: orbit counting
+                        e += 1
+                st = st // fact_table[e] * fact_table[e - (NT - prm[P_TYPES])]
+            stab[i] = st
+            continue
         # odometer over the permutations of the hard runs
         for r in range(nk):
             kpi[r] = 0

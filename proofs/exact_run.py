@@ -204,10 +204,9 @@ def _values(kernel, store, run, parts, sizes, sol, starts, say, first_moves):
     last = len(sol.levels) - 1
     denominator = math.prod(lv.weight_lcm for lv in sol.levels)
     bound = 2 * (last + 2) * denominator  # values are at most the number of levels
-    count = 1
-    while math.prod(exact.primes_below(exact.PRIME_LIMIT, count)) <= bound:
-        count += 1
-    primes = exact.primes_below(exact.PRIME_LIMIT, count)
+    primes = exact.primes_below(exact.PRIME_LIMIT, 1)
+    while math.prod(primes) <= bound:
+        primes = exact.primes_below(exact.PRIME_LIMIT, len(primes) + 1)
     chunks = [primes[i:i + exact.PRIMES_PER_TASK] for i in range(0, len(primes), exact.PRIMES_PER_TASK)]
     sol.primes_used = len(primes)
     for level in range(last, -1, -1):
