@@ -50,6 +50,8 @@ def add_parser(sub: Any, setup_args: Any) -> None:
                    "on a multi-machine dask cluster, a shared folder)")
     s.add_argument("--max-states", type=int, default=None, help="stop after this many engine states (incomplete)")
     s.add_argument("--max-seconds", type=float, default=None, help="stop between levels after this long (incomplete)")
+    s.add_argument("--trace", choices=("longest",), help="also find a game again and show it: 'longest' = a game "
+                   "with the most actions (searched once more after the count; no parent pointers are kept)")
     s.add_argument("--json", action="store_true", help="print one JSON document (schema: solve)")
 
 
@@ -76,11 +78,24 @@ def run(args: argparse.Namespace, build_setup: Any) -> int:
     finally:
         run_on.close()
     doc = document(rules, setup, kern, sol, args, run_on)
+    if args.trace and sol.complete:
+        from tablerules.proofs.exact_trace import longest_game
+
+        say("finding a longest game again")
+        steps, end = longest_game(rules, setup, kern)
+        doc["longest_game"] = {"steps": [step.text() for step in steps],
+                               "actions": sum(1 for st in steps if st.actor != "CHANCE" and st.move != "pass"),
+                               "outcome": rules.outcome(end).summary()}
     if args.json:
         json.dump(doc, sys.stdout, indent=1)
         print()
     else:
         print_report(doc, sol)
+        if "longest_game" in doc:
+            g = doc["longest_game"]
+            print(f"\na longest game ({g['actions']} actions; outcome: {g['outcome']}):")
+            for i, text in enumerate(g["steps"], 1):
+                print(f"  {i:3}. {text}")
     return 0 if sol.complete else 3
 
 

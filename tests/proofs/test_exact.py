@@ -222,3 +222,20 @@ def test_row_invariants_hold_everywhere_and_catch_a_planted_fault():
     assert "tile-conservation" in broken
     bad[0, 0] = 7  # not a seat
     assert {name for name, _, mask in kern.invariants(bad) if mask.any()} >= {"turn-is-a-seat"}
+
+
+def test_a_longest_game_is_found_again_and_replays_on_the_model():
+    from tablerules.model.core import TERMINAL
+    from tablerules.proofs.exact_trace import longest_game
+
+    setup = RULES.setup(3, Options(), Tiles(2, 3))
+    kern = registry.kernel("dishes", setup)
+    sol = solve(kern, values=False)
+    steps, end = longest_game(RULES, setup, kern)
+    actions = [s for s in steps if s.actor != "CHANCE" and s.move != "pass"]
+    assert len(actions) == sol.longest_game_actions
+    assert RULES.to_move(end) is TERMINAL
+    state = RULES.new_game(setup)
+    for step in steps:  # every step is a real, legal move of the model
+        state = RULES.apply(state, RULES.parse_move(step.move, setup))
+    assert state == end
