@@ -213,7 +213,8 @@ class DishesKernel:
             state, p = frontier.pop()
             if RULES.to_move(state) is CHANCE:  # plumbing: follows chance before play through the model
                 outcomes = RULES.chance_outcomes(state)
-                if self.fixed_deal is not None and state.reveal:  # rule: dishes.ruling.deal-3-players (the spare layout shows the dealt colours)
+                # the spare layout shows the dealt colours
+                if self.fixed_deal is not None and state.reveal:  # rule: dishes.ruling.deal-3-players
                     outcomes = [(m, Fraction(1)) for m, _ in outcomes if m.colour == self.fixed_deal[m.place]]  # rule: dishes.ruling.deal-3-players
                 frontier += [(RULES.apply(state, m), p * q) for m, q in outcomes]
                 continue

@@ -661,7 +661,7 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
             # 6 - types columns of kinds not in play are not kinds of this game: only the others permute
             e = 0
             for k in range(NT):
-                if not kref[k] and kbits[k] == 0:
+                if not kref[k] and kbits[k] == 0:  # plumbing: orbit counting
                     e += 1
             st = st // fact_table[e] * fact_table[e - (NT - prm[P_TYPES])]
         stab[i] = st * count  # plumbing: orbit counting

@@ -29,7 +29,7 @@ PICTURES = OUT / "_pictures"
 # Small configurations keep the build short; every figure states its configuration.
 TOOLS = {
     "graph": ("dishes", 2, "2x2"),
-    "levels": [("dishes", 2, "3x4"), ("dishes", 3, "2x4")],
+    "levels": [("dishes", 2, "4x4"), ("dishes", 3, "2x4"), ("dishes", 4, "2x4")],
     "lengths_dishes": [("dishes", 2, "box"), ("dishes", 3, "box"), ("dishes", 4, "box")],
     "lengths_jd": [("just-desserts", 2, None), ("just-desserts-2.3", 2, None)],
     "games": 300,
@@ -473,13 +473,13 @@ def tools_page(results: dict[str, Any]) -> str:
     from tablerules.pictures.figures import LEVELS_UNIT
 
     levels = results["tools-levels.json"]
-    write_if_changed(PICTURES / "tools-levels.svg", plots.levels_figure(levels, "states at this level"))
-    out += heading("States per level of a search", "-")
-    out += ["How many states a breadth-first search of *Who Is Going to Do the Dishes?* meets at each distance from "
-            f"the start, on small tile sets. The unit: {esc(LEVELS_UNIT)}. Each level is complete before the next "
-            "starts.", "",
-            ".. figure:: /rules/_pictures/tools-levels.svg", "   :alt: states per level", "",
-            "   From ``figures.level_counts()`` (the explorer's ``Exploration.levels``).", ""]
+    write_if_changed(PICTURES / "tools-levels.svg", plots.levels_figure(levels, "table states at this level"))
+    out += heading("States per level of the exact search", "-")
+    out += ["How many states *Who Is Going to Do the Dishes?* has at each level, a level being the number of actions "
+            f"played so far, on tile sets small enough to count while the site is built. The unit: {esc(LEVELS_UNIT)}. "
+            "Each level is complete before the next starts; the boxed game's levels are in :doc:`/exact`.", "",
+            ".. figure:: /rules/_pictures/tools-levels.svg", "   :alt: table states per level", "",
+            "   From ``figures.level_counts()`` (the exact engine, ``tablerules.proofs.exact_run.solve``).", ""]
     games = TOOLS["games"]
     for key, title, text in (("tools-lengths-dishes.json", "Dishes",
                               "*Who Is Going to Do the Dishes?*, boxed game (six kinds, four colours)"),

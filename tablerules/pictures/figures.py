@@ -47,24 +47,24 @@ def _symmetry(rules: RuleSet, symmetry: str | None) -> str | None:
 
 # --------------------------------------------------------------------------- states per level
 
-LEVELS_UNIT = ("explorer nodes: stored states, those that differ only by renaming colours or tile kinds counted "
-               "once, including states where a turned tile waits for its colour")
+LEVELS_UNIT = ("table states: whose turn it is and what lies on every place as the players see it (a pile by its top "
+               "tile and its number of tiles), by the number of actions played; every deal; counted by the exact engine")
 """What :func:`level_counts` counts (the site's figure says it): change it with the data source."""
 
 
-def level_counts(ruleset: str = "dishes", players: int = 2, deck: str | None = "3x4", symmetry: str | None = "default",
-                 max_states: int = 200_000) -> list[int]:
-    """Explorer nodes at each distance from the start (index = moves played, chance included).
+def level_counts(ruleset: str = "dishes", players: int = 2, deck: str | None = "4x4") -> list[int]:
+    """Table states at each level (index = actions played), from the exact engine.
 
-    The one data source of the "states per level" figure: a complete breadth-first
-    exploration (:func:`tablerules.proofs.explorer.explore`), reduced by the rule set's
-    default symmetry unless told otherwise.  Raises ValueError if ``max_states`` cuts it.
-    """
+    The one data source of the "states per level" figure: a complete count by
+    :func:`tablerules.proofs.exact_run.solve` (every level complete before the next)."""
+    from tablerules.model import registry
+    from tablerules.proofs.exact_run import solve
+
     rules, start = table(ruleset, players, deck)
-    ex = explore(rules, [start], symmetry=_symmetry(rules, symmetry), budget=Budget(max_states=max_states))
-    if not ex.complete:
-        raise ValueError(f"{ruleset} {players} players {deck}: exploration incomplete ({ex.stopped})")
-    return list(ex.levels)
+    sol = solve(registry.kernel(ruleset, start.setup), values=False)
+    if not sol.complete:
+        raise ValueError(f"{ruleset} {players} players {deck}: count incomplete ({sol.stopped})")
+    return [lv.table_states for lv in sol.levels]
 
 
 # --------------------------------------------------------------------------- the state graph
@@ -164,6 +164,9 @@ class Effect:
     lose: tuple[float, ...]
     """Per seat: the chance that seat loses (named a loser, or not named when others win)."""
     tie: float
+    """The chance that the first seat's result is a tie (a loss shared with others, or a draw)."""
+    # With the exact engine (rule sets with a compact kernel) ``length`` is expected actions
+    # (forced passes are not actions) and ``method`` says so.
     gap: float
     never: float
     length: float
@@ -197,15 +200,37 @@ def alternative_effects(rules: RuleSet, ruling_id: str, players: int, components
         except RuleGap:
             out.append(Effect(alt, "exact (raises at the start)", (0.0,) * players, 0.0, 1.0, 0.0, 0.0))
             continue
+        solved = _solved(rules, start.setup) if exact is None or alt in exact else None
+        if solved is not None:
+            out.append(dataclasses.replace(solved, alternative=alt))
+            continue
         try:
             if exact is not None and alt not in exact:
                 raise im.TooLarge("not tried")
             v = im.exact_values(rules, start, max_states=max_states)
-            out.append(Effect(alt, f"exact ({v.states:,} states)", tuple(float(x) for x in v.lose), float(v.tie),
+            out.append(Effect(alt, f"exact ({v.states:,} states)", tuple(float(x) for x in v.lose), float(v.tie[0]),
                               float(v.gap), float(v.never), float(v.length)))
         except (im.TooLarge, im.Cyclic):
             out.append(_sampled(rules, start, alt, players, games, seed, step_cap))
     return out
+
+
+def _solved(rules: RuleSet, setup: Any, max_states: int = 200_000) -> Effect | None:
+    """The exact engine's values where the rule set has one and the setup allows it (None if not)."""
+    from tablerules.model import registry
+    from tablerules.model.core import SetupError
+    from tablerules.proofs.exact_run import solve
+
+    try:
+        kern = registry.kernel(rules.id, setup)
+    except SetupError:
+        return None
+    sol = solve(kern, max_states=max_states)
+    if not sol.complete or sol.random_play is None:
+        return None
+    r = sol.random_play
+    return Effect("", f"exact engine ({sol.total('nodes'):,} engine states)", tuple(float(x) for x in r.among_losers),
+                  float(r.among_losers[0] - r.sole_loser[0]), 0.0, 0.0, float(r.expected_actions))
 
 
 def _sampled(rules: RuleSet, start: Any, alt: str, players: int, games: int, seed: int, step_cap: int) -> Effect:
@@ -221,9 +246,9 @@ def _sampled(rules: RuleSet, start: Any, alt: str, players: int, games: int, see
             never += 1
         else:
             lengths.append(length)
-            _win, lost, tied = im.seat_results(out, players)
+            lost = [int(seat in out.losers or bool(out.winners and seat not in out.winners)) for seat in range(players)]
             lose = [a + b for a, b in zip(lose, lost)]
-            tie += tied
+            tie += im.seat_result(out, 0) == "tie"
     mean = sum(lengths) / len(lengths) if lengths else 0.0
     half = 0.0
     if len(lengths) > 1:

@@ -32,14 +32,15 @@ def _svg(fig: Any) -> str:
     return buf.getvalue()
 
 
-def levels_figure(series: Mapping[str, Sequence[int]], unit: str) -> str:
+def levels_figure(series: Mapping[str, Sequence[int]], unit: str,
+                  xlabel: str = "level: actions played from the start") -> str:
     """States per level, one line per configuration, on a log scale; ``unit`` says what a state is."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 3.6))
     for label, counts in series.items():
         ax.plot(range(len(counts)), counts, marker="o", markersize=3, label=f"{label} ({sum(counts):,} in all)")
     ax.set_yscale("log")
-    ax.set_xlabel("level: moves played from the start (chance events included)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel(unit)
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=8)

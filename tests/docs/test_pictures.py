@@ -93,13 +93,13 @@ def test_every_witness_replays_to_a_drawable_position(path):
         _well_formed(positions.draw(rules.id, t.final, players=t.players, components=comps, to_move=t.to_move))
 
 
-def test_level_counts_add_up_to_the_explorers_states():
-    from tablerules.proofs.explorer import explore
+def test_level_counts_are_the_table_states_of_every_level():
+    from tablerules.proofs.exact_reference import solve_reference
 
     levels = figures.level_counts("dishes", 2, "2x4")
     rules, start = figures.table("dishes", 2, "2x4")
-    ex = explore(rules, [start], symmetry=rules.default_symmetry)
-    assert levels[0] == 1 and sum(levels) == ex.states
+    ref = solve_reference(rules, start.setup, rules.table_state)
+    assert levels[0] == 1 and levels == [lv.table_states for lv in ref.levels()]
 
 
 def test_state_graph_has_every_state_and_move_and_ends_in_outcomes():

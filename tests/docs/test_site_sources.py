@@ -103,8 +103,17 @@ def test_a_reading_clause_naming_an_unknown_ruling_dangles_and_a_known_one_inher
     root = _tree(tmp_path)
     toml = root / "spec" / "dishes.toml"
     text = toml.read_text()
-    text = text.replace('id = "dishes.goal"\n', 'id = "dishes.goal"\nbasis = "reading"\nruling = "dishes.ruling.missing"\n')
-    text = text.replace('id = "dishes.setup.sort"\n', 'id = "dishes.setup.sort"\nbasis = "reading"\nruling = "dishes.ruling.tie-for-most"\n')
+
+    def make_reading(text: str, clause: str, ruling: str) -> str:
+        """Turn one clause's basis into a reading of ``ruling`` (whatever basis it had)."""
+        head, sep, rest = text.partition(f'id = "{clause}"\n')
+        block, nxt, tail = rest.partition("[[")
+        block = re.sub(r'^basis = "[a-z]+"\n', "", block, flags=re.M)
+        block = re.sub(r'^ruling = "[^"]*"\n', "", block, flags=re.M)
+        return head + sep + f'basis = "reading"\nruling = "{ruling}"\n' + block + nxt + tail
+
+    text = make_reading(text, "dishes.goal", "dishes.ruling.missing")
+    text = make_reading(text, "dishes.setup.sort", "dishes.ruling.tie-for-most")
     toml.write_text(text)
     rep = tr.scan(root)
     assert any("dishes.goal is a reading of ruling 'dishes.ruling.missing'" in d for d in rep.dangling)
