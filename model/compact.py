@@ -94,6 +94,10 @@ class Kernel(Protocol):
         """The (not yet canonical) row of a state of the rule set's own model."""
         ...
 
+    def chance(self, state: Any) -> list[tuple[Any, Fraction]]:
+        """The rule set's chance outcomes in ``state`` as this kernel deals them (a fixed deal restricts them)."""
+        ...
+
     def describe_action(self, code: int) -> str:
         """The canonical text of an action code, in the labelling of the row it was taken from."""
         ...

@@ -33,6 +33,7 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, factorial
+from typing import Any
 
 import numpy as np
 
@@ -212,16 +213,22 @@ class DishesKernel:
         while frontier:  # plumbing: follows chance before play through the model
             state, p = frontier.pop()
             if RULES.to_move(state) is CHANCE:  # plumbing: follows chance before play through the model
-                outcomes = RULES.chance_outcomes(state)
-                # the spare layout shows the dealt colours
-                if self.fixed_deal is not None and state.reveal:  # rule: dishes.ruling.deal-3-players
-                    outcomes = [(m, Fraction(1)) for m, _ in outcomes if m.colour == self.fixed_deal[m.place]]  # rule: dishes.ruling.deal-3-players
-                frontier += [(RULES.apply(state, m), p * q) for m, q in outcomes]
+                frontier += [(RULES.apply(state, m), p * q) for m, q in self.chance(state)]
                 continue
             row = self.canonical(self.encode(state)[None, :])[0]
             key = row.tobytes()
             out[key] = (row, out[key][1] + p) if key in out else (row, p)  # plumbing: follows chance before play through the model
         return [out[k] for k in sorted(out)]
+
+    def chance(self, state: State) -> list[tuple[Any, Fraction]]:
+        """The model's chance outcomes as this kernel deals them: with a fixed deal a turned
+        tile shows its dealt colour for certain (the spare layout's tiles too)."""
+        from .dishes import RULES
+
+        outcomes = RULES.chance_outcomes(state)
+        if self.fixed_deal is not None and state.reveal:  # plumbing: a fixed deal decides every colour
+            return [(m, Fraction(1)) for m, _ in outcomes if m.colour == self.fixed_deal[m.place]]
+        return list(outcomes)
 
     def describe_action(self, code: int) -> str:
         """`turn 0.dessert` or `place 0.soup on 1.drinks`, in the labelling of the row it was taken from."""

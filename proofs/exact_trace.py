@@ -73,7 +73,7 @@ def replay(rules: RuleSet, setup: Any, kernel: Kernel, path: list[np.ndarray]) -
             actor = rules.to_move(s)
             if actor is CHANCE:
                 todo += [(rules.apply(s, m), steps + [Step("CHANCE", str(m), q)], p * q)
-                         for m, q in rules.chance_outcomes(s)]
+                         for m, q in kernel.chance(s)]
                 continue
             moves = rules.legal_moves(s) if actor is not TERMINAL else ()
             if len(moves) == 1 and str(moves[0]) == "pass":  # a forced pass is not an action

@@ -99,13 +99,22 @@ def run(args: argparse.Namespace, build_setup: Any) -> int:
     return 0 if sol.complete else 3
 
 
+def _tool_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tablerules")
+    except PackageNotFoundError:  # pragma: no cover - a source tree
+        return "unknown"
+
+
 def first_moves(rules: Any, setup: Any, kern: Any) -> list[tuple[str, int, list[tuple[Any, Fraction]]]]:
     """The first actions at the real start (text, mover, each chance outcome as a canonical row)."""
     from tablerules.model.core import CHANCE
 
     state = rules.new_game(setup)
     while rules.to_move(state) is CHANCE:  # chance before play: take the most likely branch's first moves
-        state = rules.apply(state, max(rules.chance_outcomes(state), key=lambda mp: mp[1])[0])
+        state = rules.apply(state, max(kern.chance(state), key=lambda mp: mp[1])[0])
     out = []
     for move in rules.legal_moves(state):
         nxt = rules.apply(state, move)
@@ -114,7 +123,7 @@ def first_moves(rules: Any, setup: Any, kern: Any) -> list[tuple[str, int, list[
         while outcomes:
             s, p = outcomes.pop()
             if rules.to_move(s) is CHANCE:
-                outcomes += [(rules.apply(s, m), p * q) for m, q in rules.chance_outcomes(s)]
+                outcomes += [(rules.apply(s, m), p * q) for m, q in kern.chance(s)]
             else:
                 settled.append((kern.canonical(kern.encode(s)[None, :])[0], p))
         out.append((str(move), state.turn, settled))
@@ -129,7 +138,7 @@ def document(rules: Any, setup: Any, kern: Any, sol: Any, args: argparse.Namespa
     """The JSON document (schema ``solve``, version SCHEMA_VERSION)."""
     symmetric = getattr(kern, "symmetric", True)
     doc: dict[str, Any] = {
-        "schema": "tablerules/solve", "version": SCHEMA_VERSION,
+        "schema": f"tablerules/solve/{SCHEMA_VERSION}", "tablerules": _tool_version(),
         "ruleset": rules.id, "players": setup.players, "options": options_text(setup.options),
         "components": setup.components.name, "deal": args.deal or "every deal",
         "complete": sol.complete, "stopped": sol.stopped or None, "units": UNITS,
