@@ -52,6 +52,10 @@ def add_parser(sub: Any, setup_args: Any) -> None:
     s.add_argument("--max-seconds", type=float, default=None, help="stop between levels after this long (incomplete)")
     s.add_argument("--trace", choices=("longest",), help="also find a game again and show it: 'longest' = a game "
                    "with the most actions (searched once more after the count; no parent pointers are kept)")
+    s.add_argument("--every-alternative", action="store_true",
+                   help="solve the default and every ruling alternative that keeps the game finite (one at a time); "
+                        "the rulings report reads the result from spec/solved/")
+    s.add_argument("--out", metavar="FILE", help="with --every-alternative: write the results to FILE (JSON)")
     s.add_argument("--json", action="store_true", help="print one JSON document (schema: solve)")
 
 
@@ -65,6 +69,8 @@ def run(args: argparse.Namespace, build_setup: Any) -> int:
         raise SetupError("--max-seconds must be a positive number")
     if args.workers is not None and not 1 <= args.workers <= 256:
         raise SetupError("--workers must be between 1 and 256")
+    if args.every_alternative:
+        return _every_alternative(rules, setup, args)
     kern = registry.kernel(rules.id, setup, **({"deal": args.deal} if args.deal else {}))
     say = lambda text: print(f"solve: {text}", file=sys.stderr, flush=True)  # noqa: E731 - progress on stderr
     try:
@@ -97,6 +103,54 @@ def run(args: argparse.Namespace, build_setup: Any) -> int:
             for i, text in enumerate(g["steps"], 1):
                 print(f"  {i:3}. {text}")
     return 0 if sol.complete else 3
+
+
+def _every_alternative(rules: Any, setup: Any, args: argparse.Namespace) -> int:
+    from tablerules.proofs.exact_impact import solve_alternatives
+    from tablerules.proofs.exact_run import executor
+
+    if args.deal or args.ruling or args.strict:
+        raise SetupError("--every-alternative solves every deal under each alternative in turn: drop --deal, --ruling and --strict")
+    say = lambda text: print(f"solve: {text}", file=sys.stderr, flush=True)  # noqa: E731 - progress on stderr
+    run_on = executor(args.executor, args.workers, args.scheduler)
+    try:
+        doc = solve_alternatives(rules.id, setup.players, setup.components, run=run_on, max_seconds=args.max_seconds,
+                                 progress=say)
+    finally:
+        run_on.close()
+    if args.out:
+        _write_atomically(args.out, json.dumps(doc, indent=1) + "\n")
+    if args.json:
+        json.dump(doc, sys.stdout, indent=1)
+        print()
+    else:
+        table(((r["label"], "yes" if r["complete"] else f"no ({r['stopped']})",
+                _short(r.get("random_play", {}).get("seat_among_losers")), _short(r.get("optimal_play", {}).get("seat_among_losers")),
+                r.get("seconds", "-")) for r in doc["alternatives"]),
+              header=("alternative", "solved", "random play: P(seat loses)", "optimal play: P(seat loses)", "seconds"),
+              out=sys.stdout)
+    return 0 if all(r["complete"] for r in doc["alternatives"]) else 3
+
+
+def _short(values: list[str] | None) -> str:
+    if not values:
+        return "-"
+    return ", ".join(f"{float(Fraction(v)):.4f}" for v in values)
+
+
+def _write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder (never half-written)."""
+    import os
+    import tempfile
+
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tablerules-")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise SetupError(f"--out {path}: cannot write: {e.strerror or e}") from None
 
 
 def _tool_version() -> str:

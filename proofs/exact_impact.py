@@ -1,0 +1,113 @@
+"""What each ruling alternative changes, exactly: the exact engine on every finite alternative.
+
+For a rule set with a compact kernel, :func:`solve_alternatives` solves the default and then
+each alternative of each ruling (one at a time, the others at their defaults) that keeps the
+game finite (no ``strict`` alternative: it stops at a gap; no voluntary passes: a game need
+not end).  The results are kept as one JSON document (``spec/solved/<ruleset>-<n>p-<tiles>.json``)
+because the boxed game takes minutes per alternative; the document names the command that
+remakes it and a digest of the sources it depends on, so a report can tell when it is stale.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import re
+from fractions import Fraction
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable
+
+from tablerules.model import registry
+from tablerules.model.core import STRICT, SetupError, ruling_fields
+
+from .exact_run import Executor, solve
+
+SOURCES = ("tablerules.model:dishes.py", "tablerules.model:dishes_compact.py", "tablerules.model:dishes_loops.py",
+           "tablerules.spec:dishes.toml")
+"""Files whose content decides the solved figures (the digest covers them)."""
+
+
+def sources_digest() -> str:
+    h = hashlib.sha256()
+    for item in SOURCES:
+        package, name = item.split(":")
+        h.update(resources.files(package).joinpath(name).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def finite_alternatives(ruleset: str, setup_for: Callable[[Any], Any], players: int) -> list[tuple[str, str, Any]]:
+    """(ruling id, alternative, options) for the default and every alternative the exact engine
+    takes.  Rulings named for another player count (``...deal-3-players`` with two players)
+    change nothing here and are left out."""
+    rules = registry.get(ruleset)
+    out = [("default", "", rules.Options())]
+    for rid, f in ruling_fields(rules.Options).items():
+        named = re.search(r"-(\d)-players$", rid)
+        if named and int(named.group(1)) != players:
+            continue
+        for alt in f.metadata["alternatives"][1:]:
+            if alt == STRICT:
+                continue
+            options = dataclasses.replace(rules.Options(), **{f.name: alt})
+            try:
+                registry.kernel(ruleset, setup_for(options))
+            except SetupError:
+                continue  # no progress measure, or not for this player count
+            out.append((rid, alt, options))
+    return out
+
+
+def _fraction(f: Fraction) -> str:
+    return f"{f.numerator}/{f.denominator}"
+
+
+def solve_alternatives(ruleset: str, players: int, components: Any, *, run: Executor | None = None,
+                       max_seconds: float | None = None, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Solve the default and every finite alternative; a JSON-able document of the results."""
+    rules = registry.get(ruleset)
+    say = progress or (lambda text: None)
+
+    def setup_for(options: Any) -> Any:
+        return rules.setup(players, options, components)
+
+    rows = []
+    for rid, alt, options in finite_alternatives(ruleset, setup_for, players):
+        label = "default" if rid == "default" else f"{rid.split('.ruling.')[-1]}={alt}"
+        say(f"solving {label}")
+        try:
+            setup = setup_for(options)
+        except SetupError as e:
+            rows.append({"ruling": rid, "alternative": alt, "label": label, "complete": False, "stopped": str(e)})
+            continue
+        sol = solve(registry.kernel(ruleset, setup), run=run, max_seconds=max_seconds)
+        row: dict[str, Any] = {"ruling": rid, "alternative": alt, "label": label, "complete": sol.complete,
+                               "stopped": sol.stopped or None, "table_states": sol.total("table_states"),
+                               "engine_states": sol.total("nodes"), "longest_game_actions": sol.longest_game_actions,
+                               "seconds": round(sol.seconds, 1)}
+        for name, values in (("random_play", sol.random_play), ("optimal_play", sol.optimal_play)):
+            if values is not None:
+                row[name] = {"seat_among_losers": [_fraction(x) for x in values.among_losers],
+                             "seat_sole_loser": [_fraction(x) for x in values.sole_loser],
+                             "expected_actions": _fraction(values.expected_actions)}
+        rows.append(row)
+    return {"ruleset": ruleset, "players": players, "components": components.name, "sources": sources_digest(),
+            "command": f"tablerules solve {ruleset} --players {players} --deck {components.name} --every-alternative "
+                       f"--out {default_path(ruleset, players, components)}",
+            "alternatives": rows}
+
+
+def default_path(ruleset: str, players: int, components: Any) -> str:
+    return f"spec/solved/{ruleset}-{players}p-{components.name}.json"
+
+
+def load(ruleset: str, players: int, components: Any) -> dict[str, Any] | None:
+    """The stored document for this configuration, with ``stale`` set if the sources changed since."""
+    name = Path(default_path(ruleset, players, components)).name
+    path = resources.files("tablerules.spec").joinpath("solved", name)
+    if not path.is_file():
+        return None
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["stale"] = doc.get("sources") != sources_digest()
+    return doc
