@@ -518,22 +518,6 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
                 b0[c] += _h(shape[s] * np.uint64(8) + np.uint64(s // NT) + np.uint64(0x3000) + a0[s % NT] * P1 + a0[row[1 + s]] * P2)
         for c in range(C):
             b0[c] = _h(b0[c])
-        for k in range(NT):
-            a1[k] = a0[k]
-        for s in range(S):
-            if row[1 + s] < 6:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-                base = shape[s] * np.uint64(8) + np.uint64(s // NT)
-                c = row[1 + S + s]
-                a1[row[1 + s]] += _h(base + np.uint64(0x4000) + b0[c] * P3 + a0[s % NT] * P4)
-                a1[s % NT] += _h(base + np.uint64(0x5000) + b0[c] * P1 + a0[row[1 + s]] * P3)
-        for k in range(NT):
-            a1[k] = _h(a1[k])
-        for c in range(C):
-            b1[c] = b0[c]
-        for s in range(S):
-            if row[1 + s] < 6:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-                b1[row[1 + S + s]] += _h(shape[s] * np.uint64(8) + np.uint64(s // NT) + np.uint64(0x6000)
-                                         + a1[s % NT] * P2 + a1[row[1 + s]] * P4)
         # keys: exact for what is referenced by nothing
         for k in range(NT):
             kref[k] = False
@@ -548,31 +532,73 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
                 ctop[row[1 + S + s]] = True
             elif v == KIND_CLEAN:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 kbits[s % NT] |= 1 << (s // NT)
-        for k in range(NT):
-            mem = memory and (deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS) and row[prm[P_MASKS] + k] != 0
-            kkey[k] = (_h(a1[k]) & ~TOP_BIT) if kref[k] else (TOP_BIT | np.uint64(kbits[k]))  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-            kfree[k] = not kref[k] and not mem
-        memcols = 0  # colours the memory holds
-        if memory:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-            if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+        # round 0 keys from a0/b0; only where they leave a hard tie, refine once (a1/b1) and sort again:
+        # whether round 0 ties is itself invariant, so the form stays canonical
+        ak = a0
+        bc = b0
+        for rnd in range(2):
+            if rnd == 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 for k in range(NT):
-                    memcols |= row[prm[P_MASKS] + k]
-            if deal == DEAL_COLOUR_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-                memcols |= row[prm[P_USED]]
-            if deal == DEAL_LAYOUT_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-                for m in range(L):
-                    if row[prm[P_LC] + m] != NO_COLOUR:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-                        memcols |= 1 << row[prm[P_LC] + m]
-        for c in range(C):
-            on_top = ctop[c]
-            mem = (memcols >> c) & 1 == 1
-            ckey[c] = (_h(b1[c]) & ~TOP_BIT) if on_top else TOP_BIT  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-            cfree[c] = not on_top and not mem
-        _sort_keys(kkey, NT, korder)
-        _sort_keys(ckey, C, corder)
-        # runs of equal keys: free runs (every member free) are automorphisms; the rest are tried
-        nk = _runs(kkey, korder, NT, kfree, krun_start, krun_len)
-        nc = _runs(ckey, corder, C, cfree, crun_start, crun_len)
+                    a1[k] = a0[k]
+                for s in range(S):
+                    if row[1 + s] < 6:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                        base = shape[s] * np.uint64(8) + np.uint64(s // NT)
+                        c = row[1 + S + s]
+                        a1[row[1 + s]] += _h(base + np.uint64(0x4000) + b0[c] * P3 + a0[s % NT] * P4)
+                        a1[s % NT] += _h(base + np.uint64(0x5000) + b0[c] * P1 + a0[row[1 + s]] * P3)
+                for k in range(NT):
+                    a1[k] = _h(a1[k])
+                for c in range(C):
+                    b1[c] = b0[c]
+                for s in range(S):
+                    if row[1 + s] < 6:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                        b1[row[1 + S + s]] += _h(shape[s] * np.uint64(8) + np.uint64(s // NT) + np.uint64(0x6000)
+                                                 + a1[s % NT] * P2 + a1[row[1 + s]] * P4)
+                ak = a1
+                bc = b1
+            for k in range(NT):
+                mem = memory and (deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS) and row[prm[P_MASKS] + k] != 0
+                kkey[k] = (_h(ak[k]) & ~TOP_BIT) if kref[k] else (TOP_BIT | np.uint64(kbits[k]))  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                kfree[k] = not kref[k] and not mem
+            memcols = 0  # colours the memory holds
+            if memory:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                    for k in range(NT):
+                        memcols |= row[prm[P_MASKS] + k]
+                if deal == DEAL_COLOUR_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                    memcols |= row[prm[P_USED]]
+                if deal == DEAL_LAYOUT_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                    for m in range(L):
+                        if row[prm[P_LC] + m] != NO_COLOUR:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                            memcols |= 1 << row[prm[P_LC] + m]
+            for c in range(C):
+                on_top = ctop[c]
+                mem = (memcols >> c) & 1 == 1
+                ckey[c] = (_h(bc[c]) & ~TOP_BIT) if on_top else TOP_BIT  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                cfree[c] = not on_top and not mem
+            _sort_keys(kkey, NT, korder)
+            _sort_keys(ckey, C, corder)
+            # runs of equal keys: free runs (every member free) are automorphisms; the rest are tried
+            nk = _runs(kkey, korder, NT, kfree, krun_start, krun_len)
+            nc = _runs(ckey, corder, C, cfree, crun_start, crun_len)
+            # refine only where the table part alone leaves a tie between referenced kinds or shown
+            # colours: the memory must not choose the round, or the table part would not be canonical
+            tied = False
+            for x in range(NT - 1):
+                if kkey[korder[x]] == kkey[korder[x + 1]] and kref[korder[x]]:  # plumbing: canonical form
+                    tied = True
+            for x in range(C - 1):
+                if ckey[corder[x]] == ckey[corder[x + 1]] and ctop[corder[x]]:  # plumbing: canonical form
+                    tied = True
+            if not tied:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                break
+        hard = False
+        for r in range(nk):
+            if krun_len[r] > 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                hard = True
+        for r in range(nc):
+            if crun_len[r] > 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                hard = True
         st = 1
         n_unseen = 0
         for c in range(C):
@@ -585,13 +611,6 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
         for r in range(nc):
             if crun_len[r] < 0:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
                 st *= fact_table[-crun_len[r]]
-        hard = False
-        for r in range(nk):
-            if krun_len[r] > 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-                hard = True
-        for r in range(nc):
-            if crun_len[r] > 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-                hard = True
         if not hard:  # plumbing: one labelling to try: write it at once
             _encode(row, out[i], prm, korder, corder, memory, krank, crank)
             count = 1
