@@ -96,7 +96,7 @@ def run(args: argparse.Namespace, build_setup: Any) -> int:
         json.dump(doc, sys.stdout, indent=1)
         print()
     else:
-        print_report(doc, sol)
+        print_report(doc, sol, options_text(rules.Options()))
         if "longest_game" in doc:
             g = doc["longest_game"]
             print(f"\na longest game ({g['actions']} actions; outcome: {g['outcome']}):")
@@ -260,10 +260,13 @@ def _num(text: str | None) -> str:
     return f"{float(f):.6f}" + (f" (exact: {text})" if digits <= 12 else f" (exact, {digits}-digit denominator: --json)")
 
 
-def print_report(doc: dict[str, Any], sol: Any) -> None:
+def print_report(doc: dict[str, Any], sol: Any, default_options: dict[str, Any]) -> None:
     print(f"{doc['ruleset']}, {doc['players']} players, {doc['components']}, {doc['deal']}")
-    changed = {k: v for k, v in doc["options"].items() if v not in ("four-sets",)}
-    table(sorted(changed.items()), header=("ruling", "alternative"), out=sys.stdout)
+    changed = {k: v for k, v in doc["options"].items() if default_options.get(k) != v}
+    if changed:
+        table(sorted(changed.items()), header=("ruling (not the default)", "alternative"), out=sys.stdout)
+    else:
+        print("default rulings")
     status = "complete" if doc["complete"] else f"INCOMPLETE: stopped by {doc['stopped']}"
     print(f"\nexact engine: {status}; {doc['seconds']} s; peak memory {doc['peak_memory_mb']:,.0f} MB; "
           f"{doc['executor']['name']} ({doc['executor']['workers']} workers)")
@@ -277,8 +280,9 @@ def print_report(doc: dict[str, Any], sol: Any) -> None:
              ("engine states (canonical; table state + memory)", f"{doc['engine_states']:,}")]
     table(rows, out=sys.stdout)
     print()
-    table(((a, f"{lv.table_states:,}", f"{lv.up_to_colours_and_kinds:,}", f"{lv.terminal_states:,}", f"{lv.nodes:,}")
-           for a, lv in enumerate(sol.levels)),
+    symmetric = doc["up_to_colours"] is not None
+    table(((a, f"{lv.table_states:,}", f"{lv.up_to_colours_and_kinds:,}" if symmetric else "-", f"{lv.terminal_states:,}",
+            f"{lv.nodes:,}") for a, lv in enumerate(sol.levels)),
           header=("actions played", "table states", "up to colours+kinds", "terminal", "engine states"), out=sys.stdout)
     for name, title in (("random_play", "uniform random play"), ("optimal_play", "optimal play")):
         v = doc.get(name)
