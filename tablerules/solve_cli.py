@@ -269,7 +269,7 @@ def print_report(doc: dict[str, Any], sol: Any, default_options: dict[str, Any])
         print("default rulings")
     status = "complete" if doc["complete"] else f"INCOMPLETE: stopped by {doc['stopped']}"
     print(f"\nexact engine: {status}; {doc['seconds']} s; peak memory {doc['peak_memory_mb']:,.0f} MB; "
-          f"{doc['executor']['name']} ({doc['executor']['workers']} workers)")
+          f"{doc['executor']['name']} ({doc['executor']['workers']} worker{'s' if doc['executor']['workers'] != 1 else ''})")
     print(f"units: {doc['units']}\n")
     rows = [("table states", f"{doc['table_states']:,}")]
     if doc["up_to_colours"] is not None:
