@@ -404,7 +404,7 @@ def check_distribution(outcomes: Sequence[tuple[Any, Fraction]]) -> str | None:
 def pick_by_probability(items: Sequence[tuple[Any, Fraction]], r: float) -> Any:
     """The item a uniform draw ``r`` in [0, 1) selects when each has its probability (the
     last one if rounding leaves ``r`` past the sum).  For sampling chance outcomes."""
-    weights = [p.numerator / p.denominator for _, p in items]
+    weights = [p.numerator / p.denominator if isinstance(p, Fraction) else float(p) for _, p in items]  # plumbing: exact or float weights
     target = r * sum(weights)
     acc = 0.0
     for (item, _), w in zip(items, weights):
