@@ -531,8 +531,13 @@ class DecisionReport:
     def ok(self) -> bool:
         return not self.findings and not self.problems
 
+    def excused(self) -> set[str]:
+        """The files not judged: listed in NOT_YET_ANNOTATED and not yet wholly annotated."""
+        return excused_files(self.scan, self.not_yet_annotated)
+
     def judged_points(self) -> list[DecisionPoint]:
-        return [p for p in self.scan.points if p.file not in self.not_yet_annotated]
+        excused = self.excused()
+        return [p for p in self.scan.points if p.file not in excused]
 
     def summary(self) -> str:
         pts = self.judged_points()
@@ -542,38 +547,37 @@ class DecisionReport:
         text = (f"{len(pts)} decision points ({rule} rule, {plumbing} plumbing), {executed} executed by the explorations; "
                 f"{self.count(UNREGISTERED)} unregistered decisions, {self.count(SPECIAL)} special cases without a ruling, "
                 f"{self.count(UNKNOWN)} unknown ids, {self.count(UNREACHED)} unannotated and not reached")
-        if self.not_yet_annotated:
-            text += f"; not judged (annotated on another branch): {', '.join(sorted(self.not_yet_annotated))}"
+        if self.excused():
+            text += f"; not judged (being annotated on another branch): {', '.join(sorted(self.excused()))}"
         if self.problems:
             text += "; " + "; ".join(self.problems)
         return text
 
 
-NOT_YET_ANNOTATED: dict[str, str] = {
-    "just_desserts.py": "annotated on the Just Desserts branch (moved into the just_desserts package there)",
-    "just_desserts_advanced.py": "annotated on the Just Desserts branch (moved into the just_desserts package there)",
-    "just_desserts_moves.py": "annotated on the Just Desserts branch (moved into the just_desserts package there)",
-    "just_desserts_symmetry.py": "annotated on the Just Desserts branch (moved into the just_desserts package there)",
-    "just_desserts_v23.py": "annotated on the Just Desserts branch (moved into the just_desserts package there)",
-    "just_desserts_views.py": "annotated on the Just Desserts branch (moved into the just_desserts package there)",
-}
+NOT_YET_ANNOTATED: dict[str, str] = {}
 """Model files whose annotations come from another branch (file relative to model/ -> who).
 
-An entry excuses a file only while it has no annotation at all: once one lands, the entry is
-stale and the report says so (remove it then)."""
+An entry excuses a file only while some decision point in it has no annotation (the
+annotations may land a few at a time): once every point is annotated, the entry is stale
+and the report says so (remove it then).  Every other file, the Just Desserts package
+(``just_desserts/*.py``) included, is judged."""
+
+
+def excused_files(sc: Scan, not_yet: dict[str, str]) -> set[str]:
+    """The files of ``not_yet`` that still hold a decision point without an annotation."""
+    return {p.file for p in sc.points if p.file in not_yet and sc.annotation_of(p) is None}
 
 
 def judge(sc: Scan, reached: dict[tuple[str, int], Reach], ids: set[str],
           not_yet: dict[str, str]) -> tuple[list[DecisionFinding], list[str]]:
     findings: list[DecisionFinding] = []
     problems = []
-    annotated_files = {f for f, _ in sc.annotations}
+    excused = excused_files(sc, not_yet)
     for f in sorted(not_yet):
-        if f in annotated_files:
-            problems.append(f"model/{f} has annotations now: remove it from NOT_YET_ANNOTATED")
-        elif f not in sc.files():
+        if f not in sc.files():
             problems.append(f"model/{f} is listed in NOT_YET_ANNOTATED but has no decision point (moved?)")
-    excused = {f for f in not_yet if f not in annotated_files}
+        elif f not in excused:
+            problems.append(f"model/{f} has every decision point annotated now: remove it from NOT_YET_ANNOTATED")
     for p in sc.points:
         if p.file in excused:
             continue

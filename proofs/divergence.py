@@ -504,9 +504,21 @@ def from_probe(rules: RuleSet, ruling_id: str, a: str, b: str, hit: ProbeHit, se
 
 
 def other_bases(rules: RuleSet, ruling_id: str) -> list[tuple[str, Any]]:
-    """The settings tried when a ruling's alternatives never differ under the defaults
-    (:func:`tablerules.proofs.gaps.one_change_settings`)."""
-    return one_change_settings(rules, ruling_id)
+    """The settings tried when a ruling's alternatives never differ under the defaults: one
+    change (:func:`tablerules.proofs.gaps.one_change_settings`), then every optional rule on
+    with one other ruling at another non-strict alternative (a question about an optional
+    rule may part only where another ruling widens what is allowed, e.g. extra cards in a
+    serving)."""
+    out = one_change_settings(rules, ruling_id)
+    variants = variant_fields(rules.Options)
+    if not variants:
+        return out
+    every = dataclasses.replace(rules.Options(), **{f.name: True for f in variants.values()})
+    for rid, f in ruling_fields(rules.Options).items():
+        for alt in f.metadata["alternatives"][1:] if rid != ruling_id else ():
+            if alt != STRICT:
+                out.append((f"every option, {short_ruling_name(rid)}={alt}", with_alternative(every, rules, rid, alt)))
+    return out
 
 
 def _search(rules: RuleSet, rid: str, a: str, b: str, cfgs: Sequence[Config], budget: PairBudget | None,
@@ -919,17 +931,36 @@ def generate_witnesses(ruleset_id: str, configs: Sequence[Config] | None = None,
 
 
 def _main(argv: Sequence[str]) -> int:
-    """python -m tablerules.proofs.divergence RULESET [--pairs N] [PLAYERS:DECK ...]: rewrite its witness files."""
+    """python -m tablerules.proofs.divergence RULESET [--pairs N] [--ruling ID ...] [PLAYERS:DECK ...]:
+    rewrite its witness files (only those rulings' with --ruling, full or short id)."""
+    usage = "usage: python -m tablerules.proofs.divergence RULESET [--pairs N] [--ruling ID ...] [PLAYERS:DECK ...]"
     if not argv:
-        print("usage: python -m tablerules.proofs.divergence RULESET [--pairs N] [PLAYERS:DECK ...]")
+        print(usage)
         return 2
-    budget = None
-    if len(argv) > 2 and argv[1] == "--pairs":
-        budget = PairBudget(max_pairs=int(argv[2]), max_seconds=None)
-        argv = [argv[0], *argv[3:]]
+    budget, only, rest = None, [], [argv[0]]
+    words = list(argv[1:])
+    while words:
+        word = words.pop(0)
+        if word in ("--pairs", "--ruling") and not words:
+            print(f"{word} needs a value; {usage}", file=sys.stderr)
+            return 2
+        if word == "--pairs":
+            budget = PairBudget(max_pairs=int(words.pop(0)), max_seconds=None)
+        elif word == "--ruling":
+            only.append(words.pop(0))
+        else:
+            rest.append(word)
+    argv = rest
     from .gaps import load_rules
 
     rules, _ = load_rules(argv[0])
+    ids = list(ruling_fields(rules.Options))
+    by_short = {short_ruling_name(r): r for r in ids}
+    unknown = [r for r in only if r not in ids and r not in by_short]
+    if unknown:
+        print(f"--ruling {unknown[0]!r}: unknown ruling of {rules.id} (known: {', '.join(by_short)})", file=sys.stderr)
+        return 2
+    rulings = [r if r in ids else by_short[r] for r in only] or None
     configs = None
     if len(argv) > 1:
         configs = []
@@ -937,7 +968,8 @@ def _main(argv: Sequence[str]) -> int:
             players, _, deck = text.partition(":")
             comps = rules.load_components(deck) if deck and rules.load_components else rules.default_components()
             configs.append(Config(int(players), comps, deck or None))
-    for path in generate_witnesses(argv[0], configs, budget=budget, progress=lambda t: print(t, file=sys.stderr, flush=True)):
+    for path in generate_witnesses(argv[0], configs, budget=budget, rulings=rulings,
+                                   progress=lambda t: print(t, file=sys.stderr, flush=True)):
         print(path)
     return 0
 

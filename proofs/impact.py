@@ -32,7 +32,7 @@ from tablerules.model.core import (
     CHANCE, TERMINAL, Outcome, RuleGap, RuleSet, Setup, SetupError, pick_by_probability, ruling_fields,
 )
 
-from .gaps import Config, Configs, small_configs, with_alternative
+from .gaps import Config, Configs, model_module, small_configs, with_alternative
 
 
 class TooLarge(Exception):
@@ -234,6 +234,23 @@ def outcome_distribution(values: Values, state: Any) -> dict[str, Fraction]:
     return out
 
 
+# --------------------------------------------------------------------------- what the statistics weigh chance by
+
+
+def chance_weights(rules: RuleSet) -> tuple[str, ...]:
+    """The rulings whose alternatives change only chance probabilities (the model's ``CHANCE_WEIGHTS``):
+    no check depends on them, every statistic does."""
+    module = model_module(rules)
+    return tuple(getattr(module, "CHANCE_WEIGHTS", ())) if module is not None else ()
+
+
+def weights_used(rules: RuleSet, options: Any) -> str:
+    """`jd23.ruling.race-odds=tie-one-in-ten`: the alternative of each chance-weight ruling in
+    ``options`` (empty for a rule set that has none)."""
+    fields_ = ruling_fields(rules.Options)
+    return ", ".join(f"{rid}={getattr(options, fields_[rid].name)}" for rid in chance_weights(rules) if rid in fields_)
+
+
 # --------------------------------------------------------------------------- one measurement
 
 
@@ -270,6 +287,8 @@ class Impact:
     seconds: float = 0.0
     note: str = ""
     options: Any = None
+    weights: str = ""
+    """The alternative of each ruling that weighs chance (:func:`weights_used`) these numbers used."""
 
     def row(self) -> list[str]:
         return [self.alternative, self.config.label(), self.method, self.length.text(percent=False),
@@ -380,25 +399,29 @@ def measure(rules: RuleSet, ruling_id: str, alternative: str, config: Config, bu
     t0 = time.perf_counter()
     base = rules.Options() if base is None else base
     options = with_alternative(base, rules, ruling_id, alternative) if ruling_id else base
+    # with a given setup the caller states the weights (its options may record every field read)
+    weights = weights_used(rules, options) if setup is None else ""
     try:
         start = rules.new_game(setup if setup is not None else config.setup(rules, options))
     except RuleGap:
         one, zero = _exact(Fraction(1)), _exact(Fraction(0))
         return Impact(ruling_id, alternative, config, "exact (raises at the start)", zero, zero, zero, zero, zero, one,
-                      time.perf_counter() - t0)
+                      time.perf_counter() - t0, weights=weights)
     note = ""
     if exact_ok:
         try:
             est, states = measure_exact(rules, start, budget.max_states, budget.exact_seconds)
             return Impact(ruling_id, alternative, config, f"exact ({states:,} states)", est["length"], est["first_wins"],
-                          est["first_loses"], est["tie"], est["never_ends"], est["gap"], time.perf_counter() - t0)
+                          est["first_loses"], est["tie"], est["never_ends"], est["gap"], time.perf_counter() - t0,
+                          weights=weights)
         except TooLarge as e:
             note = f"too large for exact ({e})"
         except Cyclic as e:
             note = f"cyclic ({e})"
     est, played = measure_sampled(rules, start, budget.games, budget.sample_seconds, budget.seed)
     return Impact(ruling_id, alternative, config, f"sampled ({played:,} games, 95% CI)", est["length"], est["first_wins"],
-                  est["first_loses"], est["tie"], est["never_ends"], est["gap"], time.perf_counter() - t0, note=note)
+                  est["first_loses"], est["tie"], est["never_ends"], est["gap"], time.perf_counter() - t0, note=note,
+                  weights=weights)
 
 
 def recording_options(options: Any) -> tuple[Any, set[str]]:
@@ -439,7 +462,7 @@ def consulted(rules: RuleSet, config: Config, budget: ImpactBudget, base: Any = 
     checked = config.setup(rules, base)  # SetupError here; checking reads every field, so not with the recorder
     rec, reads = recording_options(base)
     row = measure(rules, "", "", config, budget, setup=Setup(checked.players, rec, checked.components))
-    row.options = base
+    row.options, row.weights = base, weights_used(rules, base)
     if not row.method.startswith("exact"):
         return row, None
     by_name = {f.name: rid for rid, f in ruling_fields(rules.Options).items()}
@@ -528,7 +551,9 @@ def all_impacts(rules: RuleSet, configs: Configs | Sequence[Config] | None = Non
                 d, reads = defaults[config]
                 if d is not None and (alt == alts[0] or (reads is not None and rid not in reads)):
                     note = d.note if alt == alts[0] else "same game: the ruling is never consulted here"
-                    plan.append((rid, alt, config, dataclasses.replace(d, ruling=rid, alternative=alt, seconds=0.0, note=note)))
+                    weights = weights_used(rules, with_alternative(rules.Options(), rules, rid, alt))
+                    plan.append((rid, alt, config, dataclasses.replace(d, ruling=rid, alternative=alt, seconds=0.0, note=note,
+                                                                       weights=weights)))
                     continue
                 # where the defaults were too large for exact, so are the alternatives: sample at once
                 exact_ok = d is None or d.method.startswith("exact")

@@ -95,7 +95,8 @@ def _explore_combinations(ctx: Context) -> CheckResult:
 
 
 ADVANCED_RULINGS = ("jd.ruling.answer-order", "jd.ruling.plain-block-vs-surprise", "jd.ruling.victim-tip-on-surprise",
-                    "jd.ruling.surprise-on-block")
+                    "jd.ruling.surprise-on-block", "jd.ruling.surprise-doorway", "jd.ruling.surprise-serving",
+                    "jd.ruling.victim-surprise")
 
 
 NOT_EXPLORED_ALONE = {
@@ -104,6 +105,7 @@ NOT_EXPLORED_ALONE = {
     "jd.ruling.no-serving-possible": "the endless-play proof on jd-famine",
     "jd.ruling.matching-pair": "the readings never part (a unit test and the win rule)",
     "jd.ruling.score-full-tie": "it only relabels a tied end: unit test",
+    "jd.ruling.turn-direction": "with two players both directions give the other seat: its witness (3 players) and a unit test",
 }
 """Rulings whose other alternatives the exploration on jd-rivals leaves out, and where they are checked."""
 
@@ -163,11 +165,12 @@ def _every_alternative(ctx: Context) -> CheckResult:
 
 
 BASIC_2P, RIVALS_ALL, CROWD_ALL = ("jd-two-suits", 2, False), ("jd-rivals", 2, True), ("jd-crowd", 3, True)
-FAMINE_2P = ("jd-famine", 2, False)
+FAMINE_2P, CROWD_3P, ONE_2P = ("jd-famine", 2, False), ("jd-crowd", 3, False), ("jd-one-suit", 2, False)
 STRICT_RUNS = (
+    (("jd.ruling.turn-direction",), (CROWD_3P,)),
     (("jd.ruling.dessert-supply-empty",), (BASIC_2P,)),
     (("jd.ruling.guest-supply-empty",), (BASIC_2P, CROWD_ALL)),
-    (("jd.ruling.all-guests-claimed",), (BASIC_2P,)),
+    (("jd.ruling.all-guests-claimed",), (ONE_2P,)),
     (("jd.ruling.answer-order",), (CROWD_ALL,)),
     (("jd.ruling.plain-block-vs-surprise", "jd.ruling.surprise-on-block"), (CROWD_ALL,)),
     (("jd.ruling.victim-tip-on-surprise",), (CROWD_ALL,)),

@@ -296,7 +296,18 @@ class Report:
         except SpecError:
             pass
         rows.append(("order of out-of-turn answers", self.race.statement))
+        weights = self.weights()
+        if weights:
+            rows.append(("statistics weigh chance by", weights))
         return rows
+
+    def weights(self) -> str:
+        """Which alternative of each ruling that weighs chance (jd23.ruling.race-odds) the statistics used."""
+        if not im.chance_weights(self.rules):
+            return ""
+        default = im.weights_used(self.rules, self.rules.Options())
+        return (f"{default} (the default) unless an impact table says otherwise; the checks branch on every "
+                "chance outcome whatever the odds")
 
     def to_json(self) -> dict[str, Any]:
         def div_json(d: dv.Divergence) -> dict[str, Any]:
@@ -316,7 +327,8 @@ class Report:
                 "witness": None if w is None else {**div_json(w), "steps": steps_json(w.steps)},
                 "never_part": rd.never_part(), "witness_file": files.get(rd.ruling),
                 "pairs": [div_json(d) for d in rd.pairs],
-                "impact": [dict(zip(im.HEADER, r.row()), note=r.note) for r in shown_rows(by_ruling[rd.ruling])]
+                "impact": [dict(zip(im.HEADER, r.row()), note=r.note, **({"weights": r.weights} if r.weights else {}))
+                           for r in shown_rows(by_ruling[rd.ruling])]
                 if rd.ruling in by_ruling else [],
             })
         return {
@@ -331,6 +343,7 @@ class Report:
                 "findings": [f.to_json() for f in self.decisions.findings if f.kind != dp.UNREACHED],
             },
             "rulings": rulings,
+            "statistics_weigh_chance_by": self.weights() or None,
             "order_of_resolution": {"statement": self.race.statement, "matters": self.race.matters,
                                     "steps": steps_json(self.race.steps),
                                     "branches": [{"move": m, "outcome": t} for m, t in self.race.branches]},
@@ -364,7 +377,10 @@ def write_report(out: TextIO, r: Report) -> None:
     w(f" Budgets: {'quick' if r.quick else 'full'}; {r.seconds:.0f} s in all.\n\n")
     w("Impact tables are for the seat that moves first under uniform random play: exact over the chance tree where "
       "small, else sampled with a 95% interval; the five outcome columns are separate outcomes and add up to 100%. "
-      "A table appears only where the alternatives give different numbers.\n\n")
+      "A table appears only where the alternatives give different numbers.")
+    if r.weights():
+        w(f" Statistics weigh chance by {r.weights()}.")
+    w("\n\n")
     if r.spec_problem:
         w(f"**Spec problem:** {r.spec_problem}\n\n")
     if r.pending():
@@ -430,6 +446,12 @@ def write_report(out: TextIO, r: Report) -> None:
                 w("\nImpact:\n\n")
                 w(md_table(im.HEADER, [x.row() for x in rows]))
                 notes = sorted({x.note for x in rows if x.note})
+                weights = sorted({x.weights for x in rows if x.weights})
+                if len(weights) == 1:
+                    notes.append(f"statistics weigh chance by {weights[0]}")
+                elif weights:
+                    notes.append("statistics weigh chance by each row's own: " + "; ".join(
+                        sorted({f"{x.alternative} rows by {x.weights}" for x in rows})))
                 if notes:
                     w("\n" + "".join(f"- {n}\n" for n in notes))
             else:
@@ -437,6 +459,8 @@ def write_report(out: TextIO, r: Report) -> None:
                   "(the ruling is never consulted there, or changes nothing the measures see).\n")
     w("\n## Order of resolution\n\n")
     w(r.race.statement + ".\n")
+    if r.race.branches and r.weights():
+        w(f"\nThe odds below weigh chance by {im.weights_used(rules, rules.Options())}.\n")
     if r.race.steps:
         w("\n" + steps_md(r.race.steps) + "\n")
         for move, dist in r.race.branches:

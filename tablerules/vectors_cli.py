@@ -305,8 +305,8 @@ def witness_vectors(rules: RuleSet, path: Path) -> tuple[list[Vector], list[str]
         w = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         return [], [f"witness {path.name}: unreadable ({e})"]
-    if not isinstance(w, dict) or w.get("ruleset") != rules.id:
-        return [], []
+    if not isinstance(w, dict) or w.get("ruleset") != rules.id or "never_part" in w:
+        return [], []  # another rule set's, or a proof that two readings never part (no trace to record)
     s = w.get("setup") if isinstance(w.get("setup"), dict) else {}
     common = {
         "players": w.get("players", s.get("players")),

@@ -16,7 +16,10 @@ Clause ids refer to spec/just_desserts.toml.  The shape of a game:
 * A player wins the moment their guests show three of a suit or five suits
   (jd.win.three-of-a-suit, jd.win.five-suits, jd.win.any-time).
 
-Seat 0 is the player who most recently served dessert in real life (jd.first.player).
+Seat 0 is the player who most recently served dessert in real life (jd.first.player); seats
+are numbered clockwise and the turn passes clockwise (jd.ruling.turn-direction).  Under
+jd.ruling.opening-duplicates=at-setup seat 0 first sends dealt guests away (``phase == "sort"``)
+until every suit shows at most once.
 
 Where the other clauses live: the deck and its tastes come from model/decks.py
 (jd.setup.components, jd.tastes.icons, jd.suits.six: any number of suits of equal size);

@@ -15,7 +15,7 @@ from ..core import STRICT, RuleGap
 from ..decks import favorite_used
 from .moves import PASS, Move
 from .serving import guest_servings, serve_succeeds, take_guest, tips_for
-from .state import BUFFET_ACES, DRAW, Offer, State, deck_of, evolve, holder, minus, plus, set_seat
+from .state import BUFFET_ACES, DRAW, Offer, State, deck_of, doorway, evolve, holder, minus, plus, set_seat
 
 # --------------------------------------------------------------------------- poaching
 
@@ -91,25 +91,53 @@ def blockers(state: State, attempt: Offer) -> list[int]:
     return [victim]
 
 
-def surprise_cards(state: State, attempt: Offer, seat: int) -> list[str]:
-    """jd.surprise.intercept: favourites of the guest this seat could offer instead."""
-    if not may_be_surprised(state, attempt) or seat == attempt.server:  # rule: jd.surprise.intercept
+def surprise_servings(state: State, attempt: Offer, seat: int) -> list[tuple[str, ...]]:
+    """jd.surprise.intercept, jd.surprise.needs-favourite: what this seat could offer the guest instead.
+
+    jd.ruling.surprise-serving: one favourite alone (favourite-alone), or any serving from the
+    hand that satisfies the guest and holds a favourite (serving-with-favourite).
+    """
+    if not may_be_surprised(state, attempt) or not may_surprise(state, attempt, seat):  # rule: jd.surprise.intercept, jd.ruling.victim-surprise
         return []
-    return sorted(set(deck_of(state).guest(attempt.guest).favorites) & set(state.hands[seat]))
+    favs = set(deck_of(state).guest(attempt.guest).favorites)
+    hand = state.hands[seat]
+    if state.setup.options.surprise_serving == "serving-with-favourite":  # rule: jd.ruling.surprise-serving
+        return [s for s in guest_servings(state, hand, attempt.guest) if favs & set(s)]  # rule: jd.ruling.surprise-serving
+    return [(f,) for f in sorted(favs & set(hand))]
+
+
+def may_surprise(state: State, attempt: Offer, seat: int) -> bool:
+    """Anybody but the server (jd.surprise.intercept); the poached player only under
+    jd.ruling.victim-surprise=allowed (block-only: that player may only block)."""
+    if seat == attempt.server:  # rule: jd.surprise.intercept
+        return False
+    return not (seat == attempt.victim and state.setup.options.victim_surprise == "block-only")  # rule: jd.ruling.victim-surprise
 
 
 def may_be_surprised(state: State, attempt: Offer) -> bool:
-    """A serving without any of the guest's favourites, with Surprise Parties on (jd.surprise.intercept)."""
+    """A serving without any of the guest's favourites, with Surprise Parties on (jd.surprise.intercept).
+
+    jd.ruling.surprise-doorway: under middle-and-poach a serving of the guest standing in the
+    doorway cannot be surprised (the rule names servings from the middle and poaches).
+    """
     deck = deck_of(state)
-    return (state.setup.options.surprise_parties and bool(deck.guest(attempt.guest).favorites)
-            and not favorite_used(deck, attempt.cards, attempt.guest))
+    if not (state.setup.options.surprise_parties and deck.guest(attempt.guest).favorites):  # rule: jd.surprise.intercept
+        return False
+    if favorite_used(deck, attempt.cards, attempt.guest):  # rule: jd.surprise.intercept
+        return False
+    return not (from_doorway(state, attempt) and state.setup.options.surprise_doorway == "middle-and-poach")  # rule: jd.ruling.surprise-doorway
+
+
+def from_doorway(state: State, attempt: Offer) -> bool:
+    """The attempt serves the guest standing in the doorway (jd.discard.doorway)."""
+    return attempt.victim < 0 and attempt.guest not in state.centre and attempt.guest == doorway(state)
 
 
 def surprisers(state: State, attempt: Offer) -> list[int]:
     """Every other player with a card in hand, asked whether to surprise (jd.surprise.intercept)."""
     if not may_be_surprised(state, attempt):  # rule: jd.surprise.intercept
         return []
-    return [s for s in range(state.setup.players) if s != attempt.server and state.hands[s]]  # rule: jd.surprise.intercept
+    return [s for s in range(state.setup.players) if may_surprise(state, attempt, s) and state.hands[s]]  # rule: jd.surprise.intercept
 
 
 def can_answer(state: State, seat: int) -> bool:
@@ -148,7 +176,7 @@ def _check_plain_block_gap(state: State) -> None:
         return
     favs = set(deck_of(state).guest(attempt.guest).favorites)
     plain = any(not (favs & set(s)) for s in block_sets(state, attempt, state.hands[v]))
-    others = [s for s in state.answerers if s != v and surprise_cards(state, attempt, s)]  # rule: jd.ruling.plain-block-vs-surprise
+    others = [s for s in state.answerers if s != v and surprise_servings(state, attempt, s)]  # rule: jd.ruling.plain-block-vs-surprise
     if plain and others:  # rule: jd.ruling.plain-block-vs-surprise
         raise RuleGap("jd.ruling.plain-block-vs-surprise", "a block without a favourite competes with a surprise")
 
@@ -164,7 +192,7 @@ def answers_of(state: State, seat: int) -> tuple[Move, ...]:
     moves = []
     if seat == attempt.victim and state.setup.options.poaching:  # rule: jd.block.defender
         moves += [Move("block", cards=s) for s in block_sets(state, attempt, state.hands[seat])]
-    moves += [Move("surprise", cards=(f,)) for f in surprise_cards(state, attempt, seat)]
+    moves += [Move("surprise", cards=s) for s in surprise_servings(state, attempt, seat)]
     moves.append(PASS)
     return tuple(sorted(moves))
 
@@ -180,6 +208,10 @@ def why_bad_answer(state: State, move: Move) -> str:
     if move.verb == "surprise":  # plumbing: which clause to name for a refused answer
         if favorite_used(deck_of(state), attempt.cards, attempt.guest):  # rule: jd.surprise.intercept
             return "jd.surprise.intercept"
+        if not may_surprise(state, attempt, state.speaker):  # rule: jd.ruling.victim-surprise
+            return "jd.ruling.victim-surprise"
+        if state.setup.options.surprise_serving == "serving-with-favourite":  # rule: jd.ruling.surprise-serving
+            return "jd.ruling.surprise-serving"
         return "jd.surprise.needs-favourite"
     return "jd.surprise.first-offered"
 
@@ -191,7 +223,7 @@ def answer(state: State, seat: int, move: Move) -> State:
     thwarted = _return_offer(state)
     if move.verb == "block":  # plumbing: dispatch on the answer
         return _block(thwarted, state.offer, seat, move.cards)
-    return _surprise(thwarted, state.offer, seat, move.cards[0])
+    return _surprise(thwarted, state.offer, seat, move.cards)
 
 
 def _return_offer(state: State) -> State:
@@ -214,7 +246,7 @@ def _block(state: State, attempt: Offer, seat: int, cards: tuple[str, ...]) -> S
     """
     if state.setup.options.surprise_on_block == STRICT and state.setup.options.surprise_parties:  # rule: jd.ruling.surprise-on-block
         block = Offer(seat, attempt.guest, cards, -1)
-        if any(surprise_cards(state, block, s) for s in range(state.setup.players) if s != seat):  # rule: jd.ruling.surprise-on-block
+        if any(surprise_servings(state, block, s) for s in range(state.setup.players) if s != seat):  # rule: jd.ruling.surprise-on-block
             raise RuleGap("jd.ruling.surprise-on-block", "a block without a favourite while another player holds one")
     tips = ((DRAW, seat),) * tips_for(state, attempt.guest, cards)
     return evolve(
@@ -224,7 +256,7 @@ def _block(state: State, attempt: Offer, seat: int, cards: tuple[str, ...]) -> S
     )
 
 
-def _surprise(state: State, attempt: Offer, seat: int, card: str) -> State:
+def _surprise(state: State, attempt: Offer, seat: int, cards: tuple[str, ...]) -> State:
     """jd.surprise.intercept: the guest goes to the surprising player; jd.surprise.no-tip."""
     s = take_guest(state, attempt.guest, attempt.victim)
     claimed = set_seat(s.claimed, seat, plus(s.claimed[seat], (attempt.guest,)))
@@ -236,8 +268,8 @@ def _surprise(state: State, attempt: Offer, seat: int, card: str) -> State:
         if choice == "tip":  # rule: jd.ruling.victim-tip-on-surprise
             tasks = tasks + ((DRAW, attempt.victim),)  # jd.poach.victim-tip
     return evolve(
-        s, claimed=claimed, hands=set_seat(s.hands, seat, minus(s.hands[seat], (card,))),
-        dessert_discard=plus(s.dessert_discard, (card,)), tasks=tasks,
+        s, claimed=claimed, hands=set_seat(s.hands, seat, minus(s.hands[seat], cards)),
+        dessert_discard=plus(s.dessert_discard, cards), tasks=tasks,
         shielded=tuple(sorted(set(s.shielded) | {attempt.guest})),
     )
 

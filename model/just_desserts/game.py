@@ -30,12 +30,17 @@ from .state import (
 def new_game(setup: Setup) -> State:
     """Before the deal: three desserts to each seat, three guests face up, then seat 0's draw phase.
 
-    jd.setup.deal-hands, jd.setup.deal-guests, jd.first.player.
+    jd.setup.deal-hands, jd.setup.deal-guests, jd.first.player.  Under
+    jd.ruling.opening-duplicates=at-setup seat 0 first sends dealt guests away until every
+    suit shows at most once (phase ``sort``), and its draw phase follows.
     """
     deck: Deck = setup.components
     n = setup.players
     deal = tuple((DRAW, seat) for _ in range(HAND_SIZE) for seat in range(n))
     guests = tuple((TURN_UP, -1) for _ in range(CENTRE_SIZE))
+    if setup.options.opening_duplicates == "at-setup":  # rule: jd.ruling.opening-duplicates
+        return State(setup=setup, hands=((),) * n, claimed=((),) * n, dessert_pile=deck.dessert_cards(),
+                     guest_pile=deck.guest_cards(), tasks=deal + guests, phase="sort")
     return State(
         setup=setup,
         hands=((),) * n,
@@ -144,7 +149,7 @@ def _legal_moves(state: State) -> tuple[Move, ...]:
         return adv.answers(state)
     if state.phase == "return":  # rule: jd.buffet.others-return
         return tuple(Move("return", g) for g in sorted(set(state.claimed[state.returning[0]])))
-    if state.phase == "discard":  # rule: jd.discard.one-per-suit
+    if state.phase in ("discard", "sort"):  # rule: jd.discard.one-per-suit, jd.ruling.opening-duplicates
         return tuple(Move("depart", g) for g in _departable(state))
     moves: list[Move] = []
     if state.phase == "dump":  # rule: jd.turn.dump-tray
@@ -163,6 +168,8 @@ def _legal_moves(state: State) -> tuple[Move, ...]:
     else:
         moves.append(KITCHEN)
         moves += _dump_moves(state)
+        if state.setup.options.serve_none == "allowed":  # rule: jd.ruling.serve-none
+            moves.append(STOP)  # the serving option taken, no guest served: in effect a pass
         if state.setup.options.buffet:  # rule: jd.buffet.aces
             moves += adv.buffet_moves(state)
     return tuple(sorted(moves))
@@ -201,10 +208,13 @@ def _duplicated_suits(state: State) -> set[str]:
 
 
 def _departable(state: State) -> list[str]:
-    """jd.discard.one-per-suit: only a guest whose suit shows more than once may leave."""
+    """jd.discard.one-per-suit: only a guest whose suit shows more than once may leave
+    (jd.ruling.discard-which=duplicates-only), or any guest while some suit shows twice (any-guest)."""
     dup = _duplicated_suits(state)
+    if dup and state.setup.options.discard_which == "any-guest":  # rule: jd.ruling.discard-which
+        return sorted(set(state.centre))
     deck = deck_of(state)
-    return sorted({g for g in state.centre if deck.suit_of(g) in dup})  # rule: jd.discard.one-per-suit
+    return sorted({g for g in state.centre if deck.suit_of(g) in dup})  # rule: jd.discard.one-per-suit, jd.ruling.discard-which
 
 
 # --------------------------------------------------------------------------- legality
@@ -228,7 +238,7 @@ def _why_illegal(state: State, move: Move) -> str:
     o = state.setup.options
     if state.phase == "window":  # plumbing: which clause to name for an illegal move
         return adv.why_bad_answer(state, move)
-    if state.phase == "discard":  # plumbing: which clause to name for an illegal move
+    if state.phase in ("discard", "sort"):  # plumbing: which clause to name for an illegal move
         return "jd.discard.one-per-suit"
     if state.phase == "return":  # plumbing: which clause to name for an illegal move
         return "jd.buffet.others-return"
@@ -250,8 +260,8 @@ def _why_illegal(state: State, move: Move) -> str:
         return "jd.turn.dump-tray"
     if state.committed or state.phase == "buffet":  # plumbing: which clause to name for an illegal move
         return "jd.turn.one-option"
-    if move.verb == "stop":  # plumbing: which clause to name for an illegal move
-        return "jd.turn.one-option"
+    if move.verb == "stop" and state.phase == "choose":  # plumbing: which clause to name for an illegal move
+        return "jd.ruling.serve-none"
     return "jd.turn.one-option"
 
 
@@ -365,6 +375,10 @@ def _settle_once(state: State) -> State:
         return evolve(state, phase="over", winner=win[0], end_clause=win[1], tasks=())
     if state.tasks:  # rule: jd.ruling.dessert-supply-empty, jd.ruling.guest-supply-empty
         return _settle_task(state)
+    if state.phase == "sort" and not _duplicated_suits(state):  # rule: jd.ruling.opening-duplicates
+        return evolve(state, phase="choose", tasks=_draw_phase(state.turn), opening=False)
+    if state.phase == "sort":  # rule: jd.ruling.opening-duplicates
+        return state  # seat 0 sends a guest away
     if state.phase == "window":  # rule: jd.surprise.intercept, jd.block.defender
         return adv.settle_window(state)
     if state.phase == "choose" and state.served >= MAX_SERVINGS:  # rule: jd.turn.satisfy-guests
@@ -398,12 +412,22 @@ def _settle_task(state: State) -> State:
 
 
 def _end_turn(state: State) -> State:
-    """jd.discard.turn-ends: the next seat clockwise starts with a draw phase."""
-    nxt = (state.turn + 1) % state.setup.players
+    """jd.discard.turn-ends: the next seat (jd.ruling.turn-direction) starts with a draw phase."""
+    nxt = next_seat(state)
     return evolve(
         state, turn=nxt, phase="choose", tasks=_draw_phase(nxt), opening=False, served=0, committed=False,
         poach="", shielded=(), offer=None, answerers=(), speaker=-1, returning=(), dumped=0,
     )
+
+
+def next_seat(state: State) -> int:
+    """Who plays after the player whose turn it is (jd.ruling.turn-direction): seats are numbered
+    clockwise; with two players both directions give the other seat."""
+    n, direction = state.setup.players, state.setup.options.turn_direction
+    if direction == STRICT and n > 2:  # rule: jd.ruling.turn-direction
+        raise RuleGap("jd.ruling.turn-direction", "a turn ends and the rulebook never says who plays next")
+    step = -1 if direction == "counter-clockwise" else 1  # rule: jd.ruling.turn-direction
+    return (state.turn + step) % n
 
 
 # --------------------------------------------------------------------------- winning

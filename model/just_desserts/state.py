@@ -46,6 +46,13 @@ class Options:
     block_or_surprise: str = ruling("jd.ruling.plain-block-vs-surprise", "first-offered", STRICT)
     victim_tip_surprise: str = ruling("jd.ruling.victim-tip-on-surprise", "tip", "no-tip", STRICT)
     surprise_on_block: str = ruling("jd.ruling.surprise-on-block", "no", STRICT)
+    turn_direction: str = ruling("jd.ruling.turn-direction", "clockwise", "counter-clockwise", STRICT)
+    discard_which: str = ruling("jd.ruling.discard-which", "any-guest", "duplicates-only")
+    surprise_doorway: str = ruling("jd.ruling.surprise-doorway", "middle-and-poach", "any-serving")
+    surprise_serving: str = ruling("jd.ruling.surprise-serving", "favourite-alone", "serving-with-favourite")
+    opening_duplicates: str = ruling("jd.ruling.opening-duplicates", "first-discard-phase", "at-setup")
+    serve_none: str = ruling("jd.ruling.serve-none", "forbidden", "allowed")
+    victim_surprise: str = ruling("jd.ruling.victim-surprise", "allowed", "block-only")
     poaching: bool = variant("poaching", "Poaching & Blocking (jd.poach.*, jd.block.*)")
     buffet: bool = variant("buffet", "Opening a Buffet (jd.buffet.*)")
     surprise_parties: bool = variant("surprise-parties", "Surprise Parties (jd.surprise.*)")
@@ -80,10 +87,12 @@ class State:
     centre: tuple[str, ...] = ()
     turn: int = 0
     phase: str = "choose"
-    """choose | dump | window | return | buffet | discard | over."""
+    """sort | choose | dump | window | return | buffet | discard | over.  ``sort`` is the first
+    player sending dealt guests away before the first turn (jd.ruling.opening-duplicates=at-setup)."""
     tasks: tuple[tuple[str, int], ...] = ()
     opening: bool = True
-    """True until the first discard phase ends (the dealt middle may hold a suit twice)."""
+    """True until the dealt middle has been sorted out: by the first discard phase, or before the
+    first turn under jd.ruling.opening-duplicates=at-setup (until then it may hold a suit twice)."""
     served: int = 0
     committed: bool = False
     """The serving option is chosen (a guest served or a poach blocked)."""

@@ -426,6 +426,13 @@ def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
     return ()
 
 
+CHANCE_WEIGHTS = ("jd23.ruling.race-odds",)
+"""Rulings whose alternatives change only the probabilities of chance outcomes, never which
+outcomes exist: checks and explorations branch on every outcome whatever they say, while
+statistics (exact values over the chance tree, sampled play) depend on them, so every report
+of statistics states the alternative it used (proofs/impact.py)."""
+
+
 def race_odds(options: Options, callers: int) -> tuple[Fraction, Fraction]:
     """(chance of a truly simultaneous call, chance of each caller being first) among ``callers``
     live callers (jd23.call.simultaneous, jd23.ruling.race-odds).  The checks branch on every

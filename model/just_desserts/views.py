@@ -90,7 +90,7 @@ def _every_card_in_one_zone(state: Any) -> str | None:
 
 
 def _one_per_suit_after_discard(state: Any) -> str | None:
-    if state.opening or state.tasks != _draw_phase(state.turn) or state.phase != "choose":  # plumbing: invariant jd.discard.one-per-suit looks only at the start of a turn
+    if state.opening or state.tasks != _draw_phase(state.turn) or state.phase != "choose":  # rule: jd.ruling.opening-duplicates, jd.discard.one-per-suit (looked at when a turn starts)
         return None
     dup = _duplicated_suits(state)
     return f"suits {sorted(dup)} show twice after a discard phase" if dup else None  # plumbing: invariant jd.discard.one-per-suit

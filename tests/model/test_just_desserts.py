@@ -57,6 +57,7 @@ def chance_to(state, text):
 TWO = embedded_deck("jd-two-suits")
 ONE = embedded_deck("jd-one-suit")
 FAMINE = embedded_deck("jd-famine")
+CROWD = embedded_deck("jd-crowd")
 
 
 # --------------------------------------------------------------------------- setting up
@@ -240,8 +241,7 @@ def test_discard_phase_player_chooses_who_leaves_and_the_last_stands_in_the_door
     s = position(TWO, hands=(("PLUM",), ()), centre=("BAKER_A", "BAKER_B", "BAKER_C", "PICKER_A"))
     s = play(RULES, s, ["kitchen", "draw SPONGE"])
     assert s.phase == "discard" and RULES.to_move(s) == 0
-    assert [str(m) for m in RULES.legal_moves(s)] == ["depart BAKER_A", "depart BAKER_B", "depart BAKER_C"]
-    assert RULES.illegal_reason(s, Move("depart", "PICKER_A")) == "jd.discard.one-per-suit"
+    assert [str(m) for m in RULES.legal_moves(s)] == ["depart BAKER_A", "depart BAKER_B", "depart BAKER_C", "depart PICKER_A"]
     s = play(RULES, s, ["depart BAKER_C", "depart BAKER_A"])
     assert s.guest_discard == ("BAKER_C", "BAKER_A") and doorway(s) == "BAKER_A"
     assert s.turn == 1 and s.centre == ("BAKER_B", "PICKER_A")
@@ -257,6 +257,70 @@ def test_doorway_guest_can_be_served_and_the_next_one_steps_up():
     s = play(RULES, s, ["serve BAKER with SPONGE", "draw SPONGE"])
     assert doorway(s) == "PICKER"
     assert "serve PICKER with PLUM" in [str(m) for m in RULES.legal_moves(s)]
+
+
+def test_which_guests_may_leave_in_the_discard_phase():
+    """jd.ruling.discard-which: any guest while a suit shows twice (the literal reading), or only the duplicates."""
+    centre = ("BAKER_A", "BAKER_B", "PICKER_A")
+    s = position(TWO, hands=(("PLUM",), ()), centre=centre)
+    s = play(RULES, s, ["kitchen", "draw SPONGE"])
+    assert [str(m) for m in RULES.legal_moves(s)] == ["depart BAKER_A", "depart BAKER_B", "depart PICKER_A"]
+    s = play(RULES, s, ["depart PICKER_A"])  # a lone guest goes; a suit still shows twice, so the phase goes on
+    assert s.phase == "discard" and s.centre == ("BAKER_A", "BAKER_B") and doorway(s) == "PICKER_A"
+    s = play(RULES, s, ["depart BAKER_B"])
+    assert s.turn == 1 and s.centre == ("BAKER_A",) and doorway(s) == "BAKER_B"
+    dup = position(TWO, hands=(("PLUM",), ()), centre=centre, options=Options(discard_which="duplicates-only"))
+    dup = play(RULES, dup, ["kitchen", "draw SPONGE"])
+    assert [str(m) for m in RULES.legal_moves(dup)] == ["depart BAKER_A", "depart BAKER_B"]
+    assert RULES.illegal_reason(dup, Move("depart", "PICKER_A")) == "jd.discard.one-per-suit"
+
+
+def test_the_turn_passes_clockwise_or_as_the_ruling_says():
+    """jd.discard.turn-ends, jd.ruling.turn-direction: seats are numbered clockwise; strict raises with three players."""
+    for direction, after in (("clockwise", 1), ("counter-clockwise", 2)):
+        s = position(CROWD, hands=(("SPONGE",), (), ()), centre=("BAKER",), options=Options(turn_direction=direction))
+        s = play(RULES, s, ["kitchen", "draw SPONGE"])
+        assert s.turn == after and s.tasks[0] == ("d", after)
+    two = position(TWO, hands=(("PLUM",), ()), centre=("BAKER_A",), options=Options(turn_direction="strict"))
+    assert play(RULES, two, ["kitchen", "draw SPONGE"]).turn == 1  # two players: no question
+    three = position(CROWD, hands=(("SPONGE",), (), ()), centre=("BAKER",), options=Options(turn_direction="strict"))
+    three = RULES.apply(three, Move("kitchen"))
+    with pytest.raises(RuleGap) as gap:
+        RULES.apply(three, Move("draw", cards=("SPONGE",)))
+    assert gap.value.ruling == "jd.ruling.turn-direction"
+
+
+def test_dealt_guests_of_one_suit_wait_for_the_first_discard_phase_or_are_sorted_at_set_up():
+    """jd.ruling.opening-duplicates, jd.setup.deal-guests, jd.discard.one-per-suit."""
+    deal = ["draw SPONGE", "draw PLUM"] * 3 + ["turn up BAKER_A", "turn up BAKER_B", "turn up PICKER_A"]
+    s = play(RULES, RULES.new_game(RULES.setup(2, Options(), TWO)), deal)
+    assert s.centre == ("BAKER_A", "BAKER_B", "PICKER_A") and RULES.to_move(s) is CHANCE  # seat 0's draw phase
+    check_invariants(s)
+    early = RULES.new_game(RULES.setup(2, Options(opening_duplicates="at-setup"), TWO))
+    early = play(RULES, early, deal)
+    assert early.phase == "sort" and RULES.to_move(early) == 0
+    assert [str(m) for m in RULES.legal_moves(early)] == ["depart BAKER_A", "depart BAKER_B", "depart PICKER_A"]
+    assert RULES.illegal_reason(early, Move("kitchen")) == "jd.discard.one-per-suit"
+    early = play(RULES, early, ["depart BAKER_B"])
+    assert early.phase == "choose" and early.turn == 0 and not early.opening and doorway(early) == "BAKER_B"
+    assert early.tasks == (("d", 0), ("g", -1))  # now seat 0's draw phase
+    check_invariants(early)
+    calm = play(RULES, RULES.new_game(RULES.setup(2, Options(opening_duplicates="at-setup"), TWO)),
+                ["draw SPONGE", "draw PLUM"] * 3 + ["turn up BAKER_A", "turn up PICKER_A", "turn up PICKER_B"])
+    assert calm.phase == "sort"  # PICKER twice
+    calm = play(RULES, calm, ["depart PICKER_A"])
+    assert calm.phase == "choose" and calm.tasks == (("d", 0), ("g", -1))
+
+
+def test_the_serving_option_needs_a_guest_served_unless_the_ruling_allows_none():
+    """jd.ruling.serve-none, jd.turn.one-option: stop only once a guest is served (or a poach blocked)."""
+    s = position(TWO, hands=(("PLUM",), ()), centre=("BAKER_A",))
+    assert "stop" not in [str(m) for m in RULES.legal_moves(s)]
+    assert RULES.illegal_reason(s, Move("stop")) == "jd.ruling.serve-none"
+    free = position(TWO, hands=(("PLUM",), ()), centre=("BAKER_A",), options=Options(serve_none="allowed"))
+    assert "stop" in [str(m) for m in RULES.legal_moves(free)]
+    t = RULES.apply(free, Move("stop"))
+    assert t.turn == 1 and t.hands[0] == ("PLUM",) and t.tasks == (("d", 1), ("g", -1))  # nothing drawn: a pass
 
 
 def test_a_guest_alone_in_its_suit_cannot_be_sent_away():

@@ -255,3 +255,54 @@ def test_two_surprised_guests_in_one_turn_are_both_shielded_from_a_poach_back(re
     assert str(back) not in moves(s)
     assert RULES.illegal_reason(s, back) == "jd.surprise.no-poach-back"
     check_invariants(s)
+
+
+def test_a_doorway_serving_is_surprised_only_under_any_serving(retail_deck):
+    """jd.ruling.surprise-doorway, jd.surprise.intercept, jd.discard.doorway: the rule names the middle and poaches."""
+    hands = (("STRAWBERRY_SHORTCAKE", "VANILLA_ICE_CREAM"), ("ICE_CREAM_CAKE", "FUDGE"))
+    serve = Move("serve", "THE_LITTLE_GIRL", ("STRAWBERRY_SHORTCAKE", "VANILLA_ICE_CREAM"))
+    s = position(retail_deck, hands=hands, centre=("MOJO",), guest_discard=("AGENT_17", "THE_LITTLE_GIRL"),
+                 options=Options(surprise_parties=True))
+    t = RULES.apply(s, serve)
+    assert t.phase == "choose" and t.claimed[0] == ("THE_LITTLE_GIRL",) and t.answerers == ()  # no window
+    s = position(retail_deck, hands=hands, centre=("MOJO",), guest_discard=("AGENT_17", "THE_LITTLE_GIRL"),
+                 options=Options(surprise_parties=True, surprise_doorway="any-serving"))
+    t = RULES.apply(s, serve)
+    assert t.phase == "window" and RULES.to_move(t) == 1 and moves(t) == ["pass", "surprise with ICE_CREAM_CAKE"]
+    t = RULES.apply(t, Move("surprise", cards=("ICE_CREAM_CAKE",)))
+    assert t.claimed == ((), ("THE_LITTLE_GIRL",)) and t.guest_discard == ("AGENT_17",)
+    # from the middle, both readings let the guest be surprised
+    s = position(retail_deck, hands=hands, centre=("THE_LITTLE_GIRL",), options=Options(surprise_parties=True))
+    assert RULES.apply(s, serve).phase == "window"
+
+
+def test_a_surprise_offers_one_favourite_or_a_serving_with_one(retail_deck):
+    """jd.ruling.surprise-serving, jd.surprise.needs-favourite (with jd.ruling.serving-size=any, where they part)."""
+    hands = (("STRAWBERRY_SHORTCAKE", "VANILLA_ICE_CREAM"), ("ICE_CREAM_CAKE", "FUDGE"))
+    serve = Move("serve", "THE_LITTLE_GIRL", ("STRAWBERRY_SHORTCAKE", "VANILLA_ICE_CREAM"))
+    got = {}
+    for choice in ("favourite-alone", "serving-with-favourite"):
+        s = position(retail_deck, hands=hands, centre=("THE_LITTLE_GIRL",),
+                     options=Options(surprise_parties=True, serving_size="any", surprise_serving=choice))
+        got[choice] = RULES.apply(s, serve)
+    assert moves(got["favourite-alone"]) == ["pass", "surprise with ICE_CREAM_CAKE"]
+    assert moves(got["serving-with-favourite"]) == ["pass", "surprise with FUDGE+ICE_CREAM_CAKE", "surprise with ICE_CREAM_CAKE"]
+    assert RULES.illegal_reason(got["favourite-alone"], Move("surprise", cards=("FUDGE", "ICE_CREAM_CAKE"))) \
+        == "jd.surprise.needs-favourite"
+    t = RULES.apply(got["serving-with-favourite"], Move("surprise", cards=("FUDGE", "ICE_CREAM_CAKE")))
+    assert t.claimed == ((), ("THE_LITTLE_GIRL",)) and t.hands[1] == () and t.tasks == ()  # both cards go; no tip
+    check_invariants(t)
+
+
+def test_the_poached_player_may_surprise_unless_only_a_block_is_allowed(retail_deck):
+    """jd.ruling.victim-surprise, jd.block.defender, jd.surprise.intercept."""
+    s = _professor_race(retail_deck, answer_order="clockwise")
+    assert RULES.to_move(s) == 1
+    assert moves(s) == ["block with STRAWBERRY_SHORTCAKE", "pass", "surprise with STRAWBERRY_SHORTCAKE"]
+    t = RULES.apply(s, Move("surprise", cards=("STRAWBERRY_SHORTCAKE",)))
+    assert t.claimed[1] == ("THE_PROFESSOR",) and t.poach == "" and t.tasks == ()  # no tip; the poacher may try again
+    only = _professor_race(retail_deck, answer_order="clockwise", victim_surprise="block-only")
+    assert moves(only) == ["block with STRAWBERRY_SHORTCAKE", "pass"]
+    assert RULES.illegal_reason(only, Move("surprise", cards=("STRAWBERRY_SHORTCAKE",))) == "jd.ruling.victim-surprise"
+    later = play(RULES, only, ["pass"])
+    assert RULES.to_move(later) == 2 and "surprise with PINEAPPLE_UPSIDE_DOWN_CAKE" in moves(later)

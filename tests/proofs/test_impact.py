@@ -159,3 +159,20 @@ def test_forked_workers_give_the_same_rows():
     rows = lambda res: [(r.ruling, r.alternative, r.method, r.first_wins.value, r.tie.value) for ri in res for r in ri.rows]  # noqa: E731
     assert rows(one) == rows(two)
     assert any(r[2].startswith("sampled") for r in rows(one))  # max_states=2: too large for exact
+
+
+def test_every_row_of_2_3_states_the_race_odds_it_used():
+    """jd23.ruling.race-odds weighs chance only: each impact row says which alternative its numbers used."""
+    from tablerules.model.just_desserts import v23
+    from tablerules.model.decks import embedded_deck
+
+    assert im.chance_weights(v23.RULES) == ("jd23.ruling.race-odds",)
+    assert im.chance_weights(TOY) == ()
+    config = Config(2, embedded_deck("v23-tiny"))
+    budget = im.ImpactBudget(max_states=50, games=5, sample_seconds=5.0)
+    (ri,) = im.all_impacts(v23.RULES, [config], budget=budget, rulings=["jd23.ruling.race-odds"])
+    assert {r.alternative: r.weights for r in ri.rows} == {
+        "tie-one-in-ten": "jd23.ruling.race-odds=tie-one-in-ten", "equal": "jd23.ruling.race-odds=equal"}
+    (other,) = im.all_impacts(v23.RULES, [config], budget=budget, rulings=["jd23.ruling.full-tie"])
+    assert {r.weights for r in other.rows} == {"jd23.ruling.race-odds=tie-one-in-ten"}
+    assert im.measure(TOY, "toy.ruling.coin", "fair", Config(2), im.ImpactBudget()).weights == ""

@@ -69,9 +69,9 @@ class CurrentReferee:
             return self._answers(v, seat)
         if phase == "return":
             return {f"return {g}" for g in v["claimed"][seat]}
-        if phase == "discard":
+        if phase == "discard":  # jd.ruling.discard-which=any-guest: any guest while a suit shows twice
             suits = Counter(self.cards.suit[g] for g in v["centre"])
-            return {f"depart {g}" for g in v["centre"] if suits[self.cards.suit[g]] > 1}
+            return {f"depart {g}" for g in v["centre"]} if any(k > 1 for k in suits.values()) else set()
         if phase == "dump":
             return {f"dump {c}" for c in hand} | {"stop"}
         if phase == "buffet":
@@ -101,7 +101,7 @@ class CurrentReferee:
             for s in self.cards.servings(v["hands"][seat], o["guest"]):
                 if not used or (favs - used) & set(s):
                     moves.add(f"block with {_j(s)}")
-        if self.surprise and seat != o["server"] and not used:
+        if self.surprise and seat != o["server"] and not used and self._surprisable(v, o):
             moves |= {f"surprise with {f}" for f in favs & set(v["hands"][seat])}
         return moves
 
@@ -113,9 +113,14 @@ class CurrentReferee:
         out = set()
         if self.poaching and o["victim"] >= 0 and v["hands"][o["victim"]] and (not used or favs - used):
             out.add(o["victim"])
-        if self.surprise and favs and not used:
+        if self.surprise and favs and not used and self._surprisable(v, o):
             out |= {s for s in range(self.n) if s != o["server"] and v["hands"][s]}
         return sorted(out)
+
+    @staticmethod
+    def _surprisable(v, o) -> bool:
+        """A serving from the middle or a poach; not the doorway guest (jd.ruling.surprise-doorway=middle-and-poach)."""
+        return o["victim"] >= 0 or o["guest"] in v["centre"]
 
     def chance(self, v) -> dict[str, Fraction]:
         if v["tasks"]:

@@ -84,3 +84,19 @@ def test_json_report_has_the_summary_rulings_and_decisions(capsys):
     for row in ruling["impact"]:  # separate outcomes for the first seat
         assert "first seat ties" in row
     assert doc["decisions"]["findings"] == []
+
+
+def test_the_2_3_report_states_the_race_odds_its_statistics_used(capsys):
+    """jd23.ruling.race-odds weighs chance only: the summary, and every impact row in the JSON, say which alternative."""
+    import json
+
+    rc = rulings_cli.main(["just-desserts-2.3", "--quick", "--json", "--ruling", "race-odds"])
+    assert rc == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["summary"]["statistics weigh chance by"].startswith("jd23.ruling.race-odds=tie-one-in-ten (the default)")
+    assert doc["statistics_weigh_chance_by"] == doc["summary"]["statistics weigh chance by"]
+    (ruling,) = doc["rulings"]
+    rows = {row["alternative"]: row["weights"] for row in ruling["impact"]}
+    assert rows == {"tie-one-in-ten": "jd23.ruling.race-odds=tie-one-in-ten", "equal": "jd23.ruling.race-odds=equal"}
+    rulings_cli.main(["dishes", "--quick", "--json", "--config", "2:2x4", "--ruling", "tie-for-most"])
+    assert "statistics weigh chance by" not in json.loads(capsys.readouterr().out)["summary"]  # dishes weighs no race

@@ -93,7 +93,9 @@ def test_first_difference_names_the_path():
 def test_golden_set_exists_and_is_small():
     assert GOLDEN, "vectors/ is empty: run `tablerules vectors generate`"
     total = sum(p.stat().st_size for p in GOLDEN)
-    assert total < 3_500_000, f"golden set is {total:,} bytes"
+    # the generator caps each rule set's edge cases near 1.5 MB (tablerules/vectors_cli.py); three rule sets
+    # with a vector per ruling alternative and per witness come to about 4 MB
+    assert total < 4_500_000, f"golden set is {total:,} bytes"
     for rid in registry.ruleset_ids():
         if (REPO / "vectors" / rid).is_dir():
             assert list((REPO / "vectors" / rid).glob("*.itf.json"))
@@ -287,8 +289,11 @@ def test_every_witness_of_the_rulings_register_is_a_vector():
     assert files, "spec/witnesses is empty"
     for path in files:
         w = json.loads(path.read_text())
-        entries = list(w["witnesses"].values()) if isinstance(w.get("witnesses"), dict) else [w]
         made = sorted((REPO / "vectors" / w["ruleset"]).glob(f"witness-{path.stem}*.itf.json"))
+        if "never_part" in w:  # a proof that the readings never part: no trace, so no vector
+            assert not made, path.name
+            continue
+        entries = list(w["witnesses"].values()) if isinstance(w.get("witnesses"), dict) else [w]
         assert len(made) == len(entries), path.name
         moves = sorted(tuple(e["moves"]) for e in entries)
         recorded = sorted(tuple(s["#meta"]["move"] for s in json.loads(p.read_text())["states"][1:]) for p in made)
