@@ -227,7 +227,7 @@ class DishesKernel:
 
         outcomes = RULES.chance_outcomes(state)
         if self.fixed_deal is not None and state.reveal:  # plumbing: a fixed deal decides every colour
-            return [(m, Fraction(1)) for m, _ in outcomes if m.colour == self.fixed_deal[m.place]]
+            return [(m, Fraction(1)) for m, _ in outcomes if m.colour == self.fixed_deal[m.place]]  # plumbing: a fixed deal decides every colour
         return list(outcomes)
 
     def describe_action(self, code: int) -> str:
