@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from tablerules import rulings_cli
 from tablerules.cli import main as top_main
 from tablerules.model import registry
 
@@ -11,7 +10,7 @@ SMALL = ["--config", "2:2x4", "--config", "3:2x4"]
 
 def test_report_for_dishes_on_small_configurations(tmp_path, capsys):
     out = tmp_path / "dishes.md"
-    rc = rulings_cli.main(["dishes", "--quick", *SMALL, "--ruling", "stuck-player", "--ruling", "tie-for-most",
+    rc = top_main(["rulings", "dishes", "--quick", *SMALL, "--ruling", "stuck-player", "--ruling", "tie-for-most",
                            "--out", str(out)])
     assert rc == 0
     text = out.read_text(encoding="utf-8")
@@ -38,23 +37,23 @@ def test_top_level_cli_forwards_to_rulings(capsys):
 def test_bad_input_is_one_line_and_status_2(capsys):
     for argv in (["no-such-game"], ["dishes", "--config", "x:3x4"], ["dishes", "--config", "2:9x9"],
                  ["dishes", "--ruling", "no-such-ruling", "--config", "2:2x4"], ["dishes", "--bogus"]):
-        assert rulings_cli.main(argv) == 2, argv
+        assert top_main(["rulings", *argv]) == 2, argv
         err = capsys.readouterr().err.strip()
         assert err.count("\n") == 0 and "error" in err and "Traceback" not in err, (argv, err)
 
 
 def test_a_model_that_does_not_import_is_skipped_with_a_clear_line(monkeypatch, capsys):
     monkeypatch.setitem(registry.ENTRIES, "broken", registry.Entry("broken", "b", "tablerules.model.no_such_model", ""))
-    assert rulings_cli.main(["broken"]) == 2
+    assert top_main(["rulings", "broken"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("tablerules rulings: skipped broken: model") and "\n" not in err
+    assert err.startswith("tablerules: error: skipped broken: model") and "\n" not in err
 
 
 def test_unregistered_gap_sets_exit_status_1(monkeypatch, tmp_path, capsys):
     # the toy of tests/proofs/test_gaps.py has gaps and no spec: nothing is registered
     monkeypatch.setitem(registry.ENTRIES, "toy-gaps", registry.Entry("toy-gaps", "toy", "tests.proofs.test_gaps", ""))
     out = tmp_path / "toy.md"
-    assert rulings_cli.main(["toy-gaps", "--quick", "--out", str(out)]) == 1
+    assert top_main(["rulings", "toy-gaps", "--quick", "--out", str(out)]) == 1
     text = out.read_text(encoding="utf-8")
     assert "gap toy.ruling.at-four | unregistered" in text
     assert "(not in the spec register)" in text
