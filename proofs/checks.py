@@ -40,16 +40,16 @@ class Context:
     """How the check suite runs: budgets, progress display, optional data files."""
 
     quick: bool = False
-    """Fewer configurations and a fifth of each budgeted search."""
+    """Fewer configurations and a tenth of each budgeted search."""
     progress: Callable[[str], Callable[[Exploration], None] | None] = lambda label: None
     retail_deck: str | None = None
     scale: float = 1.0
     """Multiplies the budgets of the searches that are budgeted by design (not the exhaustive ones)."""
 
     def states(self, full: int) -> int:
-        """The state (or pair, or game) budget of a budgeted search: ``full``, a fifth of it
+        """The state (or pair, or game) budget of a budgeted search: ``full``, a tenth of it
         with ``quick``, times ``scale``; never below 100."""
-        return max(100, int(full * self.scale * (0.2 if self.quick else 1.0)))
+        return max(100, int(full * self.scale * (0.1 if self.quick else 1.0)))
 
 
 @dataclass

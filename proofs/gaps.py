@@ -535,7 +535,7 @@ def find_gaps(rules: RuleSet, configs: Configs | Sequence[Config] | None = None,
 # --------------------------------------------------------------------------- the check item
 
 
-def gap_check_item(ruleset_id: str, states: int = 60_000):
+def gap_check_item(ruleset_id: str, states: int = 40_000):
     """A check-suite item: the strict gap finder over the rule set's small configurations,
     each run budgeted at ``states`` stored states (see Context.states); fails on any finding
     that is not a registered ruling."""

@@ -180,7 +180,7 @@ def _strict(ctx: Context) -> CheckResult:
             combo = dict.fromkeys(VARIANTS, advanced)
             setup = RULES.setup(n, Options(**rulings, **combo), embedded_deck(name))
             ex = explore(RULES, [RULES.new_game(setup)], symmetry=RULES.default_symmetry,
-                         budget=Budget(max_states=12_000),
+                         budget=Budget(max_states=ctx.states(12_000)),
                          progress=ctx.progress(f"strict {label} {name}"))
             fs = finding_traces(ex)
             bad = [f for f in fs if f.kind != "gap" or f.key not in spec.rulings]
@@ -255,7 +255,7 @@ def playouts(setup, games: int, seed: int, *, max_moves: int = 400) -> tuple[Cou
 
 
 RETAIL_GAMES = 200
-"""Random games per configuration on the retail deck (a fifth with --quick; never below 100)."""
+"""Random games per configuration on the retail deck (see Context.states)."""
 
 
 def _retail(ctx: Context) -> CheckResult:

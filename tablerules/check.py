@@ -47,7 +47,7 @@ def add_parsers(sub: Any) -> None:
     c.add_argument("rulesets", nargs="*", type=ruleset_arg, metavar="RULESET",
                    help="rule sets to check (default: all): " + ", ".join(registry.ruleset_ids()))
     c.add_argument("--ruleset", action="append", default=[], type=ruleset_arg, help="the same, as an option (repeatable)")
-    c.add_argument("--quick", action="store_true", help="fewer configurations and a fifth of each budgeted search")
+    c.add_argument("--quick", action="store_true", help="fewer configurations and a tenth of each budgeted search")
     c.add_argument("--retail-deck", metavar="FILE",
                    help="also check facts and random games on this deck file (default: $TABLERULES_RETAIL_DECK)")
     c.add_argument("--scale", type=number(float, 0, MAX_SCALE), default=1.0,

@@ -13,7 +13,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
+import threading
 from typing import Any, Sequence
 
 from tablerules.model.core import SetupError
@@ -82,8 +84,14 @@ def _module(name: str) -> Any:
         raise
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops a run like Ctrl-C: cleanly, nothing half-written
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminate)
     try:
         try:
             p = parser()

@@ -14,7 +14,7 @@ from typing import Any, Iterable, Sequence
 from tablerules.model import registry
 from tablerules.model.core import SetupError, parse_options, strict_options
 
-from .limits import MAX_SECONDS, STATUS_TEXT, number
+from .limits import MAX_ARGUMENT, MAX_SECONDS, STATUS_TEXT, number
 
 
 class UsageError(Exception):
@@ -92,14 +92,24 @@ def build_setup(args: argparse.Namespace) -> tuple[Any, Any, str]:
     rules = registry.get(args.ruleset)
     base = strict_options(rules.Options) if args.strict else None
     options = parse_options(rules.Options, args.ruling, base=base, variants=args.option)
-    components = None
-    if args.deck:
-        if rules.load_components is None:
-            raise SetupError(f"{rules.id}: --deck is not used by this rule set")
-        components = rules.load_components(args.deck)
+    components = load_components(rules, args.deck) if args.deck else None
     players = args.players if args.players is not None else rules.player_counts[0]
     setup = rules.setup(players, options, components)
     return rules, setup, components_text(setup, args.deck)
+
+
+def load_components(rules: Any, text: str, option: str = "--deck") -> Any:
+    """The components ``text`` names (``--deck``); SetupError, one line, for anything else."""
+    if rules.load_components is None:
+        raise SetupError(f"{rules.id}: {option} is not used by this rule set")
+    if len(text) > MAX_ARGUMENT:
+        raise SetupError(f"{option}: longer than {MAX_ARGUMENT:,} characters")
+    try:
+        return rules.load_components(text)
+    except SetupError:
+        raise
+    except (ValueError, OSError) as e:  # a loader that trips over odd text must still give one line
+        raise SetupError(f"{option} {text[:60]!r}: {str(e).splitlines()[0] if str(e) else 'not understood'}") from None
 
 
 def components_text(setup: Any, argument: str | None = None) -> str:

@@ -23,8 +23,8 @@ PLAIN_WIDTH = 200
 """Width of tables written to a file or a pipe (a terminal uses its own width)."""
 TIMING_WIDTH = 10
 """Width of a column of timings (`12345.6 s`)."""
-PROGRESS_EVERY = 5.0
-"""Seconds between progress lines when standard error is not a terminal."""
+PROGRESS_EVERY = float(os.environ.get("TABLERULES_PROGRESS_SECONDS") or 5.0)
+"""Seconds between progress lines when standard error is not a terminal (TABLERULES_PROGRESS_SECONDS)."""
 
 STYLES = {"pass": "bold green", "ok": "bold green", "FAIL": "bold red", "fail": "bold red",
           "incomplete": "bold yellow", "not run": "yellow", "interrupted": "bold yellow", "unreadable": "bold red"}

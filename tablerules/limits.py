@@ -7,7 +7,7 @@ Exit statuses (every command):
 1     a rule broken, a check failed, a trace that breaks the rules
 2     bad input or an output that cannot be written (one line on standard error)
 3     incomplete: stopped by ``--max-seconds`` before it could decide (nothing failed so far)
-130   interrupted (Ctrl-C); nothing half-written is left behind
+130   interrupted (Ctrl-C or SIGTERM); nothing half-written is left behind
 ====  ======================================================================================
 
 A wall-clock limit never decides a verdict: what a run covers is fixed by budgets counted in
@@ -37,10 +37,12 @@ MAX_SCALE = 100.0
 """Largest --scale of the check suite's budgeted searches."""
 MAX_VECTOR_BYTES = 1 << 30
 """Largest --max-bytes of `vectors verify`."""
+MAX_ARGUMENT = 4096
+"""Longest --deck value (a file path or a name)."""
 
 STATUS_TEXT = """exit status: 0 nothing wrong found; 1 a rule broken or a check failed; 2 bad input or an
 output that cannot be written (one line on standard error); 3 incomplete (stopped by
---max-seconds); 130 interrupted (Ctrl-C)."""
+--max-seconds); 130 interrupted (Ctrl-C or SIGTERM)."""
 
 
 class TimeLimit(BaseException):

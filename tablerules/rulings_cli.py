@@ -28,7 +28,7 @@ from tablerules.proofs import gaps as gp
 from tablerules.proofs import impact as im
 
 from . import console
-from .commandline import add_command, add_json, add_max_seconds
+from .commandline import add_command, add_json, add_max_seconds, load_components
 from .files import check_writable_file, check_writable_folder, write_atomic
 from .limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, TimeLimit, time_limit
 from .schemas import document
@@ -87,13 +87,9 @@ def parse_configs(rules: Any, texts: Sequence[str]) -> list[gp.Config]:
     out = []
     for text in texts:
         players, _, deck = text.partition(":")
-        if not players.isdigit():
+        if not (players.isascii() and players.isdigit() and len(players) <= 3):
             raise SetupError(f"--config {text!r}: expected PLAYERS or PLAYERS:DECK, e.g. 2:3x4")
-        components = None
-        if deck:
-            if rules.load_components is None:
-                raise SetupError(f"--config {text!r}: {rules.id} takes no deck")
-            components = rules.load_components(deck)
+        components = load_components(rules, deck, "--config") if deck else None
         config = gp.Config(int(players), components if components is not None else rules.default_components(), deck or None)
         config.setup(rules, rules.Options())  # one-line SetupError for a configuration the rules refuse
         out.append(config)
