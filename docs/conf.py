@@ -68,8 +68,28 @@ def generate(app=None) -> None:
     (target / "index.rst").write_text("\n".join(index) + "\n", encoding="utf-8")
 
 
+def generate_schemas(app=None) -> None:
+    """docs/schemas/index.rst: every JSON Schema of spec/schemas/, as it ships."""
+    target = HERE / "schemas"
+    target.mkdir(exist_ok=True)
+    out = ["JSON output schemas", "===================", "",
+           "``--json`` writes one JSON document whose ``schema`` key names its version; each version has a "
+           "JSON Schema (draft 2020-12), installed as ``tablerules/spec/schemas/<command>.schema.json``.", ""]
+    import json
+
+    for path in sorted((ROOT / "spec" / "schemas").glob("*.schema.json")):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        title = f"``{path.name}``"
+        out += [title, "-" * len(title), "", _esc(schema.get("description", "")), "",
+                f"Version: ``{schema['properties']['schema']['const']}``.", "",
+                f".. literalinclude:: ../../spec/schemas/{path.name}", "   :language: json", ""]
+    (target / "index.rst").write_text("\n".join(out) + "\n", encoding="utf-8")
+
+
 generate()
+generate_schemas()
 
 
 def setup(app):
     app.connect("builder-inited", generate)
+    app.connect("builder-inited", generate_schemas)

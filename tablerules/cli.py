@@ -88,10 +88,52 @@ def _terminate(signum: int, frame: object) -> None:
     raise KeyboardInterrupt  # SIGTERM stops a run like Ctrl-C: cleanly, nothing half-written
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _unraisable(hook: Any) -> Any:
+    """An interruption (Ctrl-C, the time limit) that lands inside a finalizer (``__del__``)
+    cannot leave it: Python would print it and carry on.  Deliver it again instead, at the
+    next instruction outside the finalizer."""
+
+    def handle(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)
+        elif isinstance(unraisable.exc_value, TimeLimit) and callable(signal.getsignal(signal.SIGALRM)):
+            signal.raise_signal(signal.SIGALRM)
+        else:
+            hook(unraisable)
+
+    return handle
+
+
+def main(argv: Sequence[str] | None = None, *, last: bool = False) -> int:
+    """Run one command; its exit status (see the module docstring).  ``last``: nothing runs
+    after this in the process, so a signal that comes once the work is done is ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        return _main(argv)
+    saved = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT), sys.unraisablehook
+    signal.signal(signal.SIGTERM, _terminate)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    sys.unraisablehook = _unraisable(saved[2])
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # after the command returned, before this function did
+        return EXIT_INTERRUPTED
+    finally:
+        if last:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        else:
+            signal.signal(signal.SIGTERM, saved[0])
+            signal.signal(signal.SIGINT, saved[1])
+        sys.unraisablehook = saved[2]
+
+
+def entry() -> None:
+    """The `tablerules` program: run the command and exit with its status."""
+    sys.exit(main(last=True))
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _terminate)
     try:
         try:
             p = parser()
@@ -99,8 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as e:  # --help, --version
             return int(e.code or 0)
         if getattr(args, "run", None) is None:
-            p.print_help()
-            return EXIT_USAGE
+            raise UsageError("tablerules: say which command to run (`tablerules --help` lists them)")
         status = args.run(args)
         sys.stdout.flush()
         return status
@@ -145,4 +186,4 @@ def _silence_stdout() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    entry()

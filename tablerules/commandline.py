@@ -108,8 +108,8 @@ def load_components(rules: Any, text: str, option: str = "--deck") -> Any:
         return rules.load_components(text)
     except SetupError:
         raise
-    except (ValueError, OSError) as e:  # a loader that trips over odd text must still give one line
-        raise SetupError(f"{option} {text[:60]!r}: {str(e).splitlines()[0] if str(e) else 'not understood'}") from None
+    except (ValueError, OSError):  # a loader that trips over odd text must still give one line
+        raise SetupError(f"{option} {text[:60]!r}: not understood (`tablerules list {rules.id}` shows what it takes)") from None
 
 
 def components_text(setup: Any, argument: str | None = None) -> str:

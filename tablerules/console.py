@@ -46,6 +46,11 @@ def _isatty(stream: Any) -> bool:
         return False
 
 
+def plural(n: int, word: str) -> str:
+    """`1 suit`, `5 suits`, `1,200 states`."""
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
 def mark(status: str) -> Text:
     """A status word, coloured on a terminal (green pass, red FAIL, yellow incomplete)."""
     return Text(status, style=STYLES.get(status, ""))

@@ -147,7 +147,7 @@ def _text(rules: Any, setup: Any, comp_text: str, ex: Any, graph: Any, findings:
             out.write(f"  trace written to {itf[id(f)]}\n")
     out.write(f"\n{seconds:.1f} s; {ex.coverage()}\n")
     verdict = "FAIL" if bad else "incomplete" if ex.timed_out else "ok"
-    console.line(f"{verdict}: {len(bad)} unexpected finding{'s' if len(bad) != 1 else ''}"
+    console.line(f"{verdict}: {console.plural(len(bad), 'unexpected finding')}"
                  + (f" of {len(findings)}" if len(findings) != len(bad) else ""), out, status=verdict)
 
 

@@ -16,6 +16,7 @@ from tablerules.model import registry
 from tablerules.model.core import ruling_fields, short_ruling_name, variant_fields
 
 from . import console
+from .console import plural
 from .commandline import add_command, ruleset_arg
 
 
@@ -45,8 +46,8 @@ def components(rules: Any) -> list[tuple[str, str]]:
         if name.startswith(family):
             deck = embedded_deck(name)
             mark = " (default)" if name == default.name else ""
-            out.append((name, f"{len(deck.dessert_cards())} dessert cards, {len(deck.guests)} guests, "
-                              f"{len(deck.suits)} suits{mark}"))
+            out.append((name, f"{plural(len(deck.dessert_cards()), 'dessert card')}, {plural(len(deck.guests), 'guest')}, "
+                              f"{plural(len(deck.suits), 'suit')}{mark}"))
     out.append(("FILE", "a deck file in the schema of model/decks.py (the retail card list, for one)"))
     return out
 

@@ -97,11 +97,27 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "trace"
 
 
+def components_argument(setup: Setup) -> str | None:
+    """The ``--deck`` text that loads a setup's components again, where there is one: a tile
+    set's ``KINDSxCOLOURS``, a shipped deck's name (a deck from a file: None)."""
+    comp = setup.components
+    types, colours = getattr(comp, "types", None), getattr(comp, "colours", None)
+    if types is not None and colours is not None:
+        return f"{types}x{colours}"
+    name = getattr(comp, "name", None)
+    try:
+        from tablerules.model.decks import embedded_deck_names
+
+        return name if name in embedded_deck_names() else None
+    except ImportError:  # pragma: no cover
+        return None
+
+
 def write_itf(folder: Path, name: str, rules: RuleSet, setup: Setup, moves: Sequence[str], description: str,
               generator: dict[str, Any] | None = None, note: str = "") -> Path:
     """Write a finding's trace (moves from the start of a game) as ``folder/name.itf.json``,
     atomically; the path written."""
-    trace = record_game(rules, setup, list(moves))
+    trace = record_game(rules, setup, list(moves), components_argument=components_argument(setup))
     doc = trace_document(trace, description=description, generator=generator or {"kind": "finding"}, note=note,
                          source="tablerules")
     path = folder / f"{_slug(name)}.itf.json"

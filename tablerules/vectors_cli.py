@@ -82,7 +82,7 @@ def _verify(args: argparse.Namespace) -> int:
         emit_json(document("vectors-verify", {"files": [_file_json(r) for r in results], "summary": summary, "exit_status": worst}))
     else:
         status = "FAIL" if summary["failed"] or summary["unreadable"] else "ok"
-        console.line(f"{status}: {summary['files']} file{'s' if summary['files'] != 1 else ''}, {summary['steps']:,} steps "
+        console.line(f"{status}: {console.plural(summary['files'], 'file')}, {console.plural(summary['steps'], 'step')} "
                      f"replayed: {summary['passed']} passed, {summary['failed']} failed, {summary['unreadable']} unreadable",
                      status=status)
     return worst

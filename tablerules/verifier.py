@@ -59,6 +59,7 @@ from tablerules.model.core import (
 )
 
 from . import coverage
+from .console import plural
 from .itf import (
     FORMAT_VERSION, MAX_FILE_BYTES, MISSING, VectorError, decode, fraction_text, json_kind, load_document, normal,
     parse_probability, path_key, show,
@@ -861,10 +862,10 @@ def verify_path(path: str, deck: str | None = None, max_bytes: int = MAX_FILE_BY
         return FileResult(name, 2, f"{name}: cannot check: {problem}", problem=problem)
     if verdict.finding is not None:
         return FileResult(name, 1, verdict.finding.line(name), verdict)
-    players = f"{verdict.players} player" + ("" if verdict.players == 1 else "s")
-    steps = f"{verdict.steps} step" + ("" if verdict.steps == 1 else "s")
     notes = "".join(f"; {n}" for n in verdict.notes)
-    return FileResult(name, 0, f"{name}: ok ({steps}, {verdict.ruleset}, {players}{notes})", verdict)
+    return FileResult(name, 0, f"{name}: ok ({plural(verdict.steps, 'step')}, {verdict.ruleset}, "
+                               f"{plural(verdict.players, 'player')}{notes})", verdict)
+
 
 
 def verify_file(path: str, deck: str | None = None, max_bytes: int = MAX_FILE_BYTES) -> tuple[int, str]:
