@@ -25,7 +25,7 @@ from tablerules.proofs.checks import FAIL, INCOMPLETE, NOT_RUN, PASS, CheckItem,
 from . import console
 from .commandline import add_command, add_json, add_max_seconds, emit_json, ruleset_arg, unique
 from .files import check_writable_folder
-from .limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, MAX_SCALE, TimeLimit, number, time_limit
+from .limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, MAX_SCALE, TimeLimit, handled, number, time_limit
 from .schemas import document
 from .traces import finding_json, trace_lines, write_itf
 
@@ -94,6 +94,7 @@ def run_items(items: list[CheckItem], ctx: Context, max_seconds: float | None = 
                     results.append(CheckResult(item.ruleset, item.name, INCOMPLETE, f"stopped by the {stopped}"))
                     break
                 except KeyboardInterrupt:
+                    handled()
                     stopped = INTERRUPTED
                     results.append(CheckResult(item.ruleset, item.name, INCOMPLETE, "interrupted (Ctrl-C)"))
                     break
@@ -104,6 +105,8 @@ def run_items(items: list[CheckItem], ctx: Context, max_seconds: float | None = 
                 results.append(r)
                 console.line(f"      {r.status} in {r.seconds:.1f} s: {r.summary}", err, status=r.status)
         except (TimeLimit, KeyboardInterrupt) as e:  # between two items
+            if isinstance(e, KeyboardInterrupt):
+                handled()
             stopped = INTERRUPTED if isinstance(e, KeyboardInterrupt) else f"time limit ({max_seconds:g} s)"
     done = {(r.ruleset, r.name) for r in results}
     results += [CheckResult(i.ruleset, i.name, NOT_RUN, f"not run: the run was stopped ({stopped})")

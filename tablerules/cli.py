@@ -23,7 +23,7 @@ from tablerules.spec import SpecError
 
 from .commandline import Parser, UsageError
 from .files import OutputError, describe
-from .limits import EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_USAGE, STATUS_TEXT, TimeLimit
+from .limits import EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_USAGE, STATUS_TEXT, Stop, TimeLimit, handled, interrupt
 from .schemas import tool_version
 
 COMMANDS: tuple[tuple[str, str], ...] = (
@@ -84,10 +84,6 @@ def _module(name: str) -> Any:
         raise
 
 
-def _terminate(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt  # SIGTERM stops a run like Ctrl-C: cleanly, nothing half-written
-
-
 def _unraisable(hook: Any) -> Any:
     """An interruption (Ctrl-C, the time limit) that lands inside a finalizer (``__del__``)
     cannot leave it: Python would print it and carry on.  Deliver it again instead, at the
@@ -95,7 +91,8 @@ def _unraisable(hook: Any) -> Any:
 
     def handle(unraisable: Any) -> None:
         if isinstance(unraisable.exc_value, KeyboardInterrupt):
-            signal.raise_signal(signal.SIGINT)
+            if Stop.state != "handled":
+                signal.raise_signal(signal.SIGINT)
         elif isinstance(unraisable.exc_value, TimeLimit) and callable(signal.getsignal(signal.SIGALRM)):
             signal.raise_signal(signal.SIGALRM)
         else:
@@ -110,26 +107,29 @@ def main(argv: Sequence[str] | None = None, *, last: bool = False) -> int:
     if threading.current_thread() is not threading.main_thread():
         return _main(argv)
     saved = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT), sys.unraisablehook
-    signal.signal(signal.SIGTERM, _terminate)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    Stop.state = None
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGINT, interrupt)
     sys.unraisablehook = _unraisable(saved[2])
     try:
         return _main(argv)
     except KeyboardInterrupt:  # after the command returned, before this function did
+        handled()
         return EXIT_INTERRUPTED
     finally:
         if last:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            # CPython remembers a KeyboardInterrupt that ended code run from a string (the
+            # functions dataclasses and namedtuple build with exec) even when it was caught,
+            # and under `python -m` then exits by SIGINT instead of with our status.  The
+            # next string run clears that memory.
+            exec("pass")  # noqa: S102 - a constant string
         else:
             signal.signal(signal.SIGTERM, saved[0])
             signal.signal(signal.SIGINT, saved[1])
         sys.unraisablehook = saved[2]
 
-
-def entry() -> None:
-    """The `tablerules` program: run the command and exit with its status."""
-    sys.exit(main(last=True))
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -150,6 +150,7 @@ def _main(argv: Sequence[str] | None) -> int:
     except (SetupError, SpecError, OutputError) as e:
         return _error(f"tablerules: {_one_line(e)}")
     except KeyboardInterrupt:
+        handled()
         print("tablerules: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except TimeLimit:  # a limit that rang outside any command's own handling
@@ -185,5 +186,5 @@ def _silence_stdout() -> None:
         pass
 
 
-if __name__ == "__main__":  # pragma: no cover
-    entry()
+if __name__ == "__main__":  # pragma: no cover - `python -m tablerules` is the way in (tablerules/__main__.py)
+    sys.exit(main(last=True))

@@ -92,3 +92,24 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+class Stop:
+    """Where an interruption stands: None, "raised" (on its way up), "handled" (the run is
+    ending: later signals change nothing)."""
+
+    state: str | None = None
+
+
+def interrupt(signum: int, frame: object) -> None:
+    """The handler of Ctrl-C and SIGTERM alike: stop cleanly, nothing half-written (exit
+    status 130); once the run handles the interruption, later signals are ignored."""
+    if Stop.state == "handled":
+        return
+    Stop.state = "raised"
+    raise KeyboardInterrupt
+
+
+def handled() -> None:
+    """The run has caught the interruption and is ending."""
+    Stop.state = "handled"

@@ -19,7 +19,7 @@ def run_cli(*args: str, input: bytes | str | None = None, timeout: float = 300, 
     """Run ``tablerules ARGS`` in a new process (``-P``: the installed package, not the
     checkout's own folder), text mode unless ``input`` is bytes."""
     text = not isinstance(input, bytes)
-    return subprocess.run([sys.executable, "-P", "-m", "tablerules.cli", *args], input=input, stdout=stdout,
+    return subprocess.run([sys.executable, "-P", "-m", "tablerules", *args], input=input, stdout=stdout,
                           stderr=subprocess.PIPE, text=text, timeout=timeout, env={**os.environ, **(env or {})},
                           cwd=cwd)
 
@@ -28,7 +28,7 @@ def interrupt_after(args: list[str], wait_for: str, *, env: dict | None = None, 
                     signum: int = signal.SIGINT, cwd: str | Path | None = None) -> tuple[int, str, str]:
     """Start ``tablerules ARGS``, send ``signum`` once ``wait_for`` appears on its standard
     error, and return (exit status, stdout, stderr)."""
-    proc = subprocess.Popen([sys.executable, "-P", "-m", "tablerules.cli", *args], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-P", "-m", "tablerules", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})}, cwd=cwd)
     err_lines: list[str] = []
     deadline = time.monotonic() + timeout

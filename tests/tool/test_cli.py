@@ -13,7 +13,7 @@ from tablerules.cli import main
 def run(*args: str) -> subprocess.CompletedProcess:
     # -P: do not put the working directory first on sys.path, so the installed package runs
     # (the checkout's own tablerules/ folder would shadow it)
-    return subprocess.run([sys.executable, "-P", "-m", "tablerules.cli", *args], capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-P", "-m", "tablerules", *args], capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -114,7 +114,7 @@ def test_colour_only_on_a_terminal():
     assert "\x1b[" not in r.stdout
     pid, fd = pty.fork()
     if pid == 0:  # the child: the command with a terminal for its output
-        os.execv(sys.executable, [sys.executable, "-P", "-m", "tablerules.cli", "explore", "dishes", "--deck", "1x4"])
+        os.execv(sys.executable, [sys.executable, "-P", "-m", "tablerules", "explore", "dishes", "--deck", "1x4"])
     chunks = []
     while True:
         try:

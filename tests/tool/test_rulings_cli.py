@@ -57,3 +57,15 @@ def test_unregistered_gap_sets_exit_status_1(monkeypatch, tmp_path, capsys):
     text = out.read_text(encoding="utf-8")
     assert "gap toy.ruling.at-four | unregistered" in text
     assert "(not in the spec register)" in text
+
+
+def test_gap_traces_are_written_as_itf_and_shown_with_their_states(tmp_path, capsys):
+    folder = tmp_path / "gaps"
+    out = tmp_path / "report.md"
+    assert top_main(["rulings", "dishes", "--quick", *SMALL, "--ruling", "stuck-player", "--out", str(out),
+                     "--out-itf", str(folder)]) == 0
+    files = sorted(folder.glob("*.itf.json"))
+    assert any("stuck-player" in p.name for p in files)
+    assert top_main(["vectors", "verify", *map(str, files)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "the state at each step" in text and "ITF trace: `" in text
