@@ -23,7 +23,7 @@ from tablerules.model.decks import load_deck
 from tablerules.proofs.checks import FAIL, INCOMPLETE, NOT_RUN, PASS, CheckItem, CheckResult, Context
 
 from . import console
-from .commandline import add_command, add_json, add_max_seconds, emit_json, ruleset_arg, unique
+from .commandline import DECK_LIMITS, add_command, add_json, add_max_seconds, emit_json, ruleset_arg, unique
 from .files import check_writable_folder
 from .limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, MAX_SCALE, TimeLimit, handled, number, time_limit
 from .schemas import document
@@ -49,7 +49,8 @@ def add_parsers(sub: Any) -> None:
     c.add_argument("--ruleset", action="append", default=[], type=ruleset_arg, help="the same, as an option (repeatable)")
     c.add_argument("--quick", action="store_true", help="fewer configurations and a tenth of each budgeted search")
     c.add_argument("--retail-deck", metavar="FILE",
-                   help="also check facts and random games on this deck file (default: $TABLERULES_RETAIL_DECK)")
+                   help=f"also check facts and random games on this deck file (default: $TABLERULES_RETAIL_DECK; "
+                        f"{DECK_LIMITS})")
     c.add_argument("--scale", type=number(float, 0, MAX_SCALE), default=1.0,
                    help=f"multiply the state budgets of the budgeted searches (> 0, at most {MAX_SCALE:g}; default 1)")
     add_max_seconds(c)
@@ -227,12 +228,12 @@ def print_report(results: list[CheckResult], out: TextIO | None = None, stopped:
             if itf and id(f) in itf:
                 out.write(f"    trace written to {itf[id(f)]}\n")
     counts = _counts(results)
-    summary = ", ".join(f"{n} {word}" for word, n in (("passed", counts[PASS]), ("failed", counts[FAIL]),
-                                                       ("incomplete", counts[INCOMPLETE]), ("not run", counts[NOT_RUN])) if n or word in ("passed", "failed"))
+    parts = [f"{counts[PASS]} passed", f"{counts[FAIL]} failed"]
+    parts += [f"{counts[k]} {k}" for k in (INCOMPLETE, NOT_RUN) if counts[k]]
+    if stopped:
+        parts[-1] += "; interrupted (Ctrl-C)" if stopped == INTERRUPTED else f"; stopped by the {stopped}"
     out.write("\n")
-    console.line(summary + (f"; stopped by the {stopped}" if stopped and stopped != INTERRUPTED else
-                            "; interrupted (Ctrl-C)" if stopped else ""), out,
-                 status="failed" if counts[FAIL] else None)
+    console.line(", ".join(parts), out, status="failed" if counts[FAIL] else None)
 
 
 def _counts(results: list[CheckResult]) -> dict[str, int]:

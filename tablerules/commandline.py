@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any, Iterable, Sequence
 
-from tablerules.model import registry
+from tablerules.model import decks, registry
 from tablerules.model.core import SetupError, parse_options, strict_options
 
 from .limits import MAX_ARGUMENT, MAX_SECONDS, STATUS_TEXT, number
@@ -71,6 +71,12 @@ def add_max_seconds(p: argparse.ArgumentParser, default: float | None = None) ->
                         f"verdict (at most {MAX_SECONDS:,}; default: {'none' if default is None else f'{default:g}'})")
 
 
+DECK_LIMITS = (f"at most {decks.MAX_DECK_BYTES // 1_000_000} MB, {decks.MAX_DESSERT_KINDS} kinds of dessert, "
+               f"{decks.MAX_DESSERT_CARDS} dessert cards, {decks.MAX_COPIES} copies of one dessert, "
+               f"{decks.MAX_GUESTS} guests")
+"""The limits on a deck file, as --help states them."""
+
+
 def add_setup_args(p: argparse.ArgumentParser) -> None:
     """RULESET, --players, --ruling, --option, --strict, --deck."""
     p.add_argument("ruleset", type=ruleset_arg, help="rule set id: " + ", ".join(registry.ruleset_ids()))
@@ -83,8 +89,7 @@ def add_setup_args(p: argparse.ArgumentParser) -> None:
                    help="every ruling with a 'strict' alternative raises a RuleGap where the text is silent")
     p.add_argument("--deck", metavar="FILE|NAME",
                    help="components: for dishes a tile set 'box' or KINDSxCOLOURS (1-6 kinds, 1-4 colours, e.g. 3x4); "
-                        "for Just Desserts an embedded deck name or a deck file (at most 1 MB, 200 kinds of dessert, "
-                        "400 dessert cards, 20 copies of one dessert, 200 guests)")
+                        f"for Just Desserts an embedded deck name or a deck file ({DECK_LIMITS})")
 
 
 def build_setup(args: argparse.Namespace) -> tuple[Any, Any, str]:
