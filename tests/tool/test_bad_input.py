@@ -205,3 +205,18 @@ def test_sigterm_stops_like_ctrl_c():
     status, _, err = interrupt_after(["explore", "dishes", "--players", "4"], "explore", signum=signal.SIGTERM,
                                      env={"TABLERULES_PROGRESS_SECONDS": "0.2"})
     assert status == 130 and "interrupted" in err and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- a time limit or Ctrl-C in `check`
+
+
+def test_a_time_limit_makes_check_incomplete_never_failed():
+    r = run_cli("check", "dishes", "--max-seconds", "3", timeout=300)
+    assert r.returncode == 3, r.stdout[-2000:]
+    assert " FAIL " not in r.stdout and "not run" in r.stdout and "stopped by the time limit (3 s)" in r.stdout
+
+
+def test_ctrl_c_in_check_reports_what_ran_and_exits_130():
+    status, out, err = interrupt_after(["check", "dishes"], "[4/")
+    assert status == 130, err
+    assert "interrupted (Ctrl-C)" in out and "not run" in out and "Traceback" not in err

@@ -337,5 +337,10 @@ def test_every_trace_the_writer_makes_verifies_clean(ruleset, seed, data):
         last = doc["states"][-1]
         var = doc["vars"][0]
         last[var] = {"#tup": ["planted"]}
-        f = verify_document(doc)
-        assert f is not None and f.step == len(doc["states"]) - 1 and f.path.startswith(f"$.states[{f.step}].{var}")
+        step = len(doc["states"]) - 1
+        try:
+            f = verify_document(doc)
+        except VectorError as e:  # a tuple where the rules have another container: a file we cannot compare
+            assert str(e).startswith(f"wrong type: $.states[{step}].{var}"), str(e)
+        else:  # where a plain value may stand (a Dishes place is "clean" or a stack): a wrong state
+            assert f is not None and f.step == step and f.path.startswith(f"$.states[{step}].{var}")
