@@ -28,7 +28,7 @@ SMALL = ((2, Tiles(3, 4)), (3, Tiles(2, 4)), (4, Tiles(2, 4)))
 """Configurations explored to the end (kinds x colours kept small so every state is seen)."""
 SMALL_QUICK = ((2, Tiles(2, 4)), (3, Tiles(1, 4)), (4, Tiles(1, 4)))
 """The same player counts on smaller tile sets, for ``check --quick``."""
-BOX_STATES = {2: 120_000, 3: 60_000, 4: 36_000}
+BOX_STATES = {2: 100_000, 3: 50_000, 4: 30_000}
 """State budget of the boxed-game explorations per player count (see Context.states)."""
 
 

@@ -75,7 +75,8 @@ def _items(ruleset: str, ctx: Context) -> list[CheckItem]:
     return list(importlib.import_module(entry.check).checks(ctx))
 
 
-def run_items(items: list[CheckItem], ctx: Context, max_seconds: float | None = None) -> tuple[list[CheckResult], str]:
+def run_items(items: list[CheckItem], ctx: Context, max_seconds: float | None = None,
+              after_each: Any = None) -> tuple[list[CheckResult], str]:
     """Run the items in order; (results, how the run stopped: "" for done, "time limit" or
     "interrupted").  A crashing check is a FAIL with its cause; a stopped one is incomplete and
     the items after it are not run."""
@@ -103,6 +104,8 @@ def run_items(items: list[CheckItem], ctx: Context, max_seconds: float | None = 
                     r = CheckResult(item.ruleset, item.name, FAIL, f"check raised {type(e).__name__}: {e}")
                 if not r.seconds:
                     r.seconds = time.perf_counter() - t0
+                if after_each is not None:
+                    after_each()  # the item's progress display goes before its result line
                 results.append(r)
                 console.line(f"      {r.status} in {r.seconds:.1f} s: {r.summary}", err, status=r.status)
         except (TimeLimit, KeyboardInterrupt) as e:  # between two items
@@ -142,7 +145,7 @@ def run_check(args: argparse.Namespace) -> int:
             broken.append(CheckResult(r, "load the rule set and its checks", FAIL, f"{type(e).__name__}: {e}"))
     t0 = time.perf_counter()
     try:
-        results, stopped = run_items(items, ctx, args.max_seconds)
+        results, stopped = run_items(items, ctx, args.max_seconds, after_each=close)
     finally:
         close()
     results = broken + results
@@ -166,7 +169,7 @@ def run_prove(args: argparse.Namespace) -> int:
     items = [i for i in _items(args.ruleset, ctx) if i.name.startswith("prove ")]
     t0 = time.perf_counter()
     try:
-        results, stopped = run_items(items, ctx)
+        results, stopped = run_items(items, ctx, after_each=close)
     finally:
         close()
     status = exit_status(results, stopped)

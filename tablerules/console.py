@@ -170,5 +170,6 @@ def progress_factory():
     def close() -> None:
         for b in bars:
             b.done()
+        bars.clear()
 
     return factory, close
