@@ -4,8 +4,9 @@ Every command lives in its own module (``add_parsers`` + ``run``); this module w
 together and turns every way a run can end into an exit status (see
 :mod:`tablerules.limits`): 0 nothing wrong, 1 a rule broken or a check failed, 2 bad input
 or an output that cannot be written (one line on standard error, never a traceback), 3
-incomplete, 130 interrupted.  A command module that offers only ``main(argv)`` (such as
-``solve``) gets the rest of the command line as it is.
+incomplete, 130 interrupted.  A command module may instead offer ``add_parser(subparsers,
+setup_args)`` and ``run(args, build_setup)`` (the setup arguments and the function that reads
+them), or only ``main(argv)``, which gets the rest of the command line as it is.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any, Sequence
 from tablerules.model.core import SetupError
 from tablerules.spec import SpecError
 
-from .commandline import Parser, UsageError
+from .commandline import Parser, UsageError, add_setup_args, build_setup
 from .files import OutputError, describe
 from .limits import EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_USAGE, STATUS_TEXT, Stop, TimeLimit, handled, interrupt
 from .schemas import tool_version
@@ -68,6 +69,9 @@ def parser() -> Parser:
         if hasattr(mod, "add_parsers"):
             mod.add_parsers(sub)
             added.add(module)
+        elif hasattr(mod, "add_parser") and hasattr(mod, "run"):  # add_parser(sub, setup_args); run(args, build_setup)
+            mod.add_parser(sub, add_setup_args)
+            sub.choices[name].set_defaults(run=lambda args, mod=mod: mod.run(args, lambda a: build_setup(a)[:2]))
         elif hasattr(mod, "main"):
             x = sub.add_parser(name, help=(mod.__doc__ or name).strip().splitlines()[0], add_help=False)
             x.add_argument("rest", nargs=argparse.REMAINDER)

@@ -77,10 +77,12 @@ DECK_LIMITS = (f"at most {decks.MAX_DECK_BYTES // 1_000_000} MB, {decks.MAX_DESS
 """The limits on a deck file, as --help states them."""
 
 
-def add_setup_args(p: argparse.ArgumentParser) -> None:
+def add_setup_args(p: argparse.ArgumentParser, players_default: int | None = None) -> None:
     """RULESET, --players, --ruling, --option, --strict, --deck."""
     p.add_argument("ruleset", type=ruleset_arg, help="rule set id: " + ", ".join(registry.ruleset_ids()))
-    p.add_argument("--players", "-n", type=int, help="number of players (default: the fewest the rule set allows)")
+    p.add_argument("--players", "-n", type=int, default=players_default,
+                   help="number of players (default: " + (str(players_default) if players_default else
+                                                          "the fewest the rule set allows") + ")")
     p.add_argument("--ruling", "-r", action="append", default=[], metavar="ID=ALT",
                    help="choose a ruling alternative (full or short ruling id); repeatable; see `tablerules list RULESET`")
     p.add_argument("--option", "-o", action="append", default=[], metavar="NAME",

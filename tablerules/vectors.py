@@ -14,17 +14,18 @@ The work is split by what it does:
 from __future__ import annotations
 
 from .itf import (
-    FORMAT_VERSION, MAX_FILE_BYTES, NONE, VectorError, decode, dumps, encode, fraction_text, load_document, normal,
-    parse_document,
+    FORMAT_VERSION, ITF_DESCRIPTION, MAX_FILE_BYTES, NONE, VectorError, decode, dumps, encode, fraction_text,
+    load_document, normal, parse_document,
 )
-from .recording import Trace, record_game, trace_document
+from .recording import Trace, components_meta, record_game, trace_document
 from .verifier import (
     FileResult, Finding, Verdict, check_trace, first_difference, setup_from_meta, verify_document, verify_file, verify_path,
 )
 
 __all__ = [
-    "FORMAT_VERSION", "FileResult", "Finding", "MAX_FILE_BYTES", "NONE", "Trace", "Verdict", "VectorError",
-    "check_trace", "decode", "dumps", "encode", "first_difference", "fraction_text", "load_document", "normal",
+    "FORMAT_VERSION", "FileResult", "Finding", "ITF_DESCRIPTION", "MAX_FILE_BYTES", "NONE", "Trace", "Verdict",
+    "VectorError", "check_trace", "components_meta", "decode", "dumps", "encode", "first_difference", "fraction_text",
+    "load_document", "normal",
     "parse_document", "record_game", "setup_from_meta", "trace_document", "verify_document", "verify_file",
     "verify_path",
 ]

@@ -149,3 +149,10 @@ def _generate(args: argparse.Namespace) -> int:
     print(f"vectors in {out} are up to date")
     return failed
 
+
+
+def main(argv: list[str]) -> int:
+    """`tablerules vectors ARGV...` as a function (its exit status)."""
+    from .cli import main as cli_main
+
+    return cli_main(["vectors", *argv])

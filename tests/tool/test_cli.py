@@ -145,3 +145,28 @@ def test_traces_show_the_state_at_each_step():
     text = r.stdout
     assert "  0. start" in text and 'places["0.dessert"] = "clean"' in text
     assert "1. seat 0: turn 0.dessert" in text and '* reveal = ["0.dessert"]' in text
+
+
+def test_a_command_module_written_with_add_parser_and_run_is_wired_in(monkeypatch, capsys):
+    """A command such as `solve` may offer add_parser(subparsers, setup_args) and run(args, build_setup)."""
+    import types
+
+    from tablerules import cli
+
+    mod = types.ModuleType("tablerules.fake_cli")
+
+    def add_parser(sub, setup_args):
+        p = sub.add_parser("fake", help="a command for this test")
+        setup_args(p, players_default=3)
+
+    def run(args, build_setup):
+        rules, setup = build_setup(args)
+        print(f"{rules.id} {setup.players}")
+        return 0
+
+    mod.add_parser, mod.run = add_parser, run
+    monkeypatch.setitem(sys.modules, "tablerules.fake_cli", mod)
+    monkeypatch.setattr(cli, "COMMANDS", cli.COMMANDS + (("fake", "tablerules.fake_cli"),))
+    assert cli.main(["fake", "dishes"]) == 0
+    assert capsys.readouterr().out == "dishes 3\n"
+    assert cli.main(["fake", "dishes", "--players", "9"]) == 2
