@@ -98,10 +98,20 @@ def check_writable_folder(path: str | Path, option: str, create: bool = True) ->
 
 
 def _probe(folder: Path, what: str) -> None:
-    """Create and remove a temporary file: the honest test that writing will work."""
+    """Write, flush and remove a small temporary file: the honest test that writing will
+    work (a read-only folder, a full disk)."""
+    tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=".tablerules-probe-", dir=folder)
-        os.close(fd)
-        os.unlink(tmp)
+        with os.fdopen(fd, "wb") as f:
+            f.write(b"\0" * 4096)
+            f.flush()
+            os.fsync(f.fileno())
     except OSError as e:
         raise OutputError(f"{what}: cannot write there: {describe(e)}") from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
