@@ -53,8 +53,9 @@ class TimeLimit(BaseException):
 
 
 def number(kind: type, low: float, high: float, *, what: str = "") -> Callable[[str], float | int]:
-    """An argparse ``type``: a finite ``kind`` (int or float) with ``low < value <= high``
-    (``low`` itself allowed for ints when ``low`` >= 1)."""
+    """An argparse ``type``: a finite number of ``kind`` with ``low <= value <= high`` for a
+    whole number, ``low < value <= high`` for a float (so ``nan``, ``inf`` and 0 seconds are
+    refused with one line)."""
 
     def parse(text: str) -> float | int:
         try:
