@@ -69,21 +69,11 @@ def generate(app=None) -> None:
 
 
 def generate_schemas(app=None) -> None:
-    """docs/schemas/index.rst: every JSON Schema of spec/schemas/, as it ships."""
-    target = HERE / "schemas"
-    target.mkdir(exist_ok=True)
-    out = ["JSON output schemas", "===================", "",
-           "``--json`` writes one JSON document whose ``schema`` key names its version; each version has a "
-           "JSON Schema (draft 2020-12), installed as ``tablerules/spec/schemas/<command>.schema.json``.", ""]
-    import json
+    """docs/schemas/index.rst: every JSON Schema of spec/schemas/ (tablerules.schemas.rst_page)."""
+    from tablerules import schemas
 
-    for path in sorted((ROOT / "spec" / "schemas").glob("*.schema.json")):
-        schema = json.loads(path.read_text(encoding="utf-8"))
-        title = f"``{path.name}``"
-        out += [title, "-" * len(title), "", _esc(schema.get("description", "")), "",
-                f"Version: ``{schema['properties']['schema']['const']}``.", "",
-                f".. literalinclude:: ../../spec/schemas/{path.name}", "   :language: json", ""]
-    (target / "index.rst").write_text("\n".join(out) + "\n", encoding="utf-8")
+    (HERE / "schemas").mkdir(exist_ok=True)
+    (HERE / "schemas" / "index.rst").write_text(schemas.rst_page(), encoding="utf-8")
 
 
 generate()

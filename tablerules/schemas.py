@@ -52,3 +52,18 @@ def tool_version() -> str:
 def document(command: str, body: dict[str, Any]) -> dict[str, Any]:
     """``body`` as ``command``'s JSON document: its ``schema`` version first, then the tool version."""
     return {"schema": version(command), "tablerules": tool_version(), **body}
+
+
+def rst_page() -> str:
+    """The docs page that shows every schema as it ships (docs/schemas/index.rst, written at
+    build time, so a schema added to the folder appears without editing the docs)."""
+    out = ["JSON output schemas", "===================", "",
+           "``--json`` writes one JSON document whose ``schema`` key names its version; each version has a "
+           "JSON Schema (draft 2020-12), installed as ``tablerules/spec/schemas/<command>.schema.json``.", ""]
+    for command in commands():
+        doc = schema(command)
+        title = f"``{command}.schema.json``"
+        out += [title, "-" * len(title), "", doc.get("description", "").replace("*", "\\*"), "",
+                f"Version: ``{version(command)}``.", "",
+                f".. literalinclude:: ../../spec/schemas/{command}.schema.json", "   :language: json", ""]
+    return "\n".join(out) + "\n"
