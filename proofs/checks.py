@@ -46,10 +46,10 @@ class Context:
     scale: float = 1.0
     """Multiplies the budgets of the searches that are budgeted by design (not the exhaustive ones)."""
 
-    def states(self, full: int) -> int:
+    def states(self, full: int, least: int = 100) -> int:
         """The state (or pair, or game) budget of a budgeted search: ``full``, a tenth of it
-        with ``quick``, times ``scale``; never below 100."""
-        return max(100, int(full * self.scale * (0.1 if self.quick else 1.0)))
+        with ``quick``, times ``scale``; never below ``least``."""
+        return max(least, int(full * self.scale * (0.1 if self.quick else 1.0)))
 
 
 @dataclass
