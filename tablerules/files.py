@@ -46,23 +46,37 @@ def write_atomic(path: str | Path, text: str | bytes) -> None:
             raise OutputError(f"cannot write {path}: {describe(e)}") from None
         return
     folder = path.parent if str(path.parent) else Path(".")
-    tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        tmp = _write_temporary(folder, f".{path.name}.", data)
+        try:
+            os.replace(tmp, path)
+        except BaseException:
+            _remove(tmp)
+            raise
+    except OSError as e:
+        raise OutputError(f"cannot write {path}: {describe(e)}") from None
+
+
+def _write_temporary(folder: Path, prefix: str, data: bytes) -> str:
+    """A new file in ``folder`` holding ``data``, flushed to disk: its path.  On any error
+    (Ctrl-C included) it is removed again."""
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=folder)
+    try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
-        tmp = None
-    except OSError as e:
-        raise OutputError(f"cannot write {path}: {describe(e)}") from None
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+    except BaseException:
+        _remove(tmp)
+        raise
+    return tmp
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def check_writable_file(path: str | Path, option: str) -> None:
@@ -100,18 +114,7 @@ def check_writable_folder(path: str | Path, option: str, create: bool = True) ->
 def _probe(folder: Path, what: str) -> None:
     """Write, flush and remove a small temporary file: the honest test that writing will
     work (a read-only folder, a full disk)."""
-    tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".tablerules-probe-", dir=folder)
-        with os.fdopen(fd, "wb") as f:
-            f.write(b"\0" * 4096)
-            f.flush()
-            os.fsync(f.fileno())
+        _remove(_write_temporary(folder, ".tablerules-probe-", b"\0" * 4096))
     except OSError as e:
         raise OutputError(f"{what}: cannot write there: {describe(e)}") from None
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass

@@ -203,8 +203,6 @@ def test_a_usage_error_names_the_command_once():
 
 
 def test_one_player_is_one_player(tmp_path):
-    from tablerules.verifier import FileResult  # noqa: F401 - the module under test
-
     r = run_cli("vectors", "verify", str(DISHES_PATH))
     assert "3 players" in r.stdout and " 1 players" not in r.stdout
 
