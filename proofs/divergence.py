@@ -152,15 +152,19 @@ def start_state(rules: RuleSet, config: Config, options: Any) -> Any:
 
 @dataclass
 class PairBudget:
-    """How far the product search goes: stored state pairs and, optionally, depth."""
+    """How far the product search goes: stored state pairs and, optionally, depth.  An
+    optional wall-clock limit (``max_seconds``) only stops a search as incomplete."""
 
     max_pairs: int = 100_000
+    max_seconds: float | None = None
     max_depth: int | None = None
 
     def text(self) -> str:
         parts = [f"{self.max_pairs:,} state pairs"]
         if self.max_depth is not None:
             parts.append(f"depth {self.max_depth}")
+        if self.max_seconds:
+            parts.append(f"time limit {self.max_seconds:g} s")
         return " / ".join(parts)
 
 
@@ -324,6 +328,9 @@ def diverge(rules: RuleSet, ruling_id: str, a: str, b: str, configs: Sequence[Co
                 nxt.append(child)
             if len(parents) >= budget.max_pairs:
                 stop = f"pair budget ({budget.max_pairs:,})"
+                break
+            if budget.max_seconds and time.perf_counter() - t0 > budget.max_seconds:
+                stop = f"time limit ({budget.max_seconds:g} s; incomplete)"
                 break
         if stop:
             break
