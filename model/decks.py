@@ -29,6 +29,20 @@ class DeckError(SetupError):
     """A deck file that does not fit the schema; the message is one line naming file, card and problem."""
 
 
+MAX_DECK_BYTES = 1_000_000
+"""Largest deck file read (the retail card list is 16 kB)."""
+MAX_DESSERT_KINDS = 200
+MAX_COPIES = 20
+"""Most copies of one dessert card (the retail deck has one of each)."""
+MAX_DESSERT_CARDS = 400
+"""Most dessert cards in all, copies counted (the retail deck has 76)."""
+MAX_GUESTS = 200
+MAX_NAMES = 64
+"""Most tastes, and most suits, a deck may name."""
+MAX_TEXT = 200
+"""Longest id, name, taste or suit, in characters."""
+
+
 @dataclass(frozen=True, slots=True)
 class Dessert:
     id: str
@@ -178,21 +192,38 @@ def load_deck(path: str | Path, *, name: str | None = None) -> Deck:
     """Load a deck file in the schema; DeckError (one line: file, card, problem) if it does not fit."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with open(p, "rb") as f:
+            raw = f.read(MAX_DECK_BYTES + 1)
     except OSError as e:
-        raise DeckError(f"{p}: cannot read deck: {e.strerror}") from None
+        raise DeckError(f"{p}: cannot read deck: {e.strerror or type(e).__name__}") from None
+    if len(raw) > MAX_DECK_BYTES:
+        raise DeckError(f"{p}: deck file larger than {MAX_DECK_BYTES:,} bytes")
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise DeckError(f"{p}: deck is not UTF-8 text") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise DeckError(f"{p}: line {e.lineno}: not valid JSON: {e.msg}") from None
+    except RecursionError:
+        raise DeckError(f"{p}: JSON nested too deeply for a deck") from None
+    except ValueError as e:  # e.g. a number with thousands of digits
+        raise DeckError(f"{p}: not a deck: {str(e).split(';')[0]}") from None
     return deck_from_json(data, name=name or p.stem, where=str(p))
 
 
 def _strings(where: str, path: str, value: Any) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):  # plumbing: deck file validation
         raise DeckError(f"{where}: {path}: must be a list of non-empty strings")
+    if len(value) > MAX_NAMES or any(len(v) > MAX_TEXT for v in value):
+        raise DeckError(f"{where}: {path}: at most {MAX_NAMES} entries of at most {MAX_TEXT} characters")
+    return value
+
+
+def _text(where: str, path: str, value: Any) -> str:
+    if not isinstance(value, str) or not value or len(value) > MAX_TEXT:  # plumbing: deck file validation
+        raise DeckError(f"{where}: {path}: must be a string of 1 to {MAX_TEXT} characters")
     return value
 
 
@@ -213,6 +244,10 @@ def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
         raise DeckError(f"{where}: $.desserts: must be a non-empty list")
     if not isinstance(data["guests"], list) or not data["guests"]:  # plumbing: deck file validation
         raise DeckError(f"{where}: $.guests: must be a non-empty list")
+    if len(data["desserts"]) > MAX_DESSERT_KINDS:
+        raise DeckError(f"{where}: $.desserts: more than {MAX_DESSERT_KINDS} kinds of dessert")
+    if len(data["guests"]) > MAX_GUESTS:
+        raise DeckError(f"{where}: $.guests: more than {MAX_GUESTS} guests")
     desserts: list[Dessert] = []
     ids: set[str] = set()
     by_name: dict[str, str] = {}
@@ -220,16 +255,12 @@ def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
         at = f"$.desserts[{i}]"
         if not isinstance(d, dict):  # plumbing: deck file validation
             raise DeckError(f"{where}: {at}: must be an object")
-        did = d.get("id")
-        if not isinstance(did, str) or not did:  # plumbing: deck file validation
-            raise DeckError(f"{where}: {at}.id: missing or not a string")
+        did = _text(where, f"{at}.id", d.get("id"))
         at = f"{at} ({did})"
         if did in ids:  # plumbing: deck file validation
             raise DeckError(f"{where}: {at}: duplicate id {did!r}")
         ids.add(did)
-        dname = d.get("name", did)
-        if not isinstance(dname, str):  # plumbing: deck file validation
-            raise DeckError(f"{where}: {at}.name: must be a string")
+        dname = _text(where, f"{at}.name", d.get("name", did))
         dt = _strings(where, f"{at}.tastes", d.get("tastes"))
         if not dt:  # rule: jd.setup.components
             raise DeckError(f"{where}: {at}.tastes: a dessert needs at least one taste")
@@ -237,8 +268,8 @@ def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
             if t not in tastes:  # plumbing: deck file validation
                 raise DeckError(f"{where}: {at}: unknown taste {t!r}")
         copies = d.get("copies", 1)
-        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:  # plumbing: deck file validation
-            raise DeckError(f"{where}: {at}.copies: must be a whole number >= 1")
+        if not isinstance(copies, int) or isinstance(copies, bool) or not 1 <= copies <= MAX_COPIES:  # plumbing: deck file validation
+            raise DeckError(f"{where}: {at}.copies: must be a whole number from 1 to {MAX_COPIES}")
         desserts.append(Dessert(did, dname, frozenset(dt), copies))
         by_name.setdefault(dname.casefold(), did)
     guests: list[Guest] = []
@@ -246,9 +277,7 @@ def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
         at = f"$.guests[{i}]"
         if not isinstance(g, dict):  # plumbing: deck file validation
             raise DeckError(f"{where}: {at}: must be an object")
-        gid = g.get("id")
-        if not isinstance(gid, str) or not gid:  # plumbing: deck file validation
-            raise DeckError(f"{where}: {at}.id: missing or not a string")
+        gid = _text(where, f"{at}.id", g.get("id"))
         at = f"{at} ({gid})"
         if gid in ids:  # plumbing: deck file validation
             raise DeckError(f"{where}: {at}: duplicate id {gid!r}")
@@ -273,6 +302,9 @@ def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
                 raise DeckError(f"{where}: {at}: favourite {f!r} is not a dessert in the deck")
             favs.append(fid)
         guests.append(Guest(gid, gname if isinstance(gname, str) else gid, suit, frozenset(wants), frozenset(refuses), tuple(favs)))  # plumbing: a guest's name defaults to its id
+    cards = sum(d.copies for d in desserts)
+    if cards > MAX_DESSERT_CARDS:  # plumbing: deck file validation
+        raise DeckError(f"{where}: $.desserts: {cards:,} dessert cards, more than {MAX_DESSERT_CARDS}")
     per_suit = Counter(g.suit for g in guests)
     for s in suits:
         if per_suit[s] == 0:  # rule: jd.suits.six

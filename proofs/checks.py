@@ -4,6 +4,11 @@ Each rule set has a module ``tablerules.proofs.<name>_check`` with ``checks(ctx)
 returning :class:`CheckItem` values; ``tablerules check`` runs them all and fails on any
 item whose status is ``fail``.  Expected results of proofs live in
 ``proofs/manifests/<rule set>.toml`` (one table per proof: ``expected = "..."``).
+
+What a check covers is decided by budgets counted in states, pairs or games (see
+:meth:`Context.states`), never in seconds: the same inputs give the same report on any
+machine, under any load.  Exhaustive checks carry a state cap far above what they need, so
+reaching it is a finding in itself (the configuration grew), not a matter of speed.
 """
 
 from __future__ import annotations
@@ -20,6 +25,14 @@ from .explorer import Budget, Exploration, Finding, explore, finding_traces, gra
 
 PASS = "pass"
 FAIL = "FAIL"
+INCOMPLETE = "incomplete"
+"""Stopped by a wall-clock limit or an interruption before it could decide: not a verdict."""
+NOT_RUN = "not run"
+"""Never started: the run was stopped before this check."""
+
+EXHAUSTIVE = 1_000_000
+"""State cap of every exhaustive exploration in the check suite: far above what any of them
+needs (the largest holds about 111,000 states), so it only bounds memory."""
 
 
 @dataclass
@@ -27,13 +40,16 @@ class Context:
     """How the check suite runs: budgets, progress display, optional data files."""
 
     quick: bool = False
+    """Fewer configurations and a tenth of each budgeted search."""
     progress: Callable[[str], Callable[[Exploration], None] | None] = lambda label: None
     retail_deck: str | None = None
     scale: float = 1.0
-    """Multiplies the default time budgets."""
+    """Multiplies the budgets of the searches that are budgeted by design (not the exhaustive ones)."""
 
-    def seconds(self, full: float) -> float:
-        return max(1.0, full * self.scale * (0.2 if self.quick else 1.0))
+    def states(self, full: int, least: int = 100) -> int:
+        """The state (or pair, or game) budget of a budgeted search: ``full``, a tenth of it
+        with ``quick``, times ``scale``; never below ``least``."""
+        return max(least, int(full * self.scale * (0.1 if self.quick else 1.0)))
 
 
 @dataclass
@@ -49,6 +65,12 @@ class CheckResult:
     @property
     def ok(self) -> bool:
         return self.status != FAIL
+
+    def incomplete(self) -> CheckResult:
+        """This result marked as stopped before it could decide (a FAIL found so far stays a FAIL)."""
+        if self.status != FAIL:
+            self.status = INCOMPLETE
+        return self
 
 
 @dataclass
@@ -131,7 +153,7 @@ def judge(rules: RuleSet, ex: Exploration, label: str, *, allowed: Iterable[tupl
     allowed = set(allowed)
     findings = finding_traces(ex)
     bad = [f for f in findings if (f.kind, f.key) not in allowed and (f.kind in BAD_KINDS or f.kind == "gap")]
-    rows = ex.table()
+    rows = ex.table(timings=False)
     if ex.outcomes:
         total = sum(ex.outcomes.values())
         top = ", ".join(f"{k}: {v:,} ({100 * v / total:.1f}%)" for k, v in ex.outcomes.most_common(6))
@@ -141,12 +163,13 @@ def judge(rules: RuleSet, ex: Exploration, label: str, *, allowed: Iterable[tupl
         rows.append(("every state can reach an end", "yes" if gr.traps == 0 else f"NO: {gr.traps:,} trap states"))
         rows.append(("longest game (moves incl. chance)", "cycle: unbounded" if gr.longest is None else str(gr.longest)))
         if gr.traps:
-            _, steps, _ = ex.trace(gr.trap_example)
-            bad.append(Finding("trap", "trap", "core.termination", "no end reachable", gr.trap_example, trace=steps))
+            start, steps, _ = ex.trace(gr.trap_example)
+            bad.append(Finding("trap", "trap", "core.termination", "no end reachable", gr.trap_example, trace=steps,
+                               start=start))
     for f in findings:
         rows.append((f"finding {f.kind} {f.key}", f"{ex.finding_counts[(f.kind, f.key)]:,}x, shortest trace {len(f.trace)} steps"
                      + ("" if (f.kind, f.key) not in allowed else " (registered)")))
-    status = FAIL if bad else PASS
+    status = FAIL if bad else INCOMPLETE if ex.timed_out else PASS
     summary = ex.coverage()
     if bad:
         summary += "; unexpected: " + ", ".join(f"{f.kind} {f.key}" for f in bad)

@@ -11,7 +11,11 @@ every kind of finding is kept:
 * ``error``: the model itself raised (a bug).
 
 Traps (states from which no end can be reached) need the whole graph: see
-:func:`graph_analysis`.  Symmetry reduction maps each state to a representative of its
+:func:`graph_analysis`.
+
+What a search covers is decided by its state budget alone (:class:`Budget`), so the same
+inputs always give the same answer.  A wall-clock limit may stop a search early; it is then
+*incomplete* (``timed_out``), which callers report apart from any verdict.  Symmetry reduction maps each state to a representative of its
 orbit before it is stored; traces are turned back into real, replayable move lists by
 :meth:`Exploration.trace`.
 """
@@ -54,6 +58,8 @@ class Finding:
     """For gaps and errors raised by a move: that move (not yet in the trace)."""
     depth: int = 0
     trace: tuple[Step, ...] = ()
+    start: Any = None
+    """The initial state the trace starts from (filled in with the trace)."""
 
     def title(self) -> str:
         return f"{self.kind} {self.key}"
@@ -61,6 +67,13 @@ class Finding:
 
 @dataclass
 class Budget:
+    """How far a search may go.
+
+    ``max_states`` (distinct stored states) decides what the search covers.  ``max_seconds``
+    is only a wall-clock limit: reaching it stops the search as *incomplete*, which is never
+    a verdict about the rules.
+    """
+
     max_states: int | None = None
     max_seconds: float | None = None
 
@@ -69,7 +82,7 @@ class Budget:
         if self.max_states:
             parts.append(f"{self.max_states:,} states")
         if self.max_seconds:
-            parts.append(f"{self.max_seconds:g} s")
+            parts.append(f"time limit {self.max_seconds:g} s")
         return " / ".join(parts) or "unbounded"
 
 
@@ -90,6 +103,10 @@ class Exploration:
     """Every state at distance <= this from an initial state was expanded."""
     complete: bool = False
     stopped: str = ""
+    timed_out: bool = False
+    """Stopped by the wall-clock limit: incomplete, whatever the state budget would have covered."""
+    frontier: int = 0
+    """States waiting to be expanded (for progress displays)."""
     seconds: float = 0.0
     levels: list[int] = field(default_factory=list)
     outcomes: Counter = field(default_factory=Counter)
@@ -108,8 +125,10 @@ class Exploration:
         """What was covered, in words: `complete` or `every state within depth D`."""
         if self.complete:
             return f"complete ({self.states:,} states, depth {self.depth})"
-        return (f"partial, stopped by {self.stopped}: every state within depth {self.complete_depth} "
-                f"expanded, {self.states:,} states seen, frontier at depth {self.depth}")
+        within = ("no depth expanded in full" if self.complete_depth < 0
+                  else f"every state within depth {self.complete_depth} expanded")
+        head = "incomplete" if self.timed_out else "partial"
+        return f"{head}, stopped by {self.stopped}: {within}, {self.states:,} states seen, frontier at depth {self.depth}"
 
     def key_path(self, key: Any) -> list[tuple[Any, Any]]:
         """[(canonical state, move that led into it)] from an initial state to ``key``."""
@@ -148,18 +167,21 @@ class Exploration:
             states.append(real)
         return self.initial[start_index], tuple(steps), states
 
-    def table(self) -> list[tuple[str, str]]:
-        return [
+    def table(self, timings: bool = True) -> list[tuple[str, str]]:
+        """The figures as (name, value) rows; ``timings=False`` leaves out the ones that depend
+        on the machine (seconds, states/s), so a report can be compared byte for byte."""
+        rows = [
             ("symmetry", self.symmetry),
             ("budget", self.budget.text()),
-            ("coverage", "complete" if self.complete else f"partial ({self.stopped})"),
-            ("states", f"{self.states:,}"),
+            ("coverage", "complete" if self.complete else f"{'incomplete' if self.timed_out else 'partial'} ({self.stopped})"),
+            ("states (distinct, after symmetry reduction)", f"{self.states:,}"),
             ("transitions", f"{self.transitions:,}"),
             ("terminal states", f"{self.terminals:,}"),
             ("depth", str(self.depth)),
-            ("seconds", f"{self.seconds:.1f}"),
-            ("states/s", f"{self.rate:,.0f}"),
         ]
+        if timings:
+            rows += [("seconds", f"{self.seconds:.1f}"), ("states/s", f"{self.rate:,.0f}")]
+        return rows
 
 
 def _successors(rules: RuleSet, state: Any) -> Iterable[tuple[Any, Fraction | None, Any]]:
@@ -185,10 +207,14 @@ def explore(
     budget: Budget | None = None,
     keep_graph: bool = False,
     progress: Callable[[Exploration], None] | None = None,
-    progress_every: int = 20000,
+    progress_every: int = 16,
     invariants: Iterable[Any] | None = None,
 ) -> Exploration:
-    """Breadth-first search from ``initial`` (see the module docstring)."""
+    """Breadth-first search from ``initial`` (see the module docstring).
+
+    ``progress`` is called with the exploration every ``progress_every`` expanded states
+    (it decides itself when to draw) and once at the end.
+    """
     budget = budget or Budget()
     canon: Canon | None = None
     if symmetry and symmetry in rules.symmetries:
@@ -217,25 +243,23 @@ def explore(
             _check_state(ex, invs, key, 0)
     ex.states = len(parents)
     depth = 0
-    next_report = progress_every
     stop = ""
+    deadline = t0 + budget.max_seconds if budget.max_seconds else None
     while frontier:
         ex.levels.append(len(frontier))
         ex.depth = depth
         nxt: list[Any] = []
-        for s in frontier:
+        for n, s in enumerate(frontier, 1):
             if stop:
                 break
-            _expand(ex, rules, canon, s, depth, nxt)
-            if ex.states >= next_report:
-                next_report += progress_every
-                ex.seconds = time.perf_counter() - t0
-                if progress:
-                    progress(ex)
-            if budget.max_states and ex.states >= budget.max_states:
+            if not _expand(ex, rules, canon, s, depth, nxt, deadline):
+                stop, ex.timed_out = f"time limit ({budget.max_seconds:g} s)", True
+            elif budget.max_states and ex.states >= budget.max_states:
                 stop = f"state budget ({budget.max_states:,})"
-            elif budget.max_seconds and time.perf_counter() - t0 > budget.max_seconds:
-                stop = f"time budget ({budget.max_seconds:g} s)"
+            if progress and n % progress_every == 0:
+                ex.seconds = time.perf_counter() - t0
+                ex.frontier = len(frontier) - n + len(nxt)
+                progress(ex)
         if stop:
             break
         ex.complete_depth = depth
@@ -243,6 +267,8 @@ def explore(
         depth += 1
     ex.complete = not stop
     ex.stopped = stop
+    ex.states = len(parents)
+    ex.frontier = 0
     ex.seconds = time.perf_counter() - t0
     if progress:
         progress(ex)
@@ -279,7 +305,9 @@ def _check_state(ex: Exploration, invs: tuple, state: Any, depth: int) -> None:
             _record(ex, Finding("violation", inv.name, inv.clause, problem, state, depth=depth))
 
 
-def _expand(ex: Exploration, rules: RuleSet, canon: Canon | None, s: Any, depth: int, nxt: list) -> None:
+def _expand(ex: Exploration, rules: RuleSet, canon: Canon | None, s: Any, depth: int, nxt: list,
+            deadline: float | None = None) -> bool:
+    """Expand one state; False when the wall-clock ``deadline`` passed before every move was followed."""
     parents = ex.parents
     try:
         actor = rules.to_move(s)
@@ -291,7 +319,7 @@ def _expand(ex: Exploration, rules: RuleSet, canon: Canon | None, s: Any, depth:
                 ex.terminal_states.add(s)
             if out is None:
                 _record(ex, Finding("error", "terminal-without-outcome", "core.outcome", "TERMINAL state has no outcome", s, depth=depth))
-            return
+            return True
         if actor is CHANCE:
             options = list(rules.chance_outcomes(s))
             problem = check_distribution(options)
@@ -301,15 +329,17 @@ def _expand(ex: Exploration, rules: RuleSet, canon: Canon | None, s: Any, depth:
             options = [(m, None) for m in rules.legal_moves(s)]
     except RuleGap as g:
         _record(ex, Finding("gap", g.ruling, g.ruling, g.detail, s, depth=depth))
-        return
+        return True
     except Exception as e:
         _record(ex, Finding("error", type(e).__name__, "model", str(e), s, depth=depth))
-        return
+        return True
     if not options:
         _record(ex, Finding("dead-end", "dead-end", "core.to-move", f"{actor_text(actor)} to move has no move", s, depth=depth))
-        return
+        return True
     invs = ex.invariants
     for move, _p in options:
+        if deadline is not None and time.perf_counter() > deadline:
+            return False
         try:
             t = rules.apply(s, move)
         except RuleGap as g:
@@ -330,13 +360,14 @@ def _expand(ex: Exploration, rules: RuleSet, canon: Canon | None, s: Any, depth:
             nxt.append(key)
             ex.states += 1
             _check_state(ex, invs, key, depth + 1)
+    return True
 
 
 def finding_traces(ex: Exploration) -> list[Finding]:
     """The findings with real replayable traces filled in (shortest first)."""
     out = []
     for f in sorted(ex.findings.values(), key=lambda f: (f.depth, f.kind, f.key)):
-        _, f.trace, _ = ex.trace(f.state)
+        f.start, f.trace, _ = ex.trace(f.state)
         out.append(f)
     return out
 

@@ -1,5 +1,5 @@
 """The gap finder: every place a rule set's text is silent, and every model fault, with the
-shortest trace into it (issue 6, part 1).
+shortest trace into it.
 
 The model runs in strict mode (:func:`~tablerules.model.core.strict_options`: every ruling
 with a ``strict`` alternative raises :class:`~tablerules.model.core.RuleGap` where the text
@@ -339,10 +339,11 @@ def judge(finding: GapFinding, register: dict[str, Any]) -> str:
 
 @dataclass
 class GapBudget:
-    """Per exploration: stored states and seconds."""
+    """Per exploration: the stored states that decide its coverage, and an optional wall-clock
+    limit that only stops a run as incomplete."""
 
     max_states: int = 200_000
-    max_seconds: float = 15.0
+    max_seconds: float | None = None
 
     def budget(self) -> Budget:
         return Budget(self.max_states, self.max_seconds)
@@ -364,7 +365,7 @@ def _keep(found: dict[tuple[str, str], GapFinding], f: GapFinding) -> None:
             found[k] = f
 
 
-def _start(rules: RuleSet, config: Config, options: Any) -> tuple[Any, Any, list[GapFinding], str]:
+def start_game(rules: RuleSet, config: Config, options: Any) -> tuple[Any, Any, list[GapFinding], str]:
     """(state, options, gaps raised before any move, problem): a strict ruling that raises
     at the start is recorded and set to its default, until the game can start."""
     gaps: list[GapFinding] = []
@@ -391,7 +392,7 @@ def explore_config(rules: RuleSet, config: Config, options: Any, budget: GapBudg
                    progress: Callable[[str], Any] | None = None) -> tuple[Run, list[GapFinding]]:
     """One strict run: explore, collect findings with real traces, traps when complete."""
     t0 = time.perf_counter()
-    state, options, found, problem = _start(rules, config, options)
+    state, options, found, problem = start_game(rules, config, options)
     strict = _strict_names(rules, options)
     if state is None:
         run = Run(config, strict, f"not started: {problem}", False, 0, time.perf_counter() - t0, note=problem)
@@ -595,16 +596,17 @@ def find_gaps(rules: RuleSet, configs: Configs | Sequence[Config] | None = None,
 # --------------------------------------------------------------------------- the check item
 
 
-def gap_check_item(ruleset_id: str, seconds: float = 20.0):
-    """A check-suite item: the strict gap finder over the rule set's small configurations;
-    fails on any finding that is not a registered ruling."""
+def gap_check_item(ruleset_id: str, states: int = 40_000):
+    """A check-suite item: the strict gap finder over the rule set's small configurations,
+    each run budgeted at ``states`` stored states (see Context.states); fails on any finding
+    that is not a registered ruling."""
     from .checks import FAIL, PASS, CheckItem, CheckResult, Context
 
     def run(ctx: Context) -> CheckResult:
         rules, module = load_rules(ruleset_id)
         configs = small_configs(rules, module)
-        per_run = ctx.seconds(seconds) / max(1, len(configs.configs))
-        report = find_gaps(rules, configs, budget=GapBudget(max_seconds=per_run), progress=ctx.progress, module=module)
+        report = find_gaps(rules, configs, budget=GapBudget(max_states=ctx.states(states)), progress=ctx.progress,
+                           module=module)
         rows = [(f"run {r.config.label()}" + (f" ({r.note})" if r.note else ""), f"{r.coverage}; {r.graph}".rstrip("; "))
                 for r in report.runs]
         rows += [(f"{f.title()} [{f.status}]", f"{f.where()} on {f.config.label()}: {f.detail}") for f in report.findings]

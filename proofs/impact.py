@@ -1,4 +1,4 @@
-"""How much a ruling matters at the table (issue 6, part 3).
+"""How much a ruling matters at the table.
 
 For every ruling and every alternative (the other rulings at their defaults), on the small
 configurations: the game length (seat moves), how often the first seat to move wins or
@@ -135,10 +135,10 @@ def _canon(rules: RuleSet) -> Callable[[Any], Any] | None:
     return rules.symmetries[name]
 
 
-def exact_values(rules: RuleSet, start: Any, *, max_states: int = 20_000, max_seconds: float | None = None) -> Values:
+def exact_values(rules: RuleSet, start: Any, *, max_states: int = 20_000) -> Values:
     """Exact expectations from ``start`` under uniform random play (iterative memoised DFS).
 
-    Raises TooLarge past ``max_states`` distinct states (or ``max_seconds``), Cyclic on a cycle.
+    Raises TooLarge past ``max_states`` distinct states, Cyclic on a cycle.
     """
     n = start.setup.players
     canon = _canon(rules) or (lambda s: s)
@@ -147,7 +147,6 @@ def exact_values(rules: RuleSet, start: Any, *, max_states: int = 20_000, max_se
     zeros = (Fraction(0),) * n
     gap_values = Values(Fraction(0), zeros, zeros, zeros, Fraction(1))
     dead = Values(Fraction(0), zeros, zeros, zeros, Fraction(0), Fraction(1))
-    t0 = time.perf_counter()
     root = canon(start)
     stack: list[tuple[Any, Any, list | None]] = [(root, start, None)]
     while stack:
@@ -165,7 +164,7 @@ def exact_values(rules: RuleSet, start: Any, *, max_states: int = 20_000, max_se
             succ = [(_GAP, p, None) if t is _GAP else (canon(t), p, t) for t, p in nxt]
             stack[-1] = (key, state, succ)
             on_stack.add(key)
-            if len(memo) + len(on_stack) > max_states or (max_seconds and time.perf_counter() - t0 > max_seconds):
+            if len(memo) + len(on_stack) > max_states:
                 raise TooLarge(f"more than {max_states:,} states")
             pending = False
             for k, _p, t in succ:
@@ -304,12 +303,12 @@ def _exact(x: Fraction) -> Estimate:
     return Estimate(float(x), exact=x)
 
 
-def measure_exact(rules: RuleSet, start: Any, max_states: int, max_seconds: float | None) -> tuple[dict[str, Estimate], int]:
+def measure_exact(rules: RuleSet, start: Any, max_states: int) -> tuple[dict[str, Estimate], int]:
     memo_values: dict[Any, Values] = {}
 
     def values_of(s: Any) -> Values:
         if s not in memo_values:
-            memo_values[s] = exact_values(rules, s, max_states=max_states, max_seconds=max_seconds)
+            memo_values[s] = exact_values(rules, s, max_states=max_states)
         return memo_values[s]
 
     v = values_of(start)
@@ -353,15 +352,16 @@ def play_random(rules: RuleSet, start: Any, rng: random.Random, step_cap: int) -
     return "cap", length, None, first
 
 
-def measure_sampled(rules: RuleSet, start: Any, games: int, max_seconds: float, seed: int = 1,
+def measure_sampled(rules: RuleSet, start: Any, games: int, seed: int = 1,
                     step_cap: int = 10_000) -> tuple[dict[str, Estimate], int]:
+    """``games`` seeded games under uniform random play (counted in games, so the numbers do
+    not depend on the machine)."""
     rng = random.Random(seed)
     n = start.setup.players
     lengths: list[int] = []
     counts = {"first_wins": 0, "first_loses": 0, "tie": 0, "never_ends": 0, "gap": 0}
-    t0 = time.perf_counter()
     played = 0
-    while played < games and (played < 30 or time.perf_counter() - t0 < max_seconds):  # the time is a safety cap
+    while played < games:
         how, length, out, first = play_random(rules, start, rng, step_cap)
         played += 1
         lengths.append(length)
@@ -385,11 +385,12 @@ def measure_sampled(rules: RuleSet, start: Any, games: int, max_seconds: float, 
 
 @dataclass
 class ImpactBudget:
+    """What decides between exact and sampled numbers, and how many games a sample holds:
+    counts only, so the same inputs give the same table on any machine."""
+
     max_states: int = 10_000
     """Exact computation above this many (symmetry-reduced) states gives way to sampling."""
-    exact_seconds: float = 4.0
     games: int = 1_000
-    sample_seconds: float = 1.0
     seed: int = 1
 
 
@@ -410,7 +411,7 @@ def measure(rules: RuleSet, ruling_id: str, alternative: str, config: Config, bu
     note = ""
     if exact_ok:
         try:
-            est, states = measure_exact(rules, start, budget.max_states, budget.exact_seconds)
+            est, states = measure_exact(rules, start, budget.max_states)
             return Impact(ruling_id, alternative, config, f"exact ({states:,} states)", est["length"], est["first_wins"],
                           est["first_loses"], est["tie"], est["never_ends"], est["gap"], time.perf_counter() - t0,
                           weights=weights)
@@ -418,7 +419,7 @@ def measure(rules: RuleSet, ruling_id: str, alternative: str, config: Config, bu
             note = f"too large for exact ({e})"
         except Cyclic as e:
             note = f"cyclic ({e})"
-    est, played = measure_sampled(rules, start, budget.games, budget.sample_seconds, budget.seed)
+    est, played = measure_sampled(rules, start, budget.games, budget.seed)
     return Impact(ruling_id, alternative, config, f"sampled ({played:,} games, 95% CI)", est["length"], est["first_wins"],
                   est["first_loses"], est["tie"], est["never_ends"], est["gap"], time.perf_counter() - t0, note=note,
                   weights=weights)
@@ -498,19 +499,39 @@ def _run_task(i: int) -> Any:
     return _TASKS[i]()
 
 
+def _ignore_interrupts() -> None:
+    """Pool workers leave Ctrl-C to the parent, which stops them all (see run_all)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_all(tasks: list[Callable[[], Any]], workers: int = 1) -> list[Any]:
     """Run independent tasks, in ``workers`` forked processes when more than one (results
-    come back pickled; the tasks themselves are inherited by fork, never pickled)."""
+    come back pickled; the tasks themselves are inherited by fork, never pickled).
+
+    Ctrl-C (or any other exception in the parent) stops every worker at once and is raised
+    again, so an interrupted run never carries on or reports success.
+    """
     import multiprocessing as mp
 
     if workers <= 1 or len(tasks) <= 1 or "fork" not in mp.get_all_start_methods():
         return [t() for t in tasks]
     global _TASKS
     _TASKS = tasks
+    pool = mp.get_context("fork").Pool(min(workers, len(tasks)), initializer=_ignore_interrupts)
     try:
-        with mp.get_context("fork").Pool(min(workers, len(tasks))) as pool:
-            return pool.map(_run_task, range(len(tasks)), chunksize=1)
+        result = pool.map_async(_run_task, range(len(tasks)), chunksize=1)
+        while not result.ready():
+            result.wait(0.2)  # short waits: the parent stays responsive to Ctrl-C
+        out = result.get()
+        pool.close()
+        return out
+    except BaseException:
+        pool.terminate()
+        raise
     finally:
+        pool.join()
         _TASKS = []
 
 

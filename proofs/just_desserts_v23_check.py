@@ -32,7 +32,7 @@ from tablerules.model.decks import embedded_deck, load_deck
 from . import just_desserts_v23_proofs as facts
 from .decisions import decision_check_item
 from .divergence import witness_check_item
-from .checks import FAIL, PASS, CheckItem, CheckResult, Context, explore_result, proof_item
+from .checks import EXHAUSTIVE, FAIL, PASS, CheckItem, CheckResult, Context, explore_result, proof_item
 from .explorer import Budget, explore, finding_traces
 
 RULES = jd.RULES
@@ -83,11 +83,11 @@ def witness_path(ruling_id: str) -> Path:
     return witness_folder() / f"jd23-{short_ruling_name(ruling_id)}.json"
 
 
-def find_gap(ruling_id: str, deck_name: str | None = None, max_seconds: float = 120.0) -> dict[str, Any] | None:
+def find_gap(ruling_id: str, deck_name: str | None = None, max_states: int = EXHAUSTIVE) -> dict[str, Any] | None:
     """The shortest trace into the gap of ``ruling_id`` (only that ruling strict), as a witness document."""
     deck_name = deck_name or GAP_DECKS[ruling_id]
     setup = RULES.setup(2, only_strict(ruling_id), embedded_deck(deck_name))
-    ex = explore(RULES, [RULES.new_game(setup)], budget=Budget(max_seconds=max_seconds))
+    ex = explore(RULES, [RULES.new_game(setup)], budget=Budget(max_states=max_states))
     for f in finding_traces(ex):
         if f.kind == "gap" and f.key == ruling_id:
             return {
@@ -147,10 +147,12 @@ def replay_witness(doc: dict[str, Any]) -> str | None:
 # --------------------------------------------------------------------------- check items
 
 
-def _explore_item(name: str, options: jd.Options, deck_name: str, seconds: float, graph: bool, players: int = 2) -> CheckItem:
+def _explore_item(name: str, options: jd.Options, deck_name: str, states: int | None, graph: bool, players: int = 2) -> CheckItem:
+    """An exploration: exhaustive when ``states`` is None, else budgeted at that many states."""
     def run(ctx: Context) -> CheckResult:
         setup = RULES.setup(players, options, embedded_deck(deck_name))
-        return explore_result(RULES, [setup], name, budget=Budget(max_seconds=ctx.seconds(seconds)), ctx=ctx, graph=graph)
+        budget = Budget(max_states=EXHAUSTIVE if states is None else ctx.states(states))
+        return explore_result(RULES, [setup], name, budget=budget, ctx=ctx, graph=graph)
 
     return CheckItem(RULESET, name, run)
 
@@ -166,11 +168,11 @@ def dealt_states(deck_name: str, players: int) -> list[jd.State]:
     return out
 
 
-def _dealt_item(name: str, deck_name: str, players: int, seconds: float) -> CheckItem:
+def _dealt_item(name: str, deck_name: str, players: int, states: int) -> CheckItem:
     """Play from fixed deals: with more players the deal alone fills any budget."""
     def run(ctx: Context) -> CheckResult:
         starts = dealt_states(deck_name, players)
-        return explore_result(RULES, [s.setup for s in starts], name, budget=Budget(max_seconds=ctx.seconds(seconds)),
+        return explore_result(RULES, [s.setup for s in starts], name, budget=Budget(max_states=ctx.states(states)),
                               ctx=ctx, initial=starts)
 
     return CheckItem(RULESET, name, run)
@@ -182,7 +184,7 @@ def _strict_item() -> CheckItem:
     def run(ctx: Context) -> CheckResult:
         setup = RULES.setup(2, strict_options(jd.Options), embedded_deck(DEFAULT_DECK))
         allowed = [("gap", r) for r in strict_rulings()]
-        result = explore_result(RULES, [setup], name, budget=Budget(max_seconds=ctx.seconds(10)), ctx=ctx, allowed=allowed)
+        result = explore_result(RULES, [setup], name, budget=Budget(max_states=EXHAUSTIVE), ctx=ctx, allowed=allowed)
         return result
 
     return CheckItem(RULESET, name, run)
@@ -212,14 +214,15 @@ def _witness_item() -> CheckItem:
 
 def checks(ctx: Context) -> list[CheckItem]:
     items = [
-        _explore_item(f"explore defaults ({DEFAULT_DECK}, 2 players)", jd.Options(), DEFAULT_DECK, 20, graph=True),
-        _explore_item(f"explore second alternatives ({DEFAULT_DECK}, 2 players)", other_alternatives(1), DEFAULT_DECK, 20, graph=True),
+        *([] if ctx.quick else [_explore_item(f"explore defaults ({DEFAULT_DECK}, 2 players)", jd.Options(), DEFAULT_DECK,
+                                              None, graph=True)]),
+        _explore_item(f"explore second alternatives ({DEFAULT_DECK}, 2 players)", other_alternatives(1), DEFAULT_DECK, None, graph=True),
         _explore_item(f"explore second alternatives, penalty out of play ({DEFAULT_DECK}, 2 players)",
-                      dataclasses.replace(other_alternatives(1), penalty_pile="out-of-play"), DEFAULT_DECK, 10, graph=True),
+                      dataclasses.replace(other_alternatives(1), penalty_pile="out-of-play"), DEFAULT_DECK, None, graph=True),
         _strict_item(),
         _witness_item(),
-        _explore_item("explore defaults (v23-crowd, 2 players, bounded)", jd.Options(), "v23-crowd", 4, graph=False),
-        _dealt_item("explore defaults from two fixed deals (v23-tips, 3 players, bounded)", "v23-tips", 3, 4),
+        _explore_item("explore defaults (v23-crowd, 2 players, bounded)", jd.Options(), "v23-crowd", 40_000, graph=False),
+        _dealt_item("explore defaults from two fixed deals (v23-tips, 3 players, bounded)", "v23-tips", 3, 50_000),
     ]
     items.append(proof_item(RULESET, "rounds-bounded", facts.rounds_bounded))
     items.append(decision_check_item(RULESET))

@@ -167,7 +167,7 @@ def rounds_bounded() -> ProofResult:
                        "jd23.round.five-endings#served-or-discarded")
     s.assert_and_track(rank(p2, d2, r2) > rank(p, d, r) - 1, "claim-negated#rank-drops-each-round")
     round_ok = s.check() == z3.unsat
-    rows.append(("each round lowers the rank", "unsat: " + ", ".join(str(x) for x in s.unsat_core()) if round_ok else f"sat: {s.model()}"))
+    rows.append(("each round lowers the rank", "unsat: " + ", ".join(sorted(str(x) for x in s.unsat_core())) if round_ok else f"sat: {s.model()}"))
     # the reshuffle
     s = z3.Solver()
     s.set(unsat_core=True)
@@ -176,7 +176,7 @@ def rounds_bounded() -> ProofResult:
     s.assert_and_track(z3.And(p2 == d, d2 == 0, c2 == c, r2), "jd23.guests.reshuffle-once#discards-become-the-pile")
     s.assert_and_track(rank(p2, d2, r2) > rank(p, d, r), "claim-negated#rank-does-not-rise")
     shuffle_ok = s.check() == z3.unsat
-    rows.append(("the reshuffle does not raise it", "unsat: " + ", ".join(str(x) for x in s.unsat_core()) if shuffle_ok else f"sat: {s.model()}"))
+    rows.append(("the reshuffle does not raise it", "unsat: " + ", ".join(sorted(str(x) for x in s.unsat_core())) if shuffle_ok else f"sat: {s.model()}"))
     # start value and floor
     s = z3.Solver()
     base(s)

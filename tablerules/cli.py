@@ -1,190 +1,194 @@
 """The `tablerules` command line.
 
-Every error a user can cause (unknown rule set, ruling, option or move; a malformed file)
-ends in one line on standard error and exit status 2; rule violations found by a check
-end in status 1.
+Every command lives in its own module (``add_parsers`` + ``run``); this module wires them
+together and turns every way a run can end into an exit status (see
+:mod:`tablerules.limits`): 0 nothing wrong, 1 a rule broken or a check failed, 2 bad input
+or an output that cannot be written (one line on standard error, never a traceback), 3
+incomplete, 130 interrupted.  A command module may instead offer ``add_parser(subparsers,
+setup_args)`` and ``run(args, build_setup)`` (the setup arguments and the function that reads
+them), or only ``main(argv)``, which gets the rest of the command line as it is.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
-import time
+import threading
 from typing import Any, Sequence
 
-from tablerules.model import registry
-from tablerules.model.core import SetupError, parse_options, strict_options
+from tablerules.model.core import SetupError
 from tablerules.spec import SpecError
 
-from .report import Progress, table
+from .commandline import Parser, UsageError, add_setup_args, build_setup
+from .files import OutputError, describe
+from .limits import EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_USAGE, STATUS_TEXT, Stop, TimeLimit, handled, interrupt
+from .schemas import tool_version
+
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("check", "tablerules.check"),
+    ("explore", "tablerules.explore_cli"),
+    ("prove", "tablerules.check"),
+    ("list", "tablerules.list_cli"),
+    ("rulings", "tablerules.rulings_cli"),
+    ("solve", "tablerules.solve_cli"),
+    ("vectors", "tablerules.vectors_cli"),
+)
+"""Command name -> module.  A module missing from this installation leaves its command out."""
+
+EXAMPLES = """examples:
+  tablerules check                                  # everything, on the defaults
+  tablerules check dishes --quick                   # one rule set, smaller budgets
+  tablerules list dishes                            # its rulings, options and tile sets
+  tablerules explore dishes --players 2 --deck 3x4 --strict
+  tablerules rulings dishes --out rulings.md
+  tablerules vectors verify mygame.itf.json
+
+`tablerules COMMAND --help` shows each command's options and examples; --json on check,
+explore, prove, rulings and vectors verify writes a document described by
+spec/schemas/<command>.schema.json.
+
+""" + STATUS_TEXT
 
 
-class UsageError(Exception):
-    """Bad command-line input; printed as one line."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, not usage + message
-        raise UsageError(message if self.prog == "tablerules" else f"{self.prog.split()[-1]}: {message}")
-
-
-def _add_setup_args(p: argparse.ArgumentParser, players_default: int | None = None) -> None:
-    p.add_argument("ruleset", help="rule set id: " + ", ".join(registry.ruleset_ids()))
-    p.add_argument("--players", "-n", type=int, default=players_default, help="number of players")
-    p.add_argument("--ruling", "-r", action="append", default=[], metavar="ID=ALT",
-                   help="choose a ruling alternative (full or short ruling id); repeatable")
-    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME",
-                   help="switch on an optional (advanced) rule; repeatable")
-    p.add_argument("--strict", action="store_true",
-                   help="every ruling with a 'strict' alternative raises a RuleGap where the text is silent")
-    p.add_argument("--deck", metavar="FILE|NAME", help="components file (or embedded deck name) for rule sets with decks")
-
-
-def build_setup(args: argparse.Namespace) -> tuple[Any, Any]:
-    """(RuleSet, Setup) from the common arguments; SetupError on bad input."""
-    rules = registry.get(args.ruleset)
-    base = strict_options(rules.Options) if args.strict else None
-    options = parse_options(rules.Options, args.ruling, base=base, variants=args.option)
-    components = None
-    if args.deck:
-        if rules.load_components is None:
-            raise SetupError(f"{rules.id}: --deck is not used by this rule set")
-        components = rules.load_components(args.deck)
-    players = args.players if args.players is not None else rules.player_counts[0]
-    return rules, rules.setup(players, options, components)
-
-
-def parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="tablerules", description="Check the rules of tabletop games.")
-    sub = p.add_subparsers(dest="command", parser_class=_Parser)
-
-    c = sub.add_parser("check", help="run the whole verification on the defaults and print a report")
-    c.add_argument("--ruleset", action="append", default=[], help="only this rule set (repeatable)")
-    c.add_argument("--quick", action="store_true", help="smaller budgets (about a fifth of the time)")
-    c.add_argument("--retail-deck", metavar="FILE", help="also check facts on this deck file (default: $TABLERULES_RETAIL_DECK)")
-    c.add_argument("--scale", type=float, default=1.0, help="multiply the default time budgets")
-
-    e = sub.add_parser("explore", help="explore one configuration breadth-first")
-    _add_setup_args(e)
-    e.add_argument("--symmetry", default=None, help="symmetry reduction, e.g. colours+types (default: the rule set's)")
-    e.add_argument("--no-symmetry", action="store_true", help="explore without symmetry reduction")
-    e.add_argument("--max-states", type=int, default=2_000_000)
-    e.add_argument("--max-seconds", type=float, default=120.0)
-    e.add_argument("--graph", action="store_true", help="networkx pass: can every state reach an end; longest game")
-
-    from .solve_cli import add_parser as add_solve
-
-    add_solve(sub, _add_setup_args)
-
-    pr = sub.add_parser("prove", help="run a rule set's z3 proofs and compare with the expected results")
-    pr.add_argument("ruleset")
-
-    for name, help_text in (("rulings", "find every gap and divergence, with witness traces"),
-                            ("vectors", "generate or verify reference test vectors (ITF traces)")):
-        x = sub.add_parser(name, help=help_text, add_help=False)
-        x.add_argument("rest", nargs=argparse.REMAINDER)
+def parser() -> Parser:
+    p = Parser(prog="tablerules", description="Check the rules of tabletop games: explore them, prove facts about "
+                                             "them, find where the rulebook is silent, verify game logs.",
+               epilog=EXAMPLES)
+    p.add_argument("--version", action="version", version=f"tablerules {tool_version()}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    added: set[str] = set()
+    for name, module in COMMANDS:
+        if module in added:
+            continue
+        mod = _module(module)
+        if mod is None:
+            continue
+        if hasattr(mod, "add_parsers"):
+            mod.add_parsers(sub)
+            added.add(module)
+        elif hasattr(mod, "add_parser") and hasattr(mod, "run"):  # add_parser(sub, setup_args); run(args, build_setup)
+            mod.add_parser(sub, add_setup_args)
+            sub.choices[name].set_defaults(run=lambda args, mod=mod: mod.run(args, lambda a: build_setup(a)[:2]))
+        elif hasattr(mod, "main"):
+            x = sub.add_parser(name, help=(mod.__doc__ or name).strip().splitlines()[0], add_help=False)
+            x.add_argument("rest", nargs=argparse.REMAINDER)
+            x.set_defaults(run=lambda args, mod=mod: mod.main(args.rest))
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _module(name: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name == name:
+            return None
+        raise
+
+
+def _unraisable(hook: Any) -> Any:
+    """An interruption (Ctrl-C, the time limit) that lands inside a finalizer (``__del__``)
+    cannot leave it: Python would print it and carry on.  Deliver it again instead, at the
+    next instruction outside the finalizer."""
+
+    def handle(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            if Stop.state != "handled":
+                signal.raise_signal(signal.SIGINT)
+        elif isinstance(unraisable.exc_value, TimeLimit) and callable(signal.getsignal(signal.SIGALRM)):
+            signal.raise_signal(signal.SIGALRM)
+        else:
+            hook(unraisable)
+
+    return handle
+
+
+def main(argv: Sequence[str] | None = None, *, last: bool = False) -> int:
+    """Run one command; its exit status (see the module docstring).  ``last``: nothing runs
+    after this in the process, so a signal that comes once the work is done is ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        return _main(argv)
+    saved = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT), sys.unraisablehook
+    Stop.state = None
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGINT, interrupt)
+    sys.unraisablehook = _unraisable(saved[2])
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # after the command returned, before this function did
+        handled()
+        return EXIT_INTERRUPTED
+    finally:
+        if last:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            # CPython remembers a KeyboardInterrupt that ended code run from a string (the
+            # functions dataclasses and namedtuple build with exec) even when it was caught,
+            # and under `python -m` then exits by SIGINT instead of with our status.  The
+            # next string run clears that memory.
+            exec("pass")  # noqa: S102 - a constant string
+        else:
+            signal.signal(signal.SIGTERM, saved[0])
+            signal.signal(signal.SIGINT, saved[1])
+        sys.unraisablehook = saved[2]
+
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        if argv and argv[0] in ("rulings", "vectors"):  # their own parsers take every argument, --help too
-            return _dispatch(argparse.Namespace(command=argv[0], rest=argv[1:]))
-        args = parser().parse_args(argv)
-        if args.command is None:
-            parser().print_help()
-            return 2
-        return _dispatch(args)
+        try:
+            p = parser()
+            args = p.parse_args(argv)
+        except SystemExit as e:  # --help, --version
+            return int(e.code or 0)
+        if getattr(args, "run", None) is None:
+            raise UsageError("tablerules: say which command to run (`tablerules --help` lists them)")
+        status = args.run(args)
+        sys.stdout.flush()
+        return status
     except UsageError as e:
-        print(f"tablerules: error: {e}", file=sys.stderr)
-        return 2
-    except (SetupError, SpecError) as e:
-        print(f"tablerules: error: {e}", file=sys.stderr)
-        return 2
+        return _error(str(e) if str(e).startswith("tablerules") else f"tablerules: {e}")
+    except (SetupError, SpecError, OutputError) as e:
+        return _error(f"tablerules: {_one_line(e)}")
     except KeyboardInterrupt:
+        handled()
         print("tablerules: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except TimeLimit:  # a limit that rang outside any command's own handling
+        print("tablerules: incomplete: stopped by the time limit", file=sys.stderr)
+        return EXIT_INCOMPLETE
     except BrokenPipeError:
+        _silence_stdout()
         return 1
+    except OSError as e:
+        _silence_stdout()
+        return _error(f"tablerules: cannot write the output: {describe(e)}")
 
 
-def _dispatch(args: argparse.Namespace) -> int:
-    if args.command == "check":
-        from .check import run_check
+def _one_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
 
-        return run_check(args)
-    if args.command == "explore":
-        return _explore(args)
-    if args.command == "solve":
-        from .solve_cli import run as run_solve
 
-        return run_solve(args, build_setup)
-    if args.command == "prove":
-        from .check import run_prove
+def _error(message: str) -> int:
+    """One line on standard error: `tablerules explore: error: ...`."""
+    head, sep, rest = message.partition(": ")
+    line = f"{head}: error: {rest}" if sep and head.startswith("tablerules") else f"tablerules: error: {message}"
+    print(line.splitlines()[0], file=sys.stderr)
+    return EXIT_USAGE
 
-        return run_prove(args.ruleset)
-    module = {"rulings": "tablerules.rulings_cli", "vectors": "tablerules.vectors_cli"}[args.command]
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null so that the interpreter's last flush cannot fail again."""
     try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as e:
-        if e.name == module:
-            raise UsageError(f"'{args.command}' is not available in this version") from None
-        raise
-    return mod.main(args.rest)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
-def _explore(args: argparse.Namespace) -> int:
-    from tablerules.proofs.explorer import Budget, explore, finding_traces, graph_analysis
-
-    rules, setup = build_setup(args)
-    symmetry = None if args.no_symmetry else (args.symmetry or getattr(rules, "default_symmetry", None))
-    if symmetry and symmetry not in rules.symmetries:
-        for part in symmetry.split("+"):
-            if part not in rules.symmetries:
-                raise SetupError(f"--symmetry: unknown symmetry {part!r} for {rules.id} (known: {', '.join(rules.symmetries) or 'none'})")
-    if args.max_states <= 0 or args.max_seconds <= 0:
-        raise SetupError("--max-states and --max-seconds must be positive")
-    label = f"explore {rules.id} {setup.players}p"
-    bar = Progress(label)
-    t0 = time.perf_counter()
-    ex = explore(rules, [rules.new_game(setup)], symmetry=symmetry, budget=Budget(args.max_states, args.max_seconds),
-                 keep_graph=args.graph, progress=bar)
-    bar.done()
-    print(f"{rules.title}: {setup.players} players")
-    from tablerules.model.core import options_text
-
-    table(sorted(options_text(setup.options).items()), header=("ruling / option", "alternative"), out=sys.stdout)
-    print()
-    rows = ex.table()
-    if args.graph:
-        if ex.complete:
-            gr = graph_analysis(ex)
-            rows += [("every state can reach an end", "yes" if not gr.traps else f"NO ({gr.traps:,} traps)"),
-                     ("longest game", "unbounded (cycle)" if gr.longest is None else f"{gr.longest} steps")]
-        else:
-            rows.append(("graph analysis", "skipped: exploration incomplete"))
-    table(rows, out=sys.stdout)
-    if ex.outcomes:
-        print()
-        total = sum(ex.outcomes.values())
-        table(((k, f"{v:,}", f"{100 * v / total:.1f}%") for k, v in ex.outcomes.most_common()),
-              header=("outcome", "terminal states", "share"), out=sys.stdout)
-    findings = finding_traces(ex)
-    bad = 0
-    for f in findings:
-        bad += f.kind != "gap" or not args.strict
-        print(f"\n{f.kind}: {f.key} [{f.clause}] x{ex.finding_counts[(f.kind, f.key)]:,}: {f.detail}")
-        for i, step in enumerate(f.trace, 1):
-            print(f"  {i:3}. {step.text()}")
-        if f.move is not None:
-            print(f"  {len(f.trace) + 1:3}. {f.move}  <- raises here")
-    print(f"\n{time.perf_counter() - t0:.1f}s; {ex.coverage()}")
-    if args.strict and any(f.kind == "gap" for f in findings):
-        print("strict mode: gaps listed above are places where the rulebook is silent (see `tablerules rulings`).")
-    return 1 if bad else 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+if __name__ == "__main__":  # pragma: no cover - `python -m tablerules` is the way in (tablerules/__main__.py)
+    sys.exit(main(last=True))

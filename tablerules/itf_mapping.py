@@ -37,8 +37,9 @@ from tablerules.model.core import (
 
 from .vectors import (
     FORMAT_VERSION, ITF_DESCRIPTION, MAX_FILE_BYTES, VectorError, components_meta, decode, encode, fraction_text,
-    load_document, verify_document, verify_file as verify_own_file,
+    load_document,
 )
+from .verifier import FileResult, check_trace, verify_path as verify_own_path
 
 GUIDE = "docs/guides/quint.rst, 'Mapping files'"
 """Where a user who has a trace we cannot read is sent."""
@@ -649,34 +650,46 @@ def _account(tr: Translation, trace: _Trace, replay: _Replay, dropped: dict[str,
 # --------------------------------------------------------------------------- the verify command
 
 
-def verify_file(path: str, deck: str | None = None, max_bytes: int = MAX_FILE_BYTES,
-                mapping: str | None = None) -> tuple[int, str]:
-    """`vectors verify` for one file: (exit status, report lines).  Our own traces go to the
-    verifier as before; any other trace is translated first, through ``mapping`` (a shipped
-    mapping's name or a file) or the shipped mapping that recognises it."""
-    if mapping is None:
+def verify_path(path: str, deck: str | None = None, max_bytes: int = MAX_FILE_BYTES,
+                mapping: str | None = None) -> FileResult:
+    """`vectors verify` for one file.  Our own traces go to the verifier as they are; any
+    other trace is translated first, through ``mapping`` (a shipped mapping's name or a
+    file) or the shipped mapping that recognises it, and the result says what the
+    translation could not check."""
+    name = "(standard input)" if path == "-" else path
+    if mapping is None and path != "-":
         try:
             ours = is_ours(load_document(path, max_bytes))
         except VectorError:
             ours = True  # the verifier says what is wrong with the file
         if ours:
-            return verify_own_file(path, deck, max_bytes)
+            return verify_own_path(path, deck, max_bytes)
     try:
         document = load_document(path, max_bytes)
+        if mapping is None and is_ours(document):
+            return verify_own_path(path, deck, max_bytes)
         tr = translate(document, load_mapping(mapping) if mapping else detect(document))
-        finding = verify_document(tr.document, deck)
+        verdict = check_trace(tr.document, deck)
     except VectorError as e:
-        return 2, f"{path}: cannot read: {e}"
+        return FileResult(name, 2, f"{name}: cannot read: {e}", problem=str(e))
     except RecursionError:
-        return 2, f"{path}: cannot read: nested too deeply"
-    if finding is not None:
-        return 1, finding.line(path) + tr.where(finding.step)
+        return FileResult(name, 2, f"{name}: cannot read: nested too deeply", problem="nested too deeply")
+    verdict.notes.extend([f"not checked: {u}" for u in tr.unchecked] + [f"note: {n}" for n in tr.notes])
+    if verdict.finding is not None:
+        return FileResult(name, 1, verdict.finding.line(name) + tr.where(verdict.finding.step), verdict)
     steps = len(tr.document["states"]) - 1
     meta = tr.document["#meta"]
-    lines = [f"{path}: ok ({steps} steps of ours from {len(tr.actions) - 1} of the trace, {meta['ruleset']}, "
+    lines = [f"{name}: ok ({steps} steps of ours from {len(tr.actions) - 1} of the trace, {meta['ruleset']}, "
              f"{meta['players']} players, read through mapping {tr.mapping.name})"]
     lines += [f"  not checked: {u}" for u in tr.unchecked] + [f"  note: {n}" for n in tr.notes]
-    return 0, "\n".join(lines)
+    return FileResult(name, 0, "\n".join(lines), verdict)
 
 
-__all__ = ["Mapping", "MappingError", "Translation", "detect", "is_ours", "load_mapping", "translate", "verify_file"]
+def verify_file(path: str, deck: str | None = None, max_bytes: int = MAX_FILE_BYTES,
+                mapping: str | None = None) -> tuple[int, str]:
+    """(exit status, report lines) for one file (see :func:`verify_path`)."""
+    result = verify_path(path, deck, max_bytes, mapping)
+    return result.status, result.line
+
+
+__all__ = ["Mapping", "MappingError", "Translation", "detect", "is_ours", "load_mapping", "translate", "verify_file", "verify_path"]

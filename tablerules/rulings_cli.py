@@ -1,26 +1,30 @@
-"""`tablerules rulings RULESET [--out FILE.md] [--quick] [--json]`: the report a rules editor reads.
+"""`tablerules rulings RULESET`: the report a rules editor reads.
 
 An executive summary first (rulings, gaps, unregistered decisions, witnesses, clauses that
 are readings); then the gap finder's findings and the *unregistered decisions* (decision
 points of the model that name no clause or ruling: proofs/decisions.py), each with its
-shortest trace; then, per ruling, the question, the witness (the deal summarised in one line,
-then the numbered moves, then what each reading does next), where every pair of alternatives
-parts, and the impact rows where the ruling can matter; last, whether the order of
-out-of-turn answers matters.  ``--json`` writes the same content as one JSON document.
+shortest trace (the state at each step, and with ``--out-itf`` an ITF file); then, per
+ruling, the question, the witness (the deal summarised in one line, then the numbered moves,
+then what each reading does next), where every pair of alternatives parts, and the impact
+rows where the ruling can matter; for rule sets the exact engine solves, the exact impact of
+every alternative on the boxed game (spec/solved/); last, whether the order of out-of-turn
+answers matters.  ``--json`` writes the same content as one JSON document.
 
-Exit status 0, or 1 when the gap finder meets a finding that is not a registered ruling or
-the decision-point tool an unregistered decision; 2 with one line on standard error for bad
-input.  Progress goes to standard error.
+Every budget counts states, pairs or games, so the same inputs give the same report
+(timings aside).  The report is written only when complete, in one piece (``--out``):
+Ctrl-C (exit status 130) or ``--max-seconds`` (exit status 3) leave nothing behind.
+Exit status 1 when the gap finder meets a finding that is not a registered ruling or the
+decision-point tool an unregistered decision.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import io
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
@@ -31,49 +35,56 @@ from tablerules.proofs import divergence as dv
 from tablerules.proofs import gaps as gp
 from tablerules.proofs import impact as im
 
-from .report import Progress
+from . import console
+from .commandline import add_command, add_json, add_max_seconds, load_components
+from .files import check_writable_file, check_writable_folder, write_atomic
+from .limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, TimeLimit, time_limit
+from .schemas import document
+from .traces import finding_json, trace_lines, write_itf
 
-
-class _Usage(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:
-        raise _Usage(message)
-
-
-def parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="tablerules rulings", description="Find every gap and divergence of a rule set's rulings, with witnesses.")
-    p.add_argument("ruleset", help="rule set id (or 'all')")
-    p.add_argument("--out", metavar="FILE.md", help="write the report here (default: standard output)")
+def add_parsers(sub: Any) -> None:
+    p = add_command(
+        sub, "rulings", "find every gap and divergence of a rule set's rulings, with witnesses",
+        "Write the rulings report: the gap finder in strict mode, where each pair of a ruling's alternatives "
+        "parts (with the shortest witness), the impact of each alternative under uniform random play, and "
+        "whether the order of out-of-turn answers matters.",
+        ["tablerules rulings dishes", "tablerules rulings dishes --quick --config 2:2x4 --ruling stuck-player",
+         "tablerules rulings all --out rulings.md", "tablerules rulings just-desserts --json > rulings.json",
+         "tablerules rulings dishes --out-itf gaps/"])
+    p.add_argument("ruleset", type=_ruleset_or_all, help="rule set id, or 'all': " + ", ".join(registry.ruleset_ids()))
+    p.add_argument("--out", metavar="FILE.md", help="write the report here, in one piece when complete (default: standard output)")
     p.add_argument("--quick", action="store_true", help="smaller budgets (a few seconds per rule set)")
     p.add_argument("--config", action="append", default=[], metavar="PLAYERS[:DECK]",
                    help="search this configuration instead of the model's small ones; repeatable (e.g. 2:3x4 for dishes)")
     p.add_argument("--ruling", action="append", default=[], metavar="ID",
                    help="only this ruling (full or short id) for divergence and impact; repeatable")
-    p.add_argument("--json", action="store_true", help="write the report as one JSON document instead of Markdown")
     p.add_argument("--write-witnesses", action="store_true",
-                   help="rewrite spec/witnesses/<rule set>-<ruling>.json from the divergence search (deterministic budgets)")
-    return p
+                   help="rewrite spec/witnesses/<rule set>-<ruling>.json from the divergence search")
+    add_max_seconds(p)
+    add_json(p, "rulings")
+    p.add_argument("--out-itf", metavar="DIR", help="write the shortest trace of every gap finding as an ITF file in DIR")
+    p.set_defaults(run=run)
+
+
+def _ruleset_or_all(text: str) -> str:
+    if text != "all" and text not in registry.ENTRIES:
+        raise argparse.ArgumentTypeError(f"unknown rule set {text!r} (known: {', '.join(registry.ruleset_ids())}, all)")
+    return text
 
 
 # --------------------------------------------------------------------------- budgets
 
 
 class Budgets:
-    def __init__(self, quick: bool, bounded: bool, deterministic: bool = False) -> None:
-        f = 0.3 if quick else 1.0
-        self.gaps = gp.GapBudget(max_states=100_000 if quick else 300_000, max_seconds=8.0 * f)
-        # Counted in pairs (the time is only a safety cap), so the answers do not depend on the load.
-        self.pairs = dv.PairBudget(max_pairs=8_000 if quick else 15_000, max_seconds=None if deterministic else 30.0 * f)
-        # Sampling is counted in games (the time is only a cap), so alternatives that play the
-        # same game give the same numbers: the seed is fixed.
+    """Counts only (states, pairs, games): the answers do not depend on the machine."""
+
+    def __init__(self, quick: bool, bounded: bool) -> None:
+        self.gaps = gp.GapBudget(max_states=100_000 if quick else 300_000)
+        self.pairs = dv.PairBudget(max_pairs=8_000 if quick else 15_000)
         # Full-size defaults (no SMALL_CONFIGS): exact is out of reach, and games are long.
         g = 3 if bounded else 1
-        self.impact = im.ImpactBudget(max_states=3_000 if quick else 6_000, exact_seconds=(0.5 if bounded else 3.0) * f,
-                                      games=(100 if quick else 300) // g, sample_seconds=5.0 * f / g)
-        self.race_seconds = 3.0 * f
+        self.impact = im.ImpactBudget(max_states=3_000 if quick else 6_000, games=(100 if quick else 300) // g)
+        self.race_states = 5_000 if quick else 20_000
         self.decisions = dp.DecisionBudget(states=200 if quick else 600, games=3 if quick else 8)
 
 
@@ -84,13 +95,9 @@ def parse_configs(rules: Any, texts: Sequence[str]) -> list[gp.Config]:
     out = []
     for text in texts:
         players, _, deck = text.partition(":")
-        if not players.isdigit():
+        if not (players.isascii() and players.isdigit() and len(players) <= 3):
             raise SetupError(f"--config {text!r}: expected PLAYERS or PLAYERS:DECK, e.g. 2:3x4")
-        components = None
-        if deck:
-            if rules.load_components is None:
-                raise SetupError(f"--config {text!r}: {rules.id} takes no deck")
-            components = rules.load_components(deck)
+        components = load_components(rules, deck, "--config") if deck else None
         config = gp.Config(int(players), components if components is not None else rules.default_components(), deck or None)
         config.setup(rules, rules.Options())  # one-line SetupError for a configuration the rules refuse
         out.append(config)
@@ -166,45 +173,42 @@ def _stderr(text: str) -> None:
 # --------------------------------------------------------------------------- the report
 
 
-def report(ruleset_id: str, args: argparse.Namespace, out: TextIO) -> int:
+def study(ruleset_id: str, args: argparse.Namespace) -> "Report":
+    """Run the gap finder, the divergence search, the impact measurements, the race check and
+    the decision-point tool."""
     t0 = time.perf_counter()
     rules, module = gp.load_rules(ruleset_id)
     if args.config:
         configs = gp.Configs(tuple(parse_configs(rules, args.config)), "given with --config", False)
     else:
         configs = gp.small_configs(rules, module)
-    budgets = Budgets(args.quick, configs.bounded, deterministic=args.write_witnesses)
+    budgets = Budgets(args.quick, configs.bounded)
     only = pick_rulings(rules, args.ruling)
     register, spec_problem = gp.load_register(rules.id)
 
     _stderr(f"rulings {rules.id}: gap finder (strict mode) on {len(configs.configs)} configurations ...")
-    bars: list[Progress] = []
-
-    def bar(label: str) -> Progress:
-        bars.append(Progress(label))
-        return bars[-1]
-
-    gap_report = gp.find_gaps(rules, configs, register=register, spec_problem=spec_problem, budget=budgets.gaps,
-                              progress=bar, module=module)
-    for b in bars:
-        b.done()
-    _stderr(f"  {gap_report.summary()} ({gap_report.seconds:.1f}s)")
+    factory, close = console.progress_factory()
+    try:
+        gap_report = gp.find_gaps(rules, configs, register=register, spec_problem=spec_problem, budget=budgets.gaps,
+                                  progress=factory, module=module)
+    finally:
+        close()
+    _stderr(f"  {gap_report.summary()} ({gap_report.seconds:.1f} s)")
 
     _stderr(f"rulings {rules.id}: divergence between alternatives ...")
     t1 = time.perf_counter()
-    divs = dv.all_divergences(rules, configs, budget=budgets.pairs, rulings=only,
-                              progress=lambda s: _stderr("  " + s) if sys.stderr.isatty() else None)
-    _stderr(f"  {sum(len(r.pairs) for r in divs)} pairs in {time.perf_counter() - t1:.1f}s")
+    divs = dv.all_divergences(rules, configs, budget=budgets.pairs, rulings=only, progress=lambda s: _stderr("  " + s))
+    _stderr(f"  {sum(len(r.pairs) for r in divs)} pairs in {time.perf_counter() - t1:.1f} s")
 
     _stderr(f"rulings {rules.id}: impact per alternative ...")
     t1 = time.perf_counter()
     settings = {rd.ruling: (rd.base, rd.base_options) for rd in divs if rd.base}
     workers = min(2, os.cpu_count() or 1)
     impacts = im.all_impacts(rules, configs, budget=budgets.impact, rulings=only, settings=settings, workers=workers,
-                             progress=lambda s: _stderr("  " + s) if sys.stderr.isatty() else None)
-    _stderr(f"  {sum(len(r.rows) for r in impacts)} rows in {time.perf_counter() - t1:.1f}s")
+                             progress=lambda s: _stderr("  " + s))
+    _stderr(f"  {sum(len(r.rows) for r in impacts)} rows in {time.perf_counter() - t1:.1f} s")
 
-    race = dv.order_of_resolution(rules, configs, module=module, max_seconds=budgets.race_seconds)
+    race = dv.order_of_resolution(rules, configs, module=module, max_states=budgets.race_states)
 
     decisions = None
     if rules.id in registry.ENTRIES:
@@ -217,15 +221,67 @@ def report(ruleset_id: str, args: argparse.Namespace, out: TextIO) -> int:
         written = dv.write_witnesses(rules, divs)
         for p in written:
             _stderr(f"  wrote {p}")
+    return Report(rules, configs, register, spec_problem, gap_report, divs, impacts, race, written, decisions,
+                  time.perf_counter() - t0, args.quick, solved=_solved(rules))
 
-    r = Report(rules, configs, register, spec_problem, gap_report, divs, impacts, race, written, decisions,
-               time.perf_counter() - t0, args.quick)
+
+def _solved(rules: Any) -> dict | None:
+    """The exact engine's results for every finite alternative of the boxed game, where kept."""
+    from tablerules.proofs import exact_impact
+
+    if registry.ENTRIES.get(rules.id) is None or registry.ENTRIES[rules.id].kernel is None:
+        return None
+    return exact_impact.load(rules.id, 2, rules.default_components())
+
+
+def run(args: argparse.Namespace) -> int:
+    ids = registry.ruleset_ids() if args.ruleset == "all" else [args.ruleset]
+    if args.out:
+        check_writable_file(args.out, "--out")
+    out_itf = check_writable_folder(args.out_itf, "--out-itf") if args.out_itf else None
+    results: list[Report] = []
+    try:
+        with time_limit(args.max_seconds):
+            for rid in ids:
+                try:
+                    results.append(study(rid, args))
+                except gp.ModelUnavailable as e:
+                    if args.ruleset != "all":
+                        raise SetupError(f"skipped {e}") from None
+                    _stderr(f"tablerules rulings: skipped {e}")
+    except TimeLimit:
+        _stderr(f"tablerules rulings: incomplete: stopped by the time limit ({args.max_seconds:g} s); nothing written")
+        return EXIT_INCOMPLETE
+    for r in results:
+        if out_itf:
+            r.itf.update(_write_traces(r, out_itf))
+    status = EXIT_OK if all(r.gaps.ok and not r.unregistered_decisions() for r in results) else EXIT_FAIL
     if args.json:
-        json.dump(r.to_json(), out, indent=2, default=str)
-        out.write("\n")
+        import json
+
+        text = json.dumps(document("rulings", {"rulesets": [r.to_json() for r in results], "exit_status": status}),
+                          indent=2, ensure_ascii=False, default=str) + "\n"
     else:
-        write_report(out, r)
-    return 0 if gap_report.ok and not r.unregistered_decisions() else 1
+        buffer = io.StringIO()
+        for r in results:
+            write_report(buffer, r)
+        text = buffer.getvalue()
+    if args.out:
+        write_atomic(args.out, text)
+        _stderr(f"wrote {args.out}")
+    else:
+        sys.stdout.write(text)
+    return status
+
+
+def _write_traces(r: "Report", folder: Path) -> dict[int, Path]:
+    out = {}
+    for f in r.gaps.findings:
+        setup = f.config.setup(r.rules, f.options)
+        moves = [s.move for s in f.trace] + ([f.move] if f.move is not None else [])
+        out[id(f)] = write_itf(folder, f"{r.rules.id}-{f.kind}-{f.key}-{f.config.players}p", r.rules, setup, moves,
+                               f"{r.rules.title}: {f.kind} {f.key} on {f.config.label()} ({f.status})", note=f.detail)
+    return out
 
 
 @dataclass
@@ -244,6 +300,10 @@ class Report:
     decisions: dp.DecisionReport | None
     seconds: float
     quick: bool = False
+    solved: dict | None = None
+    """The exact engine's impact of every finite alternative on the boxed game (spec/solved/)."""
+    itf: dict[int, Path] = field(default_factory=dict)
+    """Gap finding (by id) -> the ITF file its trace was written to (``--out-itf``)."""
 
     def unregistered_decisions(self) -> list[dp.DecisionFinding]:
         if self.decisions is None:
@@ -336,8 +396,12 @@ class Report:
             "configurations": [c.label() for c in self.configs.configs], "budgets": "quick" if self.quick else "full",
             "summary": dict(self.summary_rows()),
             "pending_rulings": self.pending(),
-            "gaps": [{"finding": f.title(), "status": f.status, "where": f.where(), "configuration": f.config.label(),
-                      "detail": f.detail, "steps": steps_json(f.trace), "raises_at": f.move} for f in self.gaps.findings],
+            "seconds": round(self.seconds, 3), "spec_problem": self.spec_problem or None,
+            "gaps": {"ok": self.gaps.ok, "summary": self.gaps.summary(), "unreached": list(self.gaps.unreached),
+                     "findings": [dict(finding_json(f, self.itf.get(id(f))), status=f.status, configuration=f.config.label(),
+                                       setting=f.setting() or None, count=f.count, steps=steps_json(f.trace),
+                                       raises_at=f.move) for f in self.gaps.findings]},
+            "exact_impact": self.solved,
             "decisions": None if self.decisions is None else {
                 "summary": self.decisions.summary(),
                 "findings": [f.to_json() for f in self.decisions.findings if f.kind != dp.UNREACHED],
@@ -392,10 +456,13 @@ def write_report(out: TextIO, r: Report) -> None:
     if r.gaps.findings:
         w(md_table(("finding", "status", "where", "configuration", "other rulings changed", "detail"),
                    [(f.title(), f.status, f.where(), f.config.label(), f.setting() or "-", f.detail) for f in r.gaps.findings]))
-        for f in r.gaps.unregistered:
+        for f in r.gaps.findings:
             setting = f", with {f.setting()}" if f.setting() else ""
             w(f"\n**{f.title()}** ({f.status}; met {f.count:,} times) — shortest trace on {f.config.label()}{setting}:\n\n")
             w(steps_md(f.trace, f.move))
+            _states(w, rules, f)
+            if id(f) in r.itf:
+                w(f"\nITF trace: `{r.itf[id(f)]}`\n")
     if r.gaps.unreached:
         w("\nStrict alternatives never reached in these configurations: " + ", ".join(r.gaps.unreached) + ".\n")
 
@@ -457,6 +524,8 @@ def write_report(out: TextIO, r: Report) -> None:
             else:
                 w("\nImpact: the same numbers under every alternative on every configuration measured "
                   "(the ruling is never consulted there, or changes nothing the measures see).\n")
+    if r.solved is not None:
+        _exact_impact(w, r.solved)
     w("\n## Order of resolution\n\n")
     w(r.race.statement + ".\n")
     if r.race.branches and r.weights():
@@ -469,40 +538,41 @@ def write_report(out: TextIO, r: Report) -> None:
         w("\n## Witness files written\n\n" + "".join(f"- `{p.name}`\n" for p in r.written))
 
 
-# --------------------------------------------------------------------------- entry point
+def _states(w: Any, rules: Any, f: Any) -> None:
+    """The state at each step of a gap finding's trace (folded away in Markdown)."""
+    try:
+        start = rules.new_game(f.config.setup(rules, f.options))
+    except Exception:  # noqa: BLE001 - a start that raises has no states to show
+        return
+    if f.trace:
+        w("\n<details><summary>the state at each step</summary>\n\n```text\n")
+        w("".join(line + "\n" for line in trace_lines(rules, start, f.trace, f.move, indent="")))
+        w("```\n\n</details>\n")
 
 
-def main(argv: Sequence[str]) -> int:
-    try:
-        args = parser().parse_args(list(argv))
-    except _Usage as e:
-        print(f"tablerules rulings: error: {e}", file=sys.stderr)
-        return 2
-    except SystemExit as e:  # --help
-        return int(e.code or 0)
-    from tablerules.spec import SpecError
+def _exact_impact(w: Any, solved: dict) -> None:
+    from fractions import Fraction
 
-    ids = registry.ruleset_ids() if args.ruleset == "all" else [args.ruleset]
-    status = 0
-    try:
-        out: TextIO = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout
-    except OSError as e:
-        print(f"tablerules rulings: error: --out {args.out}: {e.strerror}", file=sys.stderr)
-        return 2
-    try:
-        for rid in ids:
-            try:
-                status = max(status, report(rid, args, out))
-            except gp.ModelUnavailable as e:
-                print(f"tablerules rulings: skipped {e}", file=sys.stderr)
-                if args.ruleset != "all":
-                    return 2
-            except (SetupError, SpecError) as e:
-                print(f"tablerules rulings: error: {e}", file=sys.stderr)
-                return 2
-    finally:
-        if args.out:
-            out.close()
-    if args.out:
-        print(f"wrote {args.out}", file=sys.stderr)
-    return status
+    def pct(values: list[str] | None) -> str:
+        return ", ".join(f"{100 * float(Fraction(v)):.2f}%" for v in values) if values else "-"
+
+    def num(text: str | None) -> str:
+        return f"{float(Fraction(text)):.3f}" if text else "-"
+
+    w(f"\n## Exact impact on the boxed game ({solved['players']} players, every deal)\n\n")
+    w("Solved by the exact engine (`tablerules solve`): each seat's probability of doing the dishes (ties included) "
+      "and the expected number of actions, under uniform random play and under optimal play, for the default and each "
+      "alternative that keeps the game finite (the others at their defaults). Exact fractions are in "
+      f"`{solved['command'].split('--out ')[-1]}`; remade by `{solved['command']}`.")
+    if solved.get("stale"):
+        w(" **Stale:** the model or spec changed since these figures were made; run the command again.")
+    w("\n\n")
+    rows = []
+    for a in solved["alternatives"]:
+        rnd, opt = a.get("random_play") or {}, a.get("optimal_play") or {}
+        solved_text = "yes" if a["complete"] else f"no ({a.get('stopped')})"
+        rows.append((a["label"], solved_text, pct(rnd.get("seat_among_losers")), num(rnd.get("expected_actions")),
+                     pct(opt.get("seat_among_losers")), num(opt.get("expected_actions")),
+                     f"{a['table_states']:,}" if a.get("table_states") else "-"))
+    w(md_table(("alternative", "solved", "random: P(seat loses)", "random: E(actions)", "optimal: P(seat loses)",
+                "optimal: E(actions)", "table states"), rows))

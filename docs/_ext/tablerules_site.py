@@ -227,6 +227,18 @@ def _generate(app: Any) -> None:
                 + ", ".join(f"{k} {v}" for k, v in counts.items()))
 
 
+def generate_schemas(app: Any) -> None:
+    """docs/schemas/index.rst: every JSON Schema of spec/schemas/ (tablerules.schemas.rst_page)."""
+    from tablerules import schemas
+
+    folder = Path(__file__).resolve().parent.parent / "schemas"
+    folder.mkdir(exist_ok=True)
+    text = schemas.rst_page()
+    page = folder / "index.rst"
+    if not page.exists() or page.read_text(encoding="utf-8") != text:
+        page.write_text(text, encoding="utf-8")
+
+
 def setup(app: Any) -> dict[str, Any]:
     app.add_object_type("clause", "clause", indextemplate="pair: %s; clause", objname="rule clause",
                         ref_nodeclass=nodes.literal)
@@ -234,4 +246,5 @@ def setup(app: Any) -> dict[str, Any]:
                         ref_nodeclass=nodes.literal)
     app.add_directive("tablerules-position", PositionDirective)
     app.connect("builder-inited", generate)
+    app.connect("builder-inited", generate_schemas)
     return {"version": GENERATOR_VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -86,3 +86,31 @@ def test_orbit_sizes_add_up_to_the_unreduced_count(players, tiles):
     for name, types in (("colours", False), ("colours+types", True)):
         reduced = explore(RULES, [start], symmetry=name)
         assert sum(orbit_size(s, types=types) for s in reduced.parents) == full.states
+
+
+def test_a_time_limit_stops_the_search_as_incomplete_never_as_a_verdict():
+    ex = explore(RULES, [RULES.new_game(RULES.setup(4))], budget=Budget(max_states=10**7, max_seconds=0.2))
+    assert ex.timed_out and not ex.complete and "time limit" in ex.stopped
+    assert ex.coverage().startswith("incomplete, stopped by time limit (0.2 s)")
+    assert "seconds" not in dict(ex.table(timings=False)) and "seconds" in dict(ex.table())
+
+
+def test_the_state_budget_decides_what_is_covered_whatever_the_speed():
+    start = RULES.new_game(RULES.setup(2))
+    a = explore(RULES, [start], budget=Budget(max_states=3000))
+    b = explore(RULES, [start], budget=Budget(max_states=3000))
+    assert (a.states, a.transitions, a.depth, a.complete_depth, a.levels) == (b.states, b.transitions, b.depth,
+                                                                             b.complete_depth, b.levels)
+    assert a.table(timings=False) == b.table(timings=False)
+
+
+def test_progress_sees_the_frontier_while_the_search_runs():
+    seen = []
+    explore(RULES, [RULES.new_game(RULES.setup(2, Options(), Tiles(2, 4)))], progress=lambda ex: seen.append(ex.frontier),
+            progress_every=1)
+    assert len(seen) > 10 and max(seen) > 0 and seen[-1] == 0
+
+
+def test_a_search_with_no_level_complete_says_so():
+    ex = explore(RULES, [RULES.new_game(RULES.setup(4))], budget=Budget(max_states=2))
+    assert ex.complete_depth == -1 and "no depth expanded in full" in ex.coverage() and "depth -1" not in ex.coverage()

@@ -94,7 +94,7 @@ def test_a_strict_alternative_shows_how_often_a_table_meets_the_gap():
 
 
 def test_sampling_interval_holds_the_exact_value():
-    budget = im.ImpactBudget(games=2000, sample_seconds=30)
+    budget = im.ImpactBudget(games=2000)
     row = im.measure(TOY, "toy.ruling.coin", "fair", Config(2), budget, exact_ok=False)
     assert row.method.startswith("sampled (2,000 games")
     assert row.first_wins.low <= 0.75 <= row.first_wins.high

@@ -11,7 +11,7 @@ SMALL = ["--config", "2:2x4", "--config", "3:2x4"]
 
 def test_report_for_dishes_on_small_configurations(tmp_path, capsys):
     out = tmp_path / "dishes.md"
-    rc = rulings_cli.main(["dishes", "--quick", *SMALL, "--ruling", "stuck-player", "--ruling", "tie-for-most",
+    rc = top_main(["rulings", "dishes", "--quick", *SMALL, "--ruling", "stuck-player", "--ruling", "tie-for-most",
                            "--out", str(out)])
     assert rc == 0
     text = out.read_text(encoding="utf-8")
@@ -38,23 +38,23 @@ def test_top_level_cli_forwards_to_rulings(capsys):
 def test_bad_input_is_one_line_and_status_2(capsys):
     for argv in (["no-such-game"], ["dishes", "--config", "x:3x4"], ["dishes", "--config", "2:9x9"],
                  ["dishes", "--ruling", "no-such-ruling", "--config", "2:2x4"], ["dishes", "--bogus"]):
-        assert rulings_cli.main(argv) == 2, argv
+        assert top_main(["rulings", *argv]) == 2, argv
         err = capsys.readouterr().err.strip()
         assert err.count("\n") == 0 and "error" in err and "Traceback" not in err, (argv, err)
 
 
 def test_a_model_that_does_not_import_is_skipped_with_a_clear_line(monkeypatch, capsys):
     monkeypatch.setitem(registry.ENTRIES, "broken", registry.Entry("broken", "b", "tablerules.model.no_such_model", ""))
-    assert rulings_cli.main(["broken"]) == 2
+    assert top_main(["rulings", "broken"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("tablerules rulings: skipped broken: model") and "\n" not in err
+    assert err.startswith("tablerules: error: skipped broken: model") and "\n" not in err
 
 
 def test_unregistered_gap_sets_exit_status_1(monkeypatch, tmp_path, capsys):
     # the toy of tests/proofs/test_gaps.py has gaps and no spec: nothing is registered
     monkeypatch.setitem(registry.ENTRIES, "toy-gaps", registry.Entry("toy-gaps", "toy", "tests.proofs.test_gaps", ""))
     out = tmp_path / "toy.md"
-    assert rulings_cli.main(["toy-gaps", "--quick", "--out", str(out)]) == 1
+    assert top_main(["rulings", "toy-gaps", "--quick", "--out", str(out)]) == 1
     text = out.read_text(encoding="utf-8")
     assert "gap toy.ruling.at-four | unregistered" in text
     assert "(not in the spec register)" in text
@@ -74,9 +74,9 @@ def test_a_trace_opening_with_chance_events_shows_the_deal_in_one_line():
 def test_json_report_has_the_summary_rulings_and_decisions(capsys):
     import json
 
-    rc = rulings_cli.main(["dishes", "--quick", "--json", "--config", "2:2x4", "--ruling", "tie-for-most"])
+    rc = top_main(["rulings", "dishes", "--quick", "--json", "--config", "2:2x4", "--ruling", "tie-for-most"])
     assert rc == 0
-    doc = json.loads(capsys.readouterr().out)
+    (doc,) = json.loads(capsys.readouterr().out)["rulesets"]
     assert doc["ruleset"] == "dishes" and "rulings" in doc["summary"] and "unregistered decisions" in doc["summary"]
     (ruling,) = doc["rulings"]
     assert ruling["id"] == "dishes.ruling.tie-for-most" and ruling["witness"]["found"]
@@ -90,13 +90,25 @@ def test_the_2_3_report_states_the_race_odds_its_statistics_used(capsys):
     """jd23.ruling.race-odds weighs chance only: the summary, and every impact row in the JSON, say which alternative."""
     import json
 
-    rc = rulings_cli.main(["just-desserts-2.3", "--quick", "--json", "--ruling", "race-odds"])
+    rc = top_main(["rulings", "just-desserts-2.3", "--quick", "--json", "--ruling", "race-odds"])
     assert rc == 0
-    doc = json.loads(capsys.readouterr().out)
+    (doc,) = json.loads(capsys.readouterr().out)["rulesets"]
     assert doc["summary"]["statistics weigh chance by"].startswith("jd23.ruling.race-odds=tie-one-in-ten (the default)")
     assert doc["statistics_weigh_chance_by"] == doc["summary"]["statistics weigh chance by"]
     (ruling,) = doc["rulings"]
     rows = {row["alternative"]: row["weights"] for row in ruling["impact"]}
     assert rows == {"tie-one-in-ten": "jd23.ruling.race-odds=tie-one-in-ten", "equal": "jd23.ruling.race-odds=equal"}
-    rulings_cli.main(["dishes", "--quick", "--json", "--config", "2:2x4", "--ruling", "tie-for-most"])
-    assert "statistics weigh chance by" not in json.loads(capsys.readouterr().out)["summary"]  # dishes weighs no race
+    top_main(["rulings", "dishes", "--quick", "--json", "--config", "2:2x4", "--ruling", "tie-for-most"])
+    assert "statistics weigh chance by" not in json.loads(capsys.readouterr().out)["rulesets"][0]["summary"]  # dishes weighs no race
+
+
+def test_gap_traces_are_written_as_itf_and_shown_with_their_states(tmp_path, capsys):
+    folder = tmp_path / "gaps"
+    out = tmp_path / "report.md"
+    assert top_main(["rulings", "dishes", "--quick", *SMALL, "--ruling", "stuck-player", "--out", str(out),
+                     "--out-itf", str(folder)]) == 0
+    files = sorted(folder.glob("*.itf.json"))
+    assert any("stuck-player" in p.name for p in files)
+    assert top_main(["vectors", "verify", *map(str, files)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "the state at each step" in text and "ITF trace: `" in text

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tablerules.vectors import VectorError, verify_document, verify_file
-from tablerules.vectors_cli import main
+from tablerules.cli import main as cli_main
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = min((p for p in (REPO / "vectors").glob("*/*.itf.json") if len(json.loads(p.read_text())["states"]) >= 5),
@@ -105,7 +106,7 @@ def test_huge_files_are_refused_before_reading(tmp_path, capsys):
     path.write_text(SAMPLE_TEXT + " " * 5000)
     status, line = verify_file(str(path), max_bytes=len(SAMPLE_TEXT) + 100)
     assert status == 2 and "more than the limit" in line
-    assert main(["verify", "--max-bytes", "1000", str(path)]) == 2
+    assert cli_main(["vectors", "verify", "--max-bytes", "1000", str(path)]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "limit" in err
 
@@ -116,8 +117,8 @@ def test_deep_nesting_is_refused(tmp_path):
 
 
 def test_missing_file_and_directory(tmp_path, capsys):
-    assert main(["verify", str(tmp_path / "nope.json")]) == 2
-    assert main(["verify", str(tmp_path)]) == 2
+    assert cli_main(["vectors", "verify", str(tmp_path / "nope.json")]) == 2
+    assert cli_main(["vectors", "verify", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and all("cannot read" in e for e in err)
 
@@ -125,7 +126,7 @@ def test_missing_file_and_directory(tmp_path, capsys):
 def test_worst_status_wins_over_several_files(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text("{")
-    assert main(["verify", str(SAMPLE), str(bad)]) == 2
+    assert cli_main(["vectors", "verify", str(SAMPLE), str(bad)]) == 2
     out = capsys.readouterr()
     assert ": ok (" in out.out and "not valid JSON" in out.err
 
@@ -145,12 +146,13 @@ def test_unknown_rule_set_option_and_components(tmp_path):
 
 
 def test_usage_errors_are_one_line(capsys):
-    assert main([]) == 2
-    assert main(["verify"]) == 2
-    assert main(["frobnicate"]) == 2
-    assert main(["generate", "--ruleset", "chess", "--out", "/nonexistent"]) == 2
+    assert cli_main(["vectors"]) == 2
+    assert cli_main(["vectors", "verify"]) == 2
+    assert cli_main(["vectors", "frobnicate"]) == 2
+    assert cli_main(["vectors", "generate", "--ruleset", "chess", "--out", "/nonexistent"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 4 and all(e.startswith("tablerules: error:") for e in err)
+    assert len(err) == 4 and all(re.match(r"tablerules( vectors( generate| verify)?)?: error: ", e) for e in err), err
+    assert not any(e.count("error:") > 1 or e.count("tablerules") > 1 for e in err), err
 
 
 def test_a_file_cannot_make_verify_read_other_files(tmp_path):

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from tablerules.model import registry
-from tablerules.vectors_cli import compare_sets, generate_ruleset, write_set
+from tablerules.vector_files import compare_sets, write_set
+from tablerules.vector_set import generate_ruleset
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -14,6 +14,7 @@ from tablerules import coverage
 from tablerules.model import registry
 from tablerules.model.core import play
 from tablerules.vectors import Finding, decode, fraction_text, normal, setup_from_meta, verify_document, verify_file
+from tablerules.verifier import VAR_CLAUSES
 
 REPO = Path(__file__).resolve().parents[2]
 VECTORS = REPO / "vectors"
@@ -92,6 +93,7 @@ def test_an_illegal_move_is_caught_with_its_clause(ruleset):
 def test_a_move_after_the_end_is_caught():
     doc = copy.deepcopy(_games("dishes", need_outcome=True)[0])
     doc["states"].append({"#meta": {"move": "pass"}})
+    doc["#meta"]["steps"] += 1
     f = _caught(doc)
     assert f.step == len(doc["states"]) - 1
     assert f.clause == "dishes.end.no-moves"
@@ -108,7 +110,7 @@ def test_dishes_wrong_turn_after_a_move_is_caught():
     doc["states"][i]["turn"] = right + 5
     f = _caught(doc)
     assert (f.step, f.path, f.expected, f.found) == (i, f"$.states[{i}].turn", right, right + 5)
-    assert f.clause == "dishes.play.turn-own-tile"
+    assert f.clause == "dishes.play.clockwise"  # whose turn it is, not the clause of the move before
     assert f.what == "wrong state"
 
 
@@ -154,7 +156,8 @@ def test_a_wrong_state_is_caught_with_path_and_clause(ruleset):
     clauses = coverage.transition_clauses(rules, before, move, rules.apply(before, move), rules.to_move(before))
     f = _caught(doc)
     assert (f.step, f.path, f.expected, f.found) == (i, f"$.states[{i}].{var}", right, right + 7)
-    assert f.clause == coverage.first_clause(clauses, rules) and f.clause
+    named = VAR_CLAUSES.get(ruleset, {}).get(var)
+    assert f.clause == (named[1] if named else coverage.first_clause(clauses, rules)) and f.clause
 
 
 # --------------------------------------------------------------------------- a wrong winner
@@ -252,14 +255,14 @@ def test_wrong_player_to_move_is_caught():
 
 
 def test_exit_status_1_and_one_line_for_a_violation(tmp_path, capsys):
-    from tablerules.vectors_cli import main
+    from tablerules.cli import main
 
     doc = copy.deepcopy(_games("dishes")[0])
     i = next(i for i, s in enumerate(doc["states"]) if s["#meta"].get("probability") not in (None, "1"))
     doc["states"][i]["#meta"]["probability"] = "1/99"
     path = tmp_path / "engine.itf.json"
     path.write_text(json.dumps(doc))
-    assert main(["verify", str(path)]) == 1
+    assert main(["vectors", "verify", str(path)]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
     assert f"step {i}" in err and "probability" in err and '"1/99"' in err and "[clause dishes." in err
@@ -273,8 +276,17 @@ def test_normal_makes_state_vars_comparable():
     assert normal(rules.state_vars(state)) == decode(json.loads(json.dumps(rules.state_vars(state))))
 
 
-def test_a_wrong_initial_state_names_the_deal():
+def test_a_wrong_first_player_names_the_first_player_clause():
     doc = copy.deepcopy(_games("dishes")[0])
     doc["states"][0]["turn"] = 1
     f = _caught(doc)
-    assert (f.step, f.path, f.expected, f.found, f.clause) == (0, "$.states[0].turn", 0, 1, "dishes.setup.deal-one-of-each")
+    assert (f.step, f.path, f.expected, f.found, f.clause) == (0, "$.states[0].turn", 0, 1, "dishes.play.first-player")
+
+
+def test_a_wrong_initial_table_names_the_deal():
+    doc = copy.deepcopy(_games("dishes")[0])
+    places = doc["states"][0]["places"]["#map"]
+    clean = next(pair for pair in places if pair[1] == "clean")
+    clean[1] = []
+    f = _caught(doc)
+    assert (f.step, f.path, f.found, f.clause) == (0, f'$.states[0].places["{clean[0]}"]', [], "dishes.setup.deal-one-of-each")

@@ -1,0 +1,175 @@
+"""Output for people: tables, pass/fail marks and progress lines, drawn with ``rich``.
+
+Colour and live drawing only on a terminal (and never with ``NO_COLOR`` set); piped or
+redirected output is plain text, the same bytes on every run.  Progress goes to standard
+error: on a terminal a live line, elsewhere a plain line every few seconds in the manner of
+TLC (distinct states, frontier, depth, rate), so a CI log shows that work goes on.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any, Iterable, Sequence, TextIO
+
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+PLAIN_WIDTH = 200
+"""Width of tables written to a file or a pipe (a terminal uses its own width)."""
+TIMING_WIDTH = 10
+"""Width of a column of timings (`12345.6 s`)."""
+PROGRESS_EVERY = float(os.environ.get("TABLERULES_PROGRESS_SECONDS") or 5.0)
+"""Seconds between progress lines when standard error is not a terminal (TABLERULES_PROGRESS_SECONDS)."""
+
+STYLES = {"pass": "bold green", "ok": "bold green", "FAIL": "bold red", "fail": "bold red",
+          "incomplete": "bold yellow", "not run": "yellow", "interrupted": "bold yellow", "unreadable": "bold red"}
+
+
+def console(stream: TextIO | None = None, stderr: bool = False) -> Console:
+    """A rich console on ``stream`` (default: standard output, or standard error)."""
+    stream = stream or (sys.stderr if stderr else sys.stdout)
+    tty = _isatty(stream)
+    return Console(file=stream, force_terminal=tty, no_color=not tty or bool(os.environ.get("NO_COLOR")),
+                   width=None if tty else int(os.environ.get("COLUMNS") or PLAIN_WIDTH), highlight=False,
+                   soft_wrap=not tty, emoji=False)
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def plural(n: int, word: str) -> str:
+    """`1 suit`, `5 suits`, `1,200 states`."""
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def mark(status: str) -> Text:
+    """A status word, coloured on a terminal (green pass, red FAIL, yellow incomplete)."""
+    return Text(status, style=STYLES.get(status, ""))
+
+
+def table(rows: Iterable[Sequence[Any]], header: Sequence[str] | None = None, out: TextIO | None = None,
+          status_column: int | None = None, timing_column: int | None = None, title: str | None = None) -> None:
+    """Print aligned columns; ``status_column`` holds status words to mark; ``timing_column``
+    (timings, which differ from run to run) gets a fixed width so that the other columns lay
+    out the same on every run."""
+    t = Table(box=box.SIMPLE_HEAD if header else None, show_header=bool(header), show_edge=False, pad_edge=False,
+              title=title, title_justify="left", header_style="bold")
+    rows = [list(r) for r in rows]
+    ncols = max([len(header or ())] + [len(r) for r in rows]) if rows or header else 0
+    wrap = ncols - 1 - (timing_column == ncols - 1)  # the last column of text takes what width is left
+    for i in range(ncols):
+        name = header[i] if header and i < len(header) else ""
+        if i == timing_column:
+            t.add_column(name, no_wrap=True, min_width=TIMING_WIDTH, max_width=TIMING_WIDTH, justify="right")
+        else:
+            t.add_column(name, overflow="fold", no_wrap=i != wrap)
+    for r in rows:
+        cells: list[Any] = []
+        for i in range(ncols):
+            value = r[i] if i < len(r) else ""
+            cells.append(mark(str(value)) if i == status_column else Text(str(value)))
+        t.add_row(*cells)
+    c = console(out)
+    if c.is_terminal:
+        c.print(t)
+        return
+    with c.capture() as captured:
+        c.print(t)
+    (out or sys.stdout).write("".join(line.rstrip() + "\n" for line in captured.get().splitlines()))
+
+
+def line(text: str, out: TextIO | None = None, status: str | None = None) -> None:
+    """One line of text; ``status`` (a word inside it) is marked."""
+    c = console(out)
+    if status and status in text and c.is_terminal:
+        head, _, tail = text.partition(status)
+        c.print(Text(head) + mark(status) + Text(tail))
+    else:
+        c.print(Text(text))
+
+
+class Progress:
+    """Progress of a long search on standard error.
+
+    Called with the search object (anything with ``states``, ``depth`` and, where known,
+    ``frontier`` and ``budget.max_states``); draws at most a few times a second on a
+    terminal, and a plain line every PROGRESS_EVERY seconds elsewhere::
+
+        explore dishes 2p: 113,865 distinct states, frontier 52,301, depth 16, 4,555 states/s, 25 s
+    """
+
+    def __init__(self, label: str, stream: TextIO | None = None) -> None:
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.tty = _isatty(self.stream) or os.environ.get("TABLERULES_PROGRESS") == "1"
+        self.t0 = time.perf_counter()
+        self.last = self.t0
+        self._live: Any = None
+        self._task: Any = None
+
+    def text(self, search: Any) -> str:
+        elapsed = time.perf_counter() - self.t0
+        frontier = getattr(search, "frontier", None)
+        parts = [f"{search.states:,} distinct states"]
+        if frontier is not None:
+            parts.append(f"frontier {frontier:,}")
+        parts += [f"depth {search.depth}", f"{search.states / max(elapsed, 1e-9):,.0f} states/s", f"{elapsed:.0f} s"]
+        return f"{self.label}: " + ", ".join(parts)
+
+    def __call__(self, search: Any) -> None:
+        now = time.perf_counter()
+        if self.tty:
+            if now - self.last < 0.2:
+                return
+            self.last = now
+            self._draw(search)
+        elif now - self.last >= PROGRESS_EVERY:
+            self.last = now
+            self.stream.write(self.text(search) + "\n")
+            self.stream.flush()
+
+    def _draw(self, search: Any) -> None:
+        from rich.progress import BarColumn, Progress as Live, TextColumn
+
+        budget = getattr(getattr(search, "budget", None), "max_states", None)
+        if self._live is None:
+            self._live = Live(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
+                              console=console(self.stream), transient=True, auto_refresh=False)
+            self._live.start()
+            self._task = self._live.add_task(escape(self.label), total=budget or None, info="")
+        info = self.text(search)[len(self.label) + 2:]
+        self._live.update(self._task, completed=min(search.states, budget) if budget else None, info=escape(info))
+        self._live.refresh()
+
+    def done(self) -> None:
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+
+
+def progress_factory():
+    """A ``label -> Progress`` factory that remembers its bars, and a function closing them all."""
+    bars: list[Progress] = []
+
+    def factory(label: str) -> Progress:
+        for b in bars:
+            b.done()
+        bar = Progress(label)
+        bars.append(bar)
+        return bar
+
+    def close() -> None:
+        for b in bars:
+            b.done()
+        bars.clear()
+
+    return factory, close

@@ -1,0 +1,97 @@
+"""`tablerules list [RULESET]`: what there is to choose from.
+
+Without a rule set: every rule set with its player counts and components.  With one: its
+rulings (each alternative, the default marked), its optional rules, and the components it
+ships (Dishes tile sets, Just Desserts teaching decks), so that every value ``--ruling``,
+``--option`` and ``--deck`` accept can be looked up here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from tablerules.model import registry
+from tablerules.model.core import ruling_fields, short_ruling_name, variant_fields
+
+from . import console
+from .console import plural
+from .commandline import add_command, ruleset_arg
+
+
+def add_parsers(sub: Any) -> None:
+    p = add_command(sub, "list", "list rule sets, rulings, options and built-in components",
+                    "List the rule sets; with RULESET, its rulings (alternatives, default first and marked), optional "
+                    "rules, player counts and the components it ships.",
+                    ["tablerules list", "tablerules list dishes", "tablerules list just-desserts"])
+    p.add_argument("ruleset", nargs="?", type=ruleset_arg, help="rule set id: " + ", ".join(registry.ruleset_ids()))
+    p.set_defaults(run=run)
+
+
+def components(rules: Any) -> list[tuple[str, str]]:
+    """(--deck value, what it is) for the components a rule set ships."""
+    default = rules.default_components()
+    if default is None or rules.load_components is None:
+        return []
+    types, colours = getattr(default, "types", None), getattr(default, "colours", None)
+    if types is not None and colours is not None:
+        return [("box", f"the boxed game: {types} kinds x {colours} colours (default)"),
+                ("KINDSxCOLOURS", f"a smaller tile set: 1-{types} kinds x 1-{colours} colours, e.g. 3x4")]
+    from tablerules.model.decks import embedded_deck, embedded_deck_names
+
+    family = default.name.split("-")[0] + "-"  # teaching decks of a rule set share its default deck's prefix
+    out = []
+    for name in embedded_deck_names():
+        if name.startswith(family):
+            deck = embedded_deck(name)
+            mark = " (default)" if name == default.name else ""
+            out.append((name, f"{plural(len(deck.dessert_cards()), 'dessert card')}, {plural(len(deck.guests), 'guest')}, "
+                              f"{plural(len(deck.suits), 'suit')}{mark}"))
+    out.append(("FILE", "a deck file in the schema of model/decks.py (the retail card list, for one)"))
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    out = sys.stdout
+    if args.ruleset is None:
+        rows = []
+        for rid in registry.ruleset_ids():
+            rules = registry.get(rid)
+            rows.append((rid, rules.title, ", ".join(map(str, rules.player_counts)), str(len(ruling_fields(rules.Options))),
+                         ", ".join(variant_fields(rules.Options)) or "-",
+                         ", ".join(c for c, _ in components(rules)) or "-"))
+        console.table(rows, header=("rule set", "title", "players", "rulings", "optional rules", "--deck"), out=out)
+        out.write("\n`tablerules list RULESET` shows its rulings, alternatives and components.\n")
+        return 0
+    rules = registry.get(args.ruleset)
+    questions = _questions(rules.id)
+    out.write(f"{rules.title} ({rules.id}); players: {', '.join(map(str, rules.player_counts))}\n\n")
+    rows = []
+    for rid, f in ruling_fields(rules.Options).items():
+        alts = f.metadata["alternatives"]
+        rows.append((short_ruling_name(rid), f"{alts[0]} (default)" + "".join(f", {a}" for a in alts[1:]),
+                     questions.get(rid, "")))
+    console.table(rows, header=("--ruling", "alternatives", "question"), out=out)
+    variants = variant_fields(rules.Options)
+    if variants:
+        out.write("\n")
+        console.table(((name, f.metadata.get("doc", "")) for name, f in variants.items()),
+                      header=("--option", "optional rule (off by default)"), out=out)
+    comps = components(rules)
+    if comps:
+        out.write("\n")
+        console.table(comps, header=("--deck", "components"), out=out)
+    symmetries = list(rules.symmetries)
+    if symmetries:
+        out.write(f"\n--symmetry: {', '.join(symmetries)} (combine with +; default {rules.default_symmetry or 'none'})\n")
+    return 0
+
+
+def _questions(ruleset: str) -> dict[str, str]:
+    from tablerules.spec import SpecError, load_spec
+
+    try:
+        return {rid: r.question for rid, r in load_spec(ruleset).rulings.items()}
+    except (SpecError, OSError):
+        return {}

@@ -1,0 +1,62 @@
+"""Running the installed `tablerules` command as a user does: a fresh process, its exit
+status, standard output and standard error."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+EXIT_STATUSES = (0, 1, 2, 3, 130)
+"""Every exit status the command line documents."""
+
+
+def run_cli(*args: str, input: bytes | str | None = None, timeout: float = 300, env: dict | None = None,
+            cwd: str | Path | None = None, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
+    """Run ``tablerules ARGS`` in a new process (``-P``: the installed package, not the
+    checkout's own folder), text mode unless ``input`` is bytes."""
+    text = not isinstance(input, bytes)
+    return subprocess.run([sys.executable, "-P", "-m", "tablerules", *args], input=input, stdout=stdout,
+                          stderr=subprocess.PIPE, text=text, timeout=timeout, env={**os.environ, **(env or {})},
+                          cwd=cwd)
+
+
+def interrupt_after(args: list[str], wait_for: str, *, env: dict | None = None, timeout: float = 300,
+                    signum: int = signal.SIGINT, cwd: str | Path | None = None) -> tuple[int, str, str]:
+    """Start ``tablerules ARGS``, send ``signum`` once ``wait_for`` appears on its standard
+    error, and return (exit status, stdout, stderr)."""
+    proc = subprocess.Popen([sys.executable, "-P", "-m", "tablerules", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})}, cwd=cwd)
+    err_lines: list[str] = []
+    deadline = time.monotonic() + timeout
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        err_lines.append(line)
+        if wait_for in line:
+            proc.send_signal(signum)
+            break
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise TimeoutError(f"{wait_for!r} never appeared: {''.join(err_lines)[-2000:]}")
+    out, err = proc.communicate(timeout=timeout)
+    return proc.returncode, out, "".join(err_lines) + err
+
+
+def one_line_error(stderr: str) -> str:
+    """The single line a usage error must be (asserts there is exactly one and no traceback)."""
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert "Traceback" not in stderr, stderr
+    assert len(lines) == 1, stderr
+    assert ": error: " in lines[0], lines[0]
+    return lines[0]
+
+
+def last_line_error(stderr: str) -> str:
+    """For a command that shows progress first: its last line is the one error line."""
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert "Traceback" not in stderr, stderr
+    assert sum(": error: " in line for line in lines) == 1 and ": error: " in lines[-1], stderr
+    return lines[-1]
