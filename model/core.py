@@ -369,7 +369,7 @@ class RuleSet:
         """A checked Setup; raises SetupError naming what is wrong."""
         if players not in self.player_counts:  # rule: dishes.components.players, jd.players.count, jd23.setup.players
             counts = ", ".join(map(str, self.player_counts))
-            raise SetupError(f"{self.id}: {players} player{'' if players == 1 else 's'} is not allowed (allowed: {counts})")
+            raise SetupError(f"{self.id}: {players} player{'' if players == 1 else 's'} is not allowed (allowed: {counts})")  # plumbing: wording of the error
         options = self.Options() if options is None else options  # plumbing: default options
         check_options(options)
         components = self.default_components() if components is None else components  # plumbing: default components

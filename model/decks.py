@@ -196,7 +196,7 @@ def load_deck(path: str | Path, *, name: str | None = None) -> Deck:
             raw = f.read(MAX_DECK_BYTES + 1)
     except OSError as e:
         raise DeckError(f"{p}: cannot read deck: {e.strerror or type(e).__name__}") from None
-    if len(raw) > MAX_DECK_BYTES:
+    if len(raw) > MAX_DECK_BYTES:  # plumbing: deck file limits
         raise DeckError(f"{p}: deck file larger than {MAX_DECK_BYTES:,} bytes")
     try:
         text = raw.decode("utf-8")
@@ -216,7 +216,7 @@ def load_deck(path: str | Path, *, name: str | None = None) -> Deck:
 def _strings(where: str, path: str, value: Any) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):  # plumbing: deck file validation
         raise DeckError(f"{where}: {path}: must be a list of non-empty strings")
-    if len(value) > MAX_NAMES or any(len(v) > MAX_TEXT for v in value):
+    if len(value) > MAX_NAMES or any(len(v) > MAX_TEXT for v in value):  # plumbing: deck file limits
         raise DeckError(f"{where}: {path}: at most {MAX_NAMES} entries of at most {MAX_TEXT} characters")
     return value
 
@@ -244,9 +244,9 @@ def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
         raise DeckError(f"{where}: $.desserts: must be a non-empty list")
     if not isinstance(data["guests"], list) or not data["guests"]:  # plumbing: deck file validation
         raise DeckError(f"{where}: $.guests: must be a non-empty list")
-    if len(data["desserts"]) > MAX_DESSERT_KINDS:
+    if len(data["desserts"]) > MAX_DESSERT_KINDS:  # plumbing: deck file limits
         raise DeckError(f"{where}: $.desserts: more than {MAX_DESSERT_KINDS} kinds of dessert")
-    if len(data["guests"]) > MAX_GUESTS:
+    if len(data["guests"]) > MAX_GUESTS:  # plumbing: deck file limits
         raise DeckError(f"{where}: $.guests: more than {MAX_GUESTS} guests")
     desserts: list[Dessert] = []
     ids: set[str] = set()
