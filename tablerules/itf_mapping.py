@@ -37,9 +37,8 @@ from tablerules.model.core import (
 
 from .vectors import (
     FORMAT_VERSION, ITF_DESCRIPTION, MAX_FILE_BYTES, VectorError, components_meta, decode, encode, fraction_text,
-    load_document,
 )
-from .verifier import FileResult, check_trace, verify_path as verify_own_path
+from .verifier import FileResult, verify_path as verify_own_path
 
 GUIDE = "docs/guides/quint.rst, 'Mapping files'"
 """Where a user who has a trace we cannot read is sent."""
@@ -639,6 +638,7 @@ def _account(tr: Translation, trace: _Trace, replay: _Replay, dropped: dict[str,
     actor = rules.to_move(replay.state)
     if actor is not TERMINAL:
         tr.unchecked.append("the outcome: the trace stops before the end of the game")
+        tr.document["#meta"]["capped"] = True  # a game cut short, said so: not a game that ends mid-play
     elif outcome_at is None:
         try:
             summary = rules.outcome(replay.state).summary()
@@ -652,37 +652,32 @@ def _account(tr: Translation, trace: _Trace, replay: _Replay, dropped: dict[str,
 
 def verify_path(path: str, deck: str | None = None, max_bytes: int = MAX_FILE_BYTES,
                 mapping: str | None = None) -> FileResult:
-    """`vectors verify` for one file.  Our own traces go to the verifier as they are; any
-    other trace is translated first, through ``mapping`` (a shipped mapping's name or a
-    file) or the shipped mapping that recognises it, and the result says what the
-    translation could not check."""
-    name = "(standard input)" if path == "-" else path
-    if mapping is None and path != "-":
-        try:
-            ours = is_ours(load_document(path, max_bytes))
-        except VectorError:
-            ours = True  # the verifier says what is wrong with the file
-        if ours:
-            return verify_own_path(path, deck, max_bytes)
-    try:
-        document = load_document(path, max_bytes)
+    """`vectors verify` for one file (``-``: standard input, read once).  Our own traces go to
+    the verifier as they are; any other trace is translated first, through ``mapping`` (a
+    shipped mapping's name or a file) or the shipped mapping that recognises it, and the
+    result says what the translation could not check."""
+    translated: list[Translation] = []
+
+    def prepare(document: dict[str, Any]) -> dict[str, Any]:
         if mapping is None and is_ours(document):
-            return verify_own_path(path, deck, max_bytes)
+            return document
         tr = translate(document, load_mapping(mapping) if mapping else detect(document))
-        verdict = check_trace(tr.document, deck)
-    except VectorError as e:
-        return FileResult(name, 2, f"{name}: cannot read: {e}", problem=str(e))
-    except RecursionError:
-        return FileResult(name, 2, f"{name}: cannot read: nested too deeply", problem="nested too deeply")
-    verdict.notes.extend([f"not checked: {u}" for u in tr.unchecked] + [f"note: {n}" for n in tr.notes])
-    if verdict.finding is not None:
-        return FileResult(name, 1, verdict.finding.line(name) + tr.where(verdict.finding.step), verdict)
-    steps = len(tr.document["states"]) - 1
+        translated.append(tr)
+        return tr.document
+
+    result = verify_own_path(path, deck, max_bytes, prepare=prepare)
+    if not translated or result.verdict is None:
+        return result
+    tr = translated[0]
+    v = result.verdict
+    v.notes.extend([f"not checked: {u}" for u in tr.unchecked] + [f"note: {n}" for n in tr.notes])
+    if v.finding is not None:
+        return FileResult(result.file, 1, v.finding.line(result.file) + tr.where(v.finding.step), v)
     meta = tr.document["#meta"]
-    lines = [f"{name}: ok ({steps} steps of ours from {len(tr.actions) - 1} of the trace, {meta['ruleset']}, "
+    lines = [f"{result.file}: ok ({v.steps} steps of ours from {len(tr.actions) - 1} of the trace, {meta['ruleset']}, "
              f"{meta['players']} players, read through mapping {tr.mapping.name})"]
     lines += [f"  not checked: {u}" for u in tr.unchecked] + [f"  note: {n}" for n in tr.notes]
-    return FileResult(name, 0, "\n".join(lines), verdict)
+    return FileResult(result.file, 0, "\n".join(lines), v)
 
 
 def verify_file(path: str, deck: str | None = None, max_bytes: int = MAX_FILE_BYTES,

@@ -206,6 +206,7 @@ def document(rules: Any, setup: Any, kern: Any, sol: Any, args: argparse.Namespa
         "forced_pass_states": sol.total("passes"),
         "random_play": None, "optimal_play": None,
         "seconds": round(sol.seconds, 1), "peak_memory_mb": round(sol.peak_memory_mb, 1),
+        "exit_status": 0 if sol.complete else 3,
         "executor": {"name": run_on.name, "workers": run_on.workers},
     }
     if sol.random_play is not None:

@@ -139,7 +139,9 @@ def scan(root: Path) -> Report:
             tag = RULE_TAG.search(line)
             tagged_here: set[str] = set()
             if tag:
-                for rid in (x for x in re.split(r"[,\s]+", tag.group(1)) if x):
+                # the ids of the annotation, read as the decision-point tool reads them: a comma-separated
+                # list, each id the first word of its part (proofs/decisions.py, parse_annotation)
+                for rid in (p.strip().split(" ")[0] for p in tag.group(1).split(",") if p.strip()):
                     if rid in entries:
                         traces[rid].tagged.append((rel, n, line.strip()))
                         tagged_here.add(rid)

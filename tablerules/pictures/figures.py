@@ -264,9 +264,8 @@ def impact_rows(rules: RuleSet, ruling_id: str, players: int, components: Any = 
     one row per alternative, the columns of ``impact.HEADER``."""
     from tablerules.proofs.gaps import Config
 
-    # Exact is decided by states alone; sampling plays 100 games unless they run past 3 s
-    # (at least 30 are played), which only games that rarely end do.
-    budget = budget or im.ImpactBudget(max_states=4_000, exact_seconds=None, games=100, sample_seconds=3.0)
+    # Exact is decided by states alone; sampling plays a fixed number of games (a count, never a time).
+    budget = budget or im.ImpactBudget(max_states=4_000, games=100)
     config = Config(players, components if components is not None else rules.default_components(), deck)
     rows = []
     exact_ok = True

@@ -169,7 +169,7 @@ def test_every_row_of_2_3_states_the_race_odds_it_used():
     assert im.chance_weights(v23.RULES) == ("jd23.ruling.race-odds",)
     assert im.chance_weights(TOY) == ()
     config = Config(2, embedded_deck("v23-tiny"))
-    budget = im.ImpactBudget(max_states=50, games=5, sample_seconds=5.0)
+    budget = im.ImpactBudget(max_states=50, games=5)
     (ri,) = im.all_impacts(v23.RULES, [config], budget=budget, rulings=["jd23.ruling.race-odds"])
     assert {r.alternative: r.weights for r in ri.rows} == {
         "tie-one-in-ten": "jd23.ruling.race-odds=tie-one-in-ten", "equal": "jd23.ruling.race-odds=equal"}
