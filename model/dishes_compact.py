@@ -1,6 +1,6 @@
 """Who Is Going to Do the Dishes? on batches of compact rows (a :class:`~.compact.Kernel`).
 
-The same rules as :mod:`tablerules.model.dishes`, written over NumPy arrays so the exact
+The same rules as ``tablerules.model.dishes``, written over NumPy arrays so the exact
 engine can count and solve the boxed game.  tests/model/test_dishes_compact.py checks this
 module against the model on small tile sets for every ruling alternative.
 
@@ -382,7 +382,7 @@ def vars_of(options: Options) -> dict[str, str]:
 
 def kernel(setup: Setup, deal: str | None = None) -> DishesKernel:
     """The compact kernel for a setup, every deal or one fixed deal in the text form of
-    :func:`tablerules.model.dishes.parse_deal` (KernelUnavailable names why not)."""
+    ``tablerules.model.dishes.parse_deal`` (KernelUnavailable names why not)."""
     from .dishes import parse_deal
 
     return DishesKernel(setup, None if deal is None else parse_deal(deal, setup))  # plumbing: a fixed deal or every deal

@@ -1,4 +1,4 @@
-"""Load and check a rule set's spec file (spec/<name>.toml).
+r"""Load and check a rule set's spec file (spec/<name>.toml).
 
 Schema (see docs/spec-format.rst):
 

@@ -2,13 +2,13 @@
 
 The work is split by what it does:
 
-* :mod:`tablerules.itf`: the ITF trace format (values, reading and writing files);
-* :mod:`tablerules.recording`: recording a game as a trace;
-* :mod:`tablerules.verifier`: the verifier's rules, and :func:`check_trace`, the one
+* ``tablerules.itf``: the ITF trace format (values, reading and writing files);
+* ``tablerules.recording``: recording a game as a trace;
+* ``tablerules.verifier``: the verifier's rules, and ``check_trace``, the one
   function that checks a parsed trace document (a reader of other tools' traces maps the
   document first, then calls it);
-* :mod:`tablerules.vector_set` and :mod:`tablerules.vector_files`: the golden set;
-* :mod:`tablerules.vectors_cli`: the command line.
+* ``tablerules.vector_set`` and ``tablerules.vector_files``: the golden set;
+* ``tablerules.vectors_cli``: the command line.
 """
 
 from __future__ import annotations

@@ -825,7 +825,7 @@ def _check_trace_claims(rules: RuleSet, state: Any, meta: dict[str, Any], states
 
 
 def verify_document(doc: dict[str, Any], deck: str | None = None) -> Finding | None:
-    """The first Finding of :func:`check_trace`, or None for a clean trace (VectorError: unreadable)."""
+    """The first Finding of ``check_trace``, or None for a clean trace (VectorError: unreadable)."""
     return check_trace(doc, deck).finding
 
 
