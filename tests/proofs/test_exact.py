@@ -1,9 +1,12 @@
-"""The exact engine against the slow, independent solver over the model's full states.
+"""The exact engine against the slow, independent solver over the model's full states,
+and against the explorer.
 
 For every ruling alternative that keeps the game finite, on tile sets small enough for the
 reference (proofs/exact_reference.py), the engine must give the same table states per
 level, the same terminal states, and the same exact values for uniform random and optimal
-play.  Executors (serial, processes, dask) must agree with each other.
+play; the explorer (proofs/explorer.py), run without symmetry over the same configurations,
+must visit states whose table states are the engine's, level by level.  Executors (serial,
+processes, dask) must agree with each other.
 """
 
 from __future__ import annotations
@@ -15,10 +18,11 @@ import numpy as np
 import pytest
 
 from tablerules.model import registry
-from tablerules.model.core import STRICT, ruling_fields
+from tablerules.model.core import STRICT, TERMINAL, ruling_fields
 from tablerules.model.dishes import RULES, Options, Tiles
 from tablerules.proofs.exact_reference import solve_reference
 from tablerules.proofs.exact_run import ProcessExecutor, solve
+from tablerules.proofs.explorer import explore
 
 SMALL = {2: Tiles(2, 4), 3: Tiles(2, 3), 4: Tiles(1, 4)}
 """Per player count, a tile set whose every state the reference can visit in about a second."""
@@ -59,6 +63,33 @@ def test_engine_agrees_with_the_full_state_solver(label, players, options):
     sol = solve(registry.kernel("dishes", setup))
     assert sol.complete
     _compare(sol, solve_reference(RULES, setup, RULES.table_state))
+
+
+def _measure(state) -> int:
+    """The progress measure 2c + k (c clean tiles, k piles) that every action lowers by one."""
+    return sum(2 if p is None else 1 if p else 0 for p in state.places)
+
+
+@pytest.mark.parametrize("label,players,options", CASES, ids=[f"{c[0]}-{c[1]}p" for c in CASES])
+def test_engine_agrees_with_the_explorer(label, players, options):
+    """Every state the explorer visits (full model states, no symmetry), less the chance
+    steps that are not table states, projected to its table state and placed at its level
+    (actions played = the start's measure minus its own): the engine's counts exactly."""
+    setup = RULES.setup(players, options, _tiles(players, options))
+    ex = explore(RULES, [RULES.new_game(setup)])
+    assert ex.complete
+    tables = [s for s in ex.parents if not s.reveal and s.turn >= 0]
+    top = max(_measure(s) for s in tables)
+    by_level: dict[int, set] = {}
+    terminal: dict[int, set] = {}
+    for s in tables:
+        by_level.setdefault(top - _measure(s), set()).add(RULES.table_state(s))
+        if RULES.to_move(s) is TERMINAL:
+            terminal.setdefault(top - _measure(s), set()).add(RULES.table_state(s))
+    sol = solve(registry.kernel("dishes", setup), values=False)
+    assert [lv.table_states for lv in sol.levels] == [len(by_level.get(a, ())) for a in range(len(sol.levels))]
+    assert [lv.terminal_states for lv in sol.levels] == [len(terminal.get(a, ())) for a in range(len(sol.levels))]
+    assert max(by_level) == len(sol.levels) - 1
 
 
 @pytest.mark.slow
