@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .compact_loops import mix64
+
 KIND_CLEAN, KIND_EMPTY, NO_COLOUR = 6, 7, 4
 NT = 6
 
@@ -136,6 +138,21 @@ def gcd(a, b):
 
 
 @njit(cache=True)
+def _uniform_free(taken, C, out_c, out_num, out_den):
+    """Each of the ``C`` colours not in the bit mask ``taken``, equally likely; returns how many."""
+    free = 0
+    for c in range(C):
+        if not (taken >> c) & 1:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+            free += 1
+    n = 0
+    for c in range(C):
+        if not (taken >> c) & 1:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+            out_c[n], out_num[n], out_den[n] = c, 1, free
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def reveal(row, prm, fixed, slot, out_c, out_num, out_den):
     """The chance outcomes when the clean tile at ``slot`` is turned: colours with exact
     probabilities (deferred decisions; dishes.ruling.colour-model and the deal rulings).
@@ -160,28 +177,10 @@ def reveal(row, prm, fixed, slot, out_c, out_num, out_den):
         for m in range(L):
             if row[lc0 + m] != NO_COLOUR:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
                 taken |= 1 << row[lc0 + m]
-        free = 0
-        for c in range(C):
-            if not (taken >> c) & 1:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
-                free += 1
-        n = 0
-        for c in range(C):
-            if not (taken >> c) & 1:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
-                out_c[n], out_num[n], out_den[n] = c, 1, free
-                n += 1
-        return n
+        return _uniform_free(taken, C, out_c, out_num, out_den)
     mask = row[prm[P_MASKS] + k]
     if deal == DEAL_FOUR_SETS:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
-        free = 0
-        for c in range(C):
-            if not (mask >> c) & 1:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
-                free += 1
-        n = 0
-        for c in range(C):
-            if not (mask >> c) & 1:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
-                out_c[n], out_num[n], out_den[n] = c, 1, free
-                n += 1
-        return n
+        return _uniform_free(mask, C, out_c, out_num, out_den)
     # colour-sets: weigh each set of colours in play by the deals it allows
     sets = prm[P_SETS]
     used = row[prm[P_USED]]
@@ -355,13 +354,7 @@ def expand_rows(rows, prm, slot_owner, layout_owner, fixed):
 
 @njit(cache=True)
 def _h(x):
-    x = np.uint64(x)
-    x ^= x >> np.uint64(30)
-    x *= np.uint64(0xBF58476D1CE4E5B9)
-    x ^= x >> np.uint64(27)
-    x *= np.uint64(0x94D049BB133111EB)
-    x ^= x >> np.uint64(31)
-    return x
+    return mix64(np.uint64(x))
 
 
 @njit(cache=True)

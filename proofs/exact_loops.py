@@ -9,15 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-
-@njit(cache=True)
-def _mix(x):
-    x ^= x >> np.uint64(30)
-    x *= np.uint64(0xBF58476D1CE4E5B9)
-    x ^= x >> np.uint64(27)
-    x *= np.uint64(0x94D049BB133111EB)
-    x ^= x >> np.uint64(31)
-    return x
+from tablerules.model.compact_loops import mix64
 
 
 @njit(cache=True)
@@ -29,7 +21,7 @@ def hash_words(words, n_words):
     for i in range(n):
         h = np.uint64(0x9E3779B97F4A7C15)
         for j in range(n_words):
-            h = _mix(h ^ words[i, j])
+            h = mix64(h ^ words[i, j])
         out[i] = h
     return out
 
@@ -74,6 +66,15 @@ def dedupe(words, hashes):
 
 
 @njit(cache=True)
+def _loser_count(losers, x, players):
+    """How many seats lose at terminal row ``x``."""
+    count = 0
+    for s in range(players):
+        count += losers[x, s]
+    return count
+
+
+@njit(cache=True)
 def optimal_values(n_nodes, players, weight, mover, term, losers, parent, action, child, child_vals):
     """weight x (P(among losers) per seat, P(sole loser) per seat, E(actions left)) under
     optimal play (tie rule in proofs/exact.py); edges sorted by (parent, action)."""
@@ -81,13 +82,11 @@ def optimal_values(n_nodes, players, weight, mover, term, losers, parent, action
     out = np.zeros((n_nodes, V), dtype=np.int64)
     for x in range(term.shape[0]):
         t = term[x]
-        count = 0
-        for s in range(players):
-            count += losers[x, s]
+        sole = _loser_count(losers, x, players) == 1
         for s in range(players):
             if losers[x, s]:
                 out[t, s] = weight[t]
-                if count == 1:
+                if sole:
                     out[t, players + s] = weight[t]
     acc = np.zeros(V, dtype=np.int64)
     best = np.zeros(V, dtype=np.int64)
@@ -148,14 +147,12 @@ def random_values(n_nodes, players, term, losers, parent, p_num, denom, child, c
     out = np.zeros((n_nodes, V, P), dtype=np.uint32)
     for x in range(term.shape[0]):
         t = term[x]
-        count = 0
-        for s in range(players):
-            count += losers[x, s]
+        sole = _loser_count(losers, x, players) == 1
         for s in range(players):
             if losers[x, s]:
                 for j in range(P):
                     out[t, s, j] = 1
-                    if count == 1:
+                    if sole:
                         out[t, players + s, j] = 1
     acc = np.zeros((V, P), dtype=np.uint64)
     E = parent.shape[0]
