@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence
@@ -401,9 +402,26 @@ def check_distribution(outcomes: Sequence[tuple[Any, Fraction]]) -> str | None:
     return None
 
 
+class Outcomes(tuple):
+    """Chance outcomes, a tuple of (move, probability), that keeps its running float sums for
+    sampling (:func:`pick_by_probability`).  A rule set may return one from
+    ``chance_outcomes`` and share it between states; it compares and prints as a tuple."""
+
+    cumulative: tuple[float, ...]
+
+    def __new__(cls, items: Iterable[tuple[Any, Fraction]]) -> "Outcomes":
+        self = super().__new__(cls, items)
+        self.cumulative = tuple(itertools.accumulate(p.numerator / p.denominator for _, p in self))
+        return self
+
+
 def pick_by_probability(items: Sequence[tuple[Any, Fraction]], r: float) -> Any:
     """The item a uniform draw ``r`` in [0, 1) selects when each has its probability (the
     last one if rounding leaves ``r`` past the sum).  For sampling chance outcomes."""
+    cumulative = getattr(items, "cumulative", None)
+    if cumulative:  # plumbing: running sums kept by Outcomes
+        i = bisect_right(cumulative, r * cumulative[-1])
+        return items[i if i < len(items) else -1][0]  # plumbing: rounding past the sum picks the last
     weights = [p.numerator / p.denominator if isinstance(p, Fraction) else float(p) for _, p in items]  # plumbing: exact or float weights
     target = r * sum(weights)
     acc = 0.0

@@ -25,7 +25,7 @@ from math import comb, factorial
 from typing import Any
 
 from .core import (
-    CHANCE, STRICT, TERMINAL, IllegalMove, Invariant, MoveSyntaxError, Outcome, RuleGap, RuleSet, Setup, SetupError,
+    CHANCE, Outcomes, STRICT, TERMINAL, IllegalMove, Invariant, MoveSyntaxError, Outcome, RuleGap, RuleSet, Setup, SetupError,
     ruling,
 )
 
@@ -134,8 +134,24 @@ class Geometry:
         return self.place_owner[place]
 
 
-@lru_cache(maxsize=64)
+_GEOMETRY: dict[int, tuple[Setup, Geometry]] = {}
+"""id(setup) -> (setup, its geometry): the hot path's cache, by identity (no hashing)."""
+
+
 def geometry(setup: Setup) -> Geometry:
+    """The layouts for this setup (:func:`_geometry`), cached by the setup's identity."""
+    hit = _GEOMETRY.get(id(setup))
+    if hit is not None and hit[0] is setup:  # plumbing: the same setup object as before
+        return hit[1]
+    g = _geometry(setup)
+    if len(_GEOMETRY) >= 64:  # plumbing: keeps the cache bounded
+        _GEOMETRY.clear()
+    _GEOMETRY[id(setup)] = (setup, g)  # holding the setup keeps its id from being reused
+    return g
+
+
+@lru_cache(maxsize=64)
+def _geometry(setup: Setup) -> Geometry:
     """The layouts for this setup, as the deal rulings say (dishes.ruling.deal-2-players,
     dishes.ruling.deal-3-players): the rulebook leaves dealing to 2 or 3 players open
     (dishes.setup.deal-2-3-unspecified)."""
@@ -355,58 +371,77 @@ def matches(a: int, b: int) -> bool:
     return (a // NC) % NT == (b // NC) % NT or a % NC == b % NC
 
 
-@dataclass(frozen=True, slots=True)
-class _Facts:
-    """Who may act in a state, worked out once (State.memo)."""
-
-    actor: Any
-    moves: tuple
-    """The real moves (turns and places) of the seat to move, in canonical order."""
-    chance: tuple = ()
-    """The chance outcomes with their probabilities, where chance moves."""
+_ACTOR, _MOVES, _CHANCE = 0, 1, 2
+"""Who may act in a state, worked out once and kept in State.memo as a tuple: the actor,
+the real moves (turns and places) of the seat to move in canonical order, and the chance
+outcomes with their probabilities where chance moves."""
 
 
-def _facts(state: State) -> _Facts:
+def _facts(state: State) -> tuple:
     facts = state.memo
     if facts is None:  # plumbing: works a state out once
         facts = _work_out(state)
-        object.__setattr__(state, "memo", facts)
+        _set_memo(state, facts)
     return facts
 
 
-def _work_out(state: State) -> _Facts:
+def _work_out(state: State) -> tuple:
     if state.reveal or state.turn < 0:  # rule: dishes.play.turn-own-tile, dishes.ruling.first-player
-        return _Facts(CHANCE, (), _chance_outcomes(state))
+        return (CHANCE, (), _chance_outcomes(state))
     seat = state.turn
     moves = real_moves(state, seat)
     if moves:  # plumbing: the player to move can act, so the game goes on
-        return _Facts(seat, tuple(moves))
+        return (seat, moves, ())
     if not any(can_move(state, s) for s in range(state.setup.players) if s != seat):  # rule: dishes.end.no-moves
-        return _Facts(TERMINAL, ())
+        return (TERMINAL, (), ())
     if state.setup.options.stuck_player == "game-ends":  # rule: dishes.ruling.stuck-player
-        return _Facts(TERMINAL, ())
-    return _Facts(seat, ())
+        return (TERMINAL, (), ())
+    return (seat, (), ())
 
 
-def real_moves(state: State, seat: int) -> list[Move]:
+_TARGETS: dict[int, tuple] = {}
+"""(source place, bit mask of target places) -> the Place moves, in target order (a cache)."""
+
+
+def _places_to(src: int, mask: int) -> tuple:
+    key = mask * MAX_PLACES + src
+    moves = _TARGETS.get(key)
+    if moves is None:  # plumbing: lists the moves for a mask once
+        row = _PLACES[src]
+        moves = tuple(row[d] for d in range(MAX_PLACES) if mask >> d & 1)  # plumbing: the bits of the mask
+        if len(_TARGETS) > 1 << 18:  # plumbing: keeps the cache bounded
+            _TARGETS.clear()
+        _TARGETS[key] = moves
+    return moves
+
+
+def real_moves(state: State, seat: int) -> tuple[Move, ...]:
     """Every Turn and Place open to ``seat``, in canonical order; a pile may land in any
     layout, the mover's own included (dishes.play.place-anyone)."""
     places = state.places
     g = geometry(state.setup)
-    out: list[Move] = [_TURNS[p] for p in g.seat_places[seat] if places[p] is CLEAN]  # rule: dishes.play.turn-own-tile
-    tops = [(p, (s[-1] // NC) % NT, s[-1] % NC) for p, s in enumerate(places) if s]  # rule: dishes.play.top-counts
+    mine = g.seat_places[seat]
+    out: list[Move] = [_TURNS[p] for p in mine if places[p] is CLEAN]  # rule: dishes.play.turn-own-tile
+    tops = [(p, s[-1]) for p, s in enumerate(places) if s]  # rule: dishes.play.top-counts
+    by_kind = [0] * NT
+    by_colour = [0] * NC
+    for p, top in tops:
+        bit = 1 << p
+        by_kind[top // NC % NT] |= bit
+        by_colour[top % NC] |= bit
     rule = state.setup.options.movable_stacks
-    owner = g.place_owner
-    for src, kind, colour in tops:
-        if rule == "own-places" and owner[src] != seat:  # rule: dishes.ruling.movable-stacks
-            continue
-        if rule == "own-top" and g.owners[tile_origin(places[src][-1])] != seat:  # rule: dishes.ruling.movable-stacks
-            continue
-        row = _PLACES[src]
-        for dst, k2, c2 in tops:
-            if dst != src and (k2 == kind or c2 == colour):  # rule: dishes.play.place-dirty, dishes.play.place-match
-                out.append(row[dst])
-    return out
+    if rule == "own-places":  # rule: dishes.ruling.movable-stacks
+        sources = [(p, places[p][-1]) for p in mine if places[p]]  # rule: dishes.play.top-counts
+    elif rule == "own-top":  # rule: dishes.ruling.movable-stacks
+        sources = [(p, top) for p, top in tops if g.owners[tile_origin(top)] == seat]  # rule: dishes.ruling.movable-stacks
+    else:
+        sources = tops
+    known = _TARGETS.get
+    for src, top in sources:
+        mask = (by_kind[top // NC % NT] | by_colour[top % NC]) & ~(1 << src)  # rule: dishes.play.place-dirty, dishes.play.place-match
+        if mask:  # rule: dishes.play.place-match
+            out += known(mask * MAX_PLACES + src) or _places_to(src, mask)
+    return tuple(out)
 
 
 def can_move(state: State, seat: int) -> bool:
@@ -427,16 +462,16 @@ def game_over(state: State) -> bool:
 
 
 def to_move(state: State) -> Any:
-    return _facts(state).actor
+    facts = state.memo
+    return (facts if facts is not None else _facts(state))[_ACTOR]  # plumbing: works a state out once
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
     """The moves of the seat to move (dishes.play.one-move) in canonical order."""
-    facts = _facts(state)
-    seat = facts.actor
+    facts = state.memo
+    seat, moves, _ = facts if facts is not None else _facts(state)  # plumbing: works a state out once
     if not isinstance(seat, int):  # plumbing: chance or the end: no seat moves
         return ()
-    moves = facts.moves
     if not moves:  # rule: dishes.ruling.stuck-player
         if state.setup.options.stuck_player == STRICT:  # rule: dishes.ruling.stuck-player
             raise RuleGap("dishes.ruling.stuck-player", f"seat {seat} cannot move but another player can")
@@ -447,16 +482,37 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 
 
 def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
-    return _facts(state).chance
+    facts = state.memo
+    return (facts if facts is not None else _facts(state))[_CHANCE]  # plumbing: works a state out once
 
 
 def _chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
     if state.turn < 0 and not state.reveal:  # rule: dishes.ruling.first-player
         n = state.setup.players
-        return tuple((FirstPlayer(s), Fraction(1, n)) for s in range(n))
+        return Outcomes((FirstPlayer(s), Fraction(1, n)) for s in range(n))
     place = state.reveal[0]
+    if geometry(state.setup).deal == "four-sets":  # rule: dishes.ruling.colour-model
+        return _reveal_outcomes(place, state.setup.components.colours, _colours_shown(state, place % NT))
     reveals = _REVEALS[place]
-    return tuple((reveals[c], p) for c, p in reveal_distribution(state, place))
+    return Outcomes((reveals[c], p) for c, p in reveal_distribution(state, place))
+
+
+@lru_cache(maxsize=4096)
+def _reveal_outcomes(place: int, colours: int, taken: int) -> Outcomes:
+    """Reveal moves for ``place`` under four-sets: each colour not yet shown on its type, equally likely."""
+    reveals = _REVEALS[place]
+    return Outcomes((reveals[c], p) for c, p in _uniform(colours, taken))
+
+
+def _colours_shown(state: State, kind: int) -> int:
+    """Bit mask of the colours shown so far on tiles of ``kind`` (four-sets: each kind's tiles differ in colour)."""
+    taken = 0
+    for s in state.places:
+        if s:  # rule: dishes.components.colour-sets
+            for c in s:
+                if (c // NC) % NT == kind:  # rule: dishes.components.colour-sets
+                    taken |= 1 << (c % NC)
+    return taken
 
 
 # --------------------------------------------------------------------------- the hidden deal
@@ -479,13 +535,7 @@ def reveal_distribution(state: State, place: int) -> list[tuple[int, Fraction]]:
     if g.deal == "free-colours":  # rule: dishes.ruling.colour-model
         return _uniform(NC, 0)
     if g.deal == "four-sets":  # rule: dishes.ruling.colour-model
-        taken = 0
-        for s in state.places:
-            if s:  # rule: dishes.components.colour-sets
-                for c in s:
-                    if (c // 4) % NT == t:  # rule: dishes.components.colour-sets
-                        taken |= 1 << (c % 4)
-        return _uniform(NC, taken)
+        return _uniform(NC, _colours_shown(state, t))
     shown = revealed_codes(state)
     if g.deal == "layout-sets":  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
         layout_colour = _layout_colours(state)
@@ -569,43 +619,58 @@ def deal_probability(setup: Setup, colouring: dict[int, int]) -> Fraction:
 
 def illegal_reason(state: State, move: Any) -> str | None:
     """The clause (or ruling) that forbids ``move`` here, or None if it is legal."""
-    facts = _facts(state)
-    actor = facts.actor
+    facts = state.memo
+    actor, moves, chance = facts if facts is not None else _facts(state)  # plumbing: works a state out once
+    kind = move.__class__
     if actor is TERMINAL:  # rule: dishes.end.no-moves
         return "dishes.end.no-moves"
     if actor is CHANCE:  # rule: dishes.play.turn-own-tile, dishes.ruling.first-player
-        if isinstance(move, (Reveal, FirstPlayer)) and any(m is move or m == move for m, _ in facts.chance):  # rule: dishes.play.turn-own-tile, dishes.ruling.first-player
+        if (kind is Reveal or kind is FirstPlayer) and any(m is move or m == move for m, _ in chance):  # rule: dishes.play.turn-own-tile, dishes.ruling.first-player
             return None
-        return "dishes.play.turn-own-tile" if isinstance(move, Reveal) else "dishes.play.first-player"  # plumbing: names the clause a chance move breaks
-    g = geometry(state.setup)
+        return "dishes.play.turn-own-tile" if kind is Reveal else "dishes.play.first-player"  # plumbing: names the clause a chance move breaks
     places = state.places
-    if isinstance(move, Turn):  # plumbing: which kind of move
-        if not 0 <= move.place < len(places) or g.place_owner[move.place] != actor:  # rule: dishes.play.turn-own-tile
+    if kind is Place:  # plumbing: which kind of move
+        n = len(places)
+        source, target = move.source, move.target
+        if not (0 <= source < n and 0 <= target < n) or source == target:  # rule: dishes.play.place-dirty
+            return "dishes.play.place-dirty"
+        src, dst = places[source], places[target]
+        if not src or not dst:  # rule: dishes.play.place-dirty
+            return "dishes.play.place-dirty"
+        if state.setup.options.movable_stacks != "any-stack" and not movable(state, actor, source):  # rule: dishes.ruling.movable-stacks
+            return "dishes.ruling.movable-stacks"
+        a, b = src[-1], dst[-1]
+        if (a // NC) % NT != (b // NC) % NT and a % NC != b % NC:  # rule: dishes.play.place-match
+            return "dishes.play.place-match"
+        return None
+    if kind is Turn:  # plumbing: which kind of move
+        if not 0 <= move.place < len(places) or geometry(state.setup).place_owner[move.place] != actor:  # rule: dishes.play.turn-own-tile
             return "dishes.play.turn-own-tile"
         if places[move.place] is not CLEAN:  # rule: dishes.play.turn-own-tile
             return "dishes.play.turn-own-tile"
         return None
-    if isinstance(move, Place):  # plumbing: which kind of move
-        n = len(places)
-        if not (0 <= move.source < n and 0 <= move.target < n) or move.source == move.target:  # rule: dishes.play.place-dirty
-            return "dishes.play.place-dirty"
-        src, dst = places[move.source], places[move.target]
-        if not src or not dst:  # rule: dishes.play.place-dirty
-            return "dishes.play.place-dirty"
-        if not movable(state, actor, move.source):  # rule: dishes.ruling.movable-stacks
-            return "dishes.ruling.movable-stacks"
-        if not matches(src[-1], dst[-1]):  # rule: dishes.play.place-match
-            return "dishes.play.place-match"
-        return None
-    if isinstance(move, Pass):  # plumbing: which kind of move
-        if not facts.moves:  # rule: dishes.ruling.stuck-player
+    if kind is Pass:  # plumbing: which kind of move
+        if not moves:  # rule: dishes.ruling.stuck-player
             return None if state.setup.options.stuck_player != STRICT else "dishes.ruling.stuck-player"  # rule: dishes.ruling.stuck-player
         return None if state.setup.options.voluntary_pass == "allowed" else "dishes.ruling.voluntary-pass"  # rule: dishes.ruling.voluntary-pass
     return "dishes.play.one-move"
 
 
-def _next(state: State) -> int:
-    return (state.turn + 1) % state.setup.players
+_NEW = object.__new__
+_SET_SETUP, _SET_PLACES, _SET_TURN, _SET_REVEAL, _set_memo = (
+    State.__dict__[name].__set__ for name in ("setup", "places", "turn", "reveal", "memo"))
+
+
+def _state(setup: Setup, places: tuple, turn: int, reveal: tuple[int, ...]) -> State:
+    """``State(setup, places, turn, reveal)``, built through the slots directly: the same
+    value, without the frozen dataclass's checks (apply makes one per action)."""
+    state = _NEW(State)
+    _SET_SETUP(state, setup)
+    _SET_PLACES(state, places)
+    _SET_TURN(state, turn)
+    _SET_REVEAL(state, reveal)
+    _set_memo(state, None)
+    return state
 
 
 def apply(state: State, move: Any) -> State:
@@ -614,23 +679,24 @@ def apply(state: State, move: Any) -> State:
     if reason is not None:  # plumbing: refuse what illegal_reason forbids
         raise IllegalMove(reason, move)
     setup = state.setup
-    if isinstance(move, FirstPlayer):  # rule: dishes.ruling.first-player
-        return State(setup, state.places, move.seat, state.reveal)
-    if isinstance(move, Reveal):  # rule: dishes.play.turn-own-tile
+    kind = move.__class__
+    if kind is Place:  # rule: dishes.play.move-whole-stack
+        places = list(state.places)
+        places[move.target] = places[move.target] + places[move.source]
+        places[move.source] = ()
+        return _state(setup, tuple(places), (state.turn + 1) % setup.players, state.reveal)  # rule: dishes.play.clockwise
+    if kind is Reveal:  # rule: dishes.play.turn-own-tile
         g = geometry(setup)
         places = list(state.places)
         places[move.place] = (tile_code(g, move.place, move.colour),)
         spare_reveal = g.place_owner[move.place] is None  # rule: dishes.ruling.deal-3-players
-        turn = state.turn if spare_reveal else _next(state)  # rule: dishes.ruling.deal-3-players, dishes.play.clockwise
-        return State(setup, tuple(places), turn, state.reveal[1:])
-    if isinstance(move, Turn):  # rule: dishes.play.turn-own-tile
-        return State(setup, state.places, state.turn, (move.place,))
-    if isinstance(move, Place):  # rule: dishes.play.move-whole-stack
-        places = list(state.places)
-        places[move.target] = places[move.target] + places[move.source]
-        places[move.source] = ()
-        return State(setup, tuple(places), _next(state), state.reveal)
-    return State(setup, state.places, _next(state), state.reveal)  # Pass (dishes.ruling.stuck-player)
+        turn = state.turn if spare_reveal else (state.turn + 1) % setup.players  # rule: dishes.ruling.deal-3-players, dishes.play.clockwise
+        return _state(setup, tuple(places), turn, state.reveal[1:])
+    if kind is Turn:  # rule: dishes.play.turn-own-tile
+        return _state(setup, state.places, state.turn, (move.place,))
+    if kind is FirstPlayer:  # rule: dishes.ruling.first-player
+        return _state(setup, state.places, move.seat, state.reveal)
+    return _state(setup, state.places, (state.turn + 1) % setup.players, state.reveal)  # Pass (dishes.ruling.stuck-player)
 
 
 def tile_code(g: Geometry, place: int, colour: int) -> int:
