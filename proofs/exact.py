@@ -384,6 +384,9 @@ class Solution:
     players: int
     levels: list[LevelCounts] = field(default_factory=list)
     complete: bool = False
+    """Everything asked for was found: every level counted and, if asked, every value."""
+    counted: bool = False
+    """Every level was counted (the figures by level are final)."""
     stopped: str = ""
     random_play: SeatValues | None = None
     optimal_play: SeatValues | None = None
@@ -406,7 +409,7 @@ class Solution:
     @property
     def longest_game_actions(self) -> int | None:
         ends = [a for a, lv in enumerate(self.levels) if lv.terminal_states]
-        return max(ends) if ends and self.complete else None
+        return max(ends) if ends and self.counted else None
 
 
 def seat_values(vec: list[Fraction], n: int) -> SeatValues:

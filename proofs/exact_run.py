@@ -17,7 +17,7 @@ import math
 import os
 import resource
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, wait
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
@@ -39,15 +39,32 @@ def _task(kind: str, kernel: Kernel, root: str, level: int, *args: Any) -> tuple
     return fn(kernel, store, level, *args), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
+class TimeUp(Exception):
+    """The run's time limit passed before a batch of tasks was done; the tasks were stopped."""
+
+
+def _left(deadline: float | None) -> float | None:
+    return None if deadline is None else max(0.0, deadline - time.perf_counter())
+
+
 class Executor:
-    """Runs a batch of tasks and returns their results in order."""
+    """Runs a batch of tasks and returns their results in order.
+
+    With a ``deadline`` (a ``time.perf_counter()`` value) a batch not done by then is
+    stopped and :class:`TimeUp` raised: a time limit only ever stops a run.  In this process
+    (``serial``) a task runs to its end and the deadline is checked between tasks."""
 
     name = "serial"
     workers = 1
     worker_peak_kb = 0
 
-    def run(self, calls: Sequence[tuple]) -> list[Any]:
-        return self._unwrap([_task(*c) for c in calls])
+    def run(self, calls: Sequence[tuple], deadline: float | None = None) -> list[Any]:
+        done = []
+        for c in calls:
+            if _left(deadline) == 0.0:
+                raise TimeUp
+            done.append(_task(*c))
+        return self._unwrap(done)
 
     def _unwrap(self, done: list[tuple[Any, int]]) -> list[Any]:
         for _, peak in done:
@@ -73,9 +90,23 @@ class ProcessExecutor(Executor):
         self.workers = workers or os.cpu_count() or 1
         self.pool = ProcessPoolExecutor(max_workers=self.workers)
 
-    def run(self, calls: Sequence[tuple]) -> list[Any]:
+    def run(self, calls: Sequence[tuple], deadline: float | None = None) -> list[Any]:
         futures = [self.pool.submit(_task, *c) for c in calls]
+        _, pending = wait(futures, timeout=_left(deadline))
+        if pending:
+            self._stop()
+            raise TimeUp
         return self._unwrap([f.result() for f in futures])
+
+    def _stop(self) -> None:
+        """Stop the workers at once, mid-task, and start a fresh pool for what comes next."""
+        processes = list((getattr(self.pool, "_processes", None) or {}).values())  # where CPython's pool keeps them
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for proc in processes:
+            proc.kill()  # SIGKILL: a worker may have inherited a handler for SIGTERM
+        for proc in processes:
+            proc.join()
+        self.pool = ProcessPoolExecutor(max_workers=self.workers)
 
     def close(self) -> None:
         self.pool.shutdown(wait=True)
@@ -96,8 +127,15 @@ class DaskExecutor(Executor):
             self.client = Client(self.cluster)
         self.workers = len(self.client.scheduler_info()["workers"])
 
-    def run(self, calls: Sequence[tuple]) -> list[Any]:
+    def run(self, calls: Sequence[tuple], deadline: float | None = None) -> list[Any]:
+        from dask.distributed import wait as dask_wait
+
         futures = [self.client.submit(_task, *c, pure=False) for c in calls]
+        try:
+            dask_wait(futures, timeout=_left(deadline))
+        except TimeoutError:
+            self.client.cancel(futures)
+            raise TimeUp from None
         return self._unwrap(self.client.gather(futures))
 
     def close(self) -> None:
@@ -127,10 +165,13 @@ def solve(kernel: Kernel, *, name: str = "", values: bool = True, run: Executor 
           progress: Progress | None = None, first_moves: FirstMoves | None = None) -> Solution:
     """Count (and, with ``values``, solve) the game of ``kernel`` from its start.
 
-    ``max_states`` (engine states) bounds what the run covers; ``max_seconds`` only stops it
-    between levels and marks it incomplete.  ``first_moves`` gives the first actions at the
-    real start (text, mover, and each chance outcome as a canonical row of level 1)."""
+    ``max_states`` (engine states) bounds what the run covers: it is checked after each
+    level, so the same inputs always cover the same levels.  ``max_seconds`` only stops the
+    run, within a level if need be (the level in progress is dropped), and marks it
+    incomplete.  ``first_moves`` gives the first actions at the real start (text, mover,
+    and each chance outcome as a canonical row of level 1)."""
     t0 = time.perf_counter()
+    deadline = None if max_seconds is None else t0 + max_seconds
     own = run is None
     run = run or Executor()
     parts = parts or max(1, 2 * run.workers)
@@ -150,7 +191,7 @@ def solve(kernel: Kernel, *, name: str = "", values: bool = True, run: Executor 
             elapsed = time.perf_counter() - t0
             say(f"level {level}: {sol.levels[level].nodes:,} states to expand; {seen:,} distinct states so far; "
                 f"{elapsed:.0f} s ({seen / max(elapsed, 1e-9):,.0f} states/s)")
-            grown = run.run([("expand", kernel, str(store.root), level, p, parts, values) for p in range(parts)])
+            grown = run.run([("expand", kernel, str(store.root), level, p, parts, values) for p in range(parts)], deadline)
             for c in grown:
                 for f in ("terminal_states", "terminal_up_to_colours_and_kinds", "children"):
                     setattr(sol.levels[level], f, getattr(sol.levels[level], f) + getattr(c, f))
@@ -159,10 +200,10 @@ def solve(kernel: Kernel, *, name: str = "", values: bool = True, run: Executor 
                     sol.levels[level].violations[name] = sol.levels[level].violations.get(name, 0) + count
                     sol.levels[level].example.setdefault(name, c.example[name])
             if not sol.levels[level].children:
-                sol.complete = True
+                sol.counted = True
                 store.drop(level + 1, "b*")
                 break
-            merged = run.run([("merge", kernel, str(store.root), level + 1, p, parts, values) for p in range(parts)])
+            merged = run.run([("merge", kernel, str(store.root), level + 1, p, parts, values) for p in range(parts)], deadline)
             nxt = LevelCounts()
             for c in merged:
                 nxt.add(c)
@@ -175,11 +216,11 @@ def solve(kernel: Kernel, *, name: str = "", values: bool = True, run: Executor 
             if max_states is not None and seen > max_states:
                 sol.stopped = f"the state budget of {max_states:,} engine states"
                 break
-            if max_seconds is not None and time.perf_counter() - t0 > max_seconds:
-                sol.stopped = f"the time limit of {max_seconds:g} s"
-                break
-        if sol.complete and values:
-            _values(kernel, store, run, parts, sizes, sol, starts, say, first_moves)
+        if sol.counted and values:
+            _values(kernel, store, run, parts, sizes, sol, starts, say, first_moves, deadline)
+        sol.complete = sol.counted
+    except TimeUp:
+        sol.stopped = f"the time limit of {max_seconds:g} s" + (" (every level counted; values not finished)" if sol.counted else "")
     finally:
         sol.seconds = time.perf_counter() - t0
         if own:
@@ -200,7 +241,7 @@ def _write_start(kernel: Kernel, store: Store, parts: int, rows: np.ndarray) -> 
     return sizes
 
 
-def _values(kernel, store, run, parts, sizes, sol, starts, say, first_moves):
+def _values(kernel, store, run, parts, sizes, sol, starts, say, first_moves, deadline):
     last = len(sol.levels) - 1
     denominator = math.prod(lv.weight_lcm for lv in sol.levels)
     bound = 2 * (last + 2) * denominator  # values are at most the number of levels
@@ -213,10 +254,10 @@ def _values(kernel, store, run, parts, sizes, sol, starts, say, first_moves):
         say(f"values: level {level}, {sol.levels[level].nodes:,} states ({len(primes)} primes for random play)")
         nxt = sizes[level + 1] if level < last else None
         root = str(store.root)
-        run.run([("level", kernel, root, level, parts, sizes[level], nxt)])
+        run.run([("level", kernel, root, level, parts, sizes[level], nxt)], deadline)
         calls = [("optimal", kernel, root, level, level == last)]
         calls += [("random", kernel, root, level, level == last, c, chunk) for c, chunk in enumerate(chunks)]
-        run.run(calls)
+        run.run(calls, deadline)
         if level + 1 <= last and level + 1 != 1:  # level 1 stays for the first moves
             store.drop(level + 1, "*")
     n = kernel.players

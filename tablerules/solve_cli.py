@@ -15,6 +15,7 @@ from typing import Any
 from tablerules.model import registry
 from tablerules.model.core import SetupError, options_text
 
+from .commandline import add_max_seconds
 from .report import table
 
 SCHEMA_VERSION = 1
@@ -49,7 +50,7 @@ def add_parser(sub: Any, setup_args: Any) -> None:
     s.add_argument("--store", metavar="DIR", help="folder for the level files (default: a temporary folder; "
                    "on a multi-machine dask cluster, a shared folder)")
     s.add_argument("--max-states", type=int, default=None, help="stop after this many engine states (incomplete)")
-    s.add_argument("--max-seconds", type=float, default=None, help="stop between levels after this long (incomplete)")
+    add_max_seconds(s)
     s.add_argument("--trace", choices=("longest",), help="also find a game again and show it: 'longest' = a game "
                    "with the most actions (searched once more after the count; no parent pointers are kept)")
     s.add_argument("--every-alternative", action="store_true",

@@ -229,6 +229,57 @@ def test_a_state_budget_stops_the_run_as_incomplete():
     assert sol.random_play is None
 
 
+class _SlowKernel:
+    """The Dishes kernel whose expansion of level 2 takes a minute (a stand-in for a level
+    too large to finish)."""
+
+    def __init__(self, kern) -> None:
+        self.kern = kern
+
+    def __getattr__(self, name):
+        if name == "kern":  # not set yet while unpickling in a worker
+            raise AttributeError(name)
+        return getattr(self.kern, name)
+
+    def expand(self, rows):
+        if len(rows) and int(self.kern.level(rows[:1])[0]) == 2:
+            import time
+
+            time.sleep(60)
+        return self.kern.expand(rows)
+
+
+def test_a_time_limit_stops_a_level_in_progress_and_only_marks_the_run_incomplete():
+    """The limit stops the run inside a level (the worker processes are stopped mid-task);
+    the levels counted before it stand, the one in progress is dropped, nothing is claimed
+    complete, and the same pool then solves a run to its end."""
+    import time
+
+    kern = registry.kernel("dishes", RULES.setup(2, Options(), Tiles(2, 4)))
+    run = ProcessExecutor(2)
+    try:
+        solve(kern, run=run)  # the workers load the compiled loops before the clock starts
+        t0 = time.perf_counter()
+        sol = solve(_SlowKernel(kern), run=run, max_seconds=3, values=False)
+        took = time.perf_counter() - t0
+        assert not sol.complete and not sol.counted and "time limit" in sol.stopped
+        assert len(sol.levels) == 3 and sol.levels[2].children == 0  # level 2 counted, its expansion dropped
+        assert sol.longest_game_actions is None
+        assert took < 45, "the workers were not stopped mid-task"
+        again = solve(kern, run=run)
+        full = solve(kern)
+        assert again.complete and [dataclasses.astuple(a) for a in again.levels] == [dataclasses.astuple(b) for b in full.levels]
+    finally:
+        run.close()
+
+
+def test_a_time_limit_already_passed_claims_nothing():
+    kern = registry.kernel("dishes", RULES.setup(2, Options(), Tiles(3, 4)))
+    sol = solve(kern, max_seconds=1e-9)
+    assert not sol.complete and not sol.counted and "time limit" in sol.stopped
+    assert sol.random_play is None and sol.optimal_play is None and sol.longest_game_actions is None
+
+
 def test_rule_sets_without_a_progress_measure_are_refused():
     from tablerules.model.core import SetupError
 
