@@ -16,6 +16,7 @@ from tablerules.model import registry
 from tablerules.model.core import SetupError, options_text
 
 from .commandline import add_max_seconds
+from .limits import number
 from .report import table
 
 SCHEMA_VERSION = 1
@@ -46,6 +47,10 @@ def add_parser(sub: Any, setup_args: Any) -> None:
     s.add_argument("--executor", choices=("processes", "serial", "dask"), default="processes",
                    help="where the tasks run (default: a process per core)")
     s.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
+    s.add_argument("--partitions", type=number(int, 1, 65536), default=None, metavar="N",
+                   help="split every level into N partitions by a hash of the table state (default: two per worker); "
+                        "each task holds one partition's states and children in memory, so more partitions mean "
+                        "less memory per worker for large levels (at most 65,536)")
     s.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler address (default: a local cluster)")
     s.add_argument("--store", metavar="DIR", help="folder for the level files (default: a temporary folder; "
                    "on a multi-machine dask cluster, a shared folder)")
@@ -79,7 +84,7 @@ def run(args: argparse.Namespace, build_setup: Any) -> int:
     except ImportError as e:
         raise SetupError(f"--executor {args.executor}: {e.name} is not installed (pip install 'dask[distributed]')") from None
     try:
-        sol = solve(kern, name=rules.id, values=not args.count_only, run=run_on, store_root=args.store,
+        sol = solve(kern, name=rules.id, values=not args.count_only, run=run_on, parts=args.partitions, store_root=args.store,
                     max_states=args.max_states, max_seconds=args.max_seconds, progress=say,
                     first_moves=lambda: first_moves(rules, setup, kern))
     finally:

@@ -171,3 +171,29 @@ def test_a_command_module_written_with_add_parser_and_run_is_wired_in(monkeypatc
     assert cli.main(["fake", "dishes"]) == 0
     assert capsys.readouterr().out == "dishes 3\n"
     assert cli.main(["fake", "dishes", "--players", "9"]) == 2
+
+
+def test_solve_gives_the_same_figures_whatever_the_number_of_partitions():
+    import json
+
+    docs = [json.loads(run("solve", "dishes", "--players", "2", "--deck", "3x4", "--json", *extra).stdout)
+            for extra in ([], ["--partitions", "7"], ["--partitions", "1", "--executor", "serial"])]
+    keys = ("table_states", "table_states_by_actions", "terminal_states", "engine_states", "random_play", "optimal_play")
+    assert docs[0]["table_states"] == 83_893
+    assert [{k: d[k] for k in keys} for d in docs[1:]] == [{k: docs[0][k] for k in keys}] * 2
+
+
+def test_solve_stopped_by_its_time_limit_exits_3_and_claims_nothing_complete():
+    import json
+
+    r = run("solve", "dishes", "--players", "2", "--deck", "4x4", "--json", "--max-seconds", "0.001")
+    doc = json.loads(r.stdout)
+    assert r.returncode == 3 and doc["exit_status"] == 3 and "Traceback" not in r.stderr
+    assert not doc["complete"] and "time limit" in doc["stopped"]
+    assert doc["longest_game_actions"] is None and doc["random_play"] is None and doc["optimal_play"] is None
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "x", "70000"])
+def test_solve_refuses_a_bad_number_of_partitions_with_one_line(value):
+    r = run("solve", "dishes", "--deck", "2x4", "--partitions", value)
+    assert r.returncode == 2 and "--partitions" in r.stderr and len(r.stderr.strip().splitlines()) == 1
