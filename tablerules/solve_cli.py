@@ -24,7 +24,12 @@ EXAMPLES = """examples:
   tablerules solve dishes --players 2 --json > solve.json  # the same as one JSON document
   tablerules solve dishes --players 2 --deck 3x4 --ruling movable-stacks=any-stack
   tablerules solve dishes --players 2 --deal red,yellow,c3,c4,red,yellow/yellow,c3,c4,red,yellow,c3
+  tablerules solve dishes --players 2 --deck 3x4 --trace longest   # and show a longest game
   tablerules solve dishes --players 3 --count-only --max-seconds 600 --executor dask
+
+Units: table states (what the players see, the figures of the game), actions (flips and
+placements; forced passes are not actions), and engine states (what the engine stores, for
+progress and memory; not table states): see docs/exact.rst.
 """
 
 UNITS = ("a table state is whose turn it is plus, for every place, empty / clean / a dirty pile given by its top "
@@ -48,7 +53,8 @@ def add_parser(sub: Any, setup_args: Any) -> None:
     s.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler address (default: a local cluster)")
     s.add_argument("--store", metavar="DIR", help="folder for the level files (default: a temporary folder; "
                    "on a multi-machine dask cluster, a shared folder)")
-    s.add_argument("--max-states", type=int, default=None, help="stop after this many engine states (incomplete)")
+    s.add_argument("--max-states", type=int, default=None, help="state budget in engine states: stop at the end of "
+                   "the level where the engine states stored pass this many (incomplete, exit status 3)")
     s.add_argument("--max-seconds", type=float, default=None, help="stop between levels after this long (incomplete)")
     s.add_argument("--trace", choices=("longest",), help="also find a game again and show it: 'longest' = a game "
                    "with the most actions (searched once more after the count; no parent pointers are kept)")
@@ -57,7 +63,8 @@ def add_parser(sub: Any, setup_args: Any) -> None:
                         "the rulings report reads the result from spec/solved/")
     s.add_argument("--out", metavar="FILE", help="only with --every-alternative: write its results to FILE (JSON; "
                    "for one solve, use --json > FILE)")
-    s.add_argument("--json", action="store_true", help="print one JSON document (schema: solve)")
+    s.add_argument("--json", action="store_true", help="print one JSON document (schema: solve; with "
+                   "--every-alternative, the unversioned document spec/solved/ holds)")
 
 
 def run(args: argparse.Namespace, build_setup: Any) -> int:
@@ -78,6 +85,8 @@ def run(args: argparse.Namespace, build_setup: Any) -> int:
     finally:
         run_on.close()
     doc = document(rules, setup, kern, sol, args, run_on)
+    if args.trace and not sol.complete:
+        say(f"no longest game: the search is incomplete (stopped by {sol.stopped})")
     if args.trace and sol.complete:
         from tablerules.proofs.exact_trace import longest_game
 
@@ -304,7 +313,7 @@ def print_report(doc: dict[str, Any], sol: Any, default_options: dict[str, Any])
     if doc["up_to_colours"] is not None:
         rows += [("  up to colours", f"{doc['up_to_colours']:,}"), ("  up to colours and kinds", f"{doc['up_to_colours_and_kinds']:,}")]
     rows += [("  of which the player to move must pass", f"{doc['forced_pass_states']:,}"),
-             ("terminal states", f"{doc['terminal_states']:,}"),
+             ("terminal table states", f"{doc['terminal_states']:,}"),
              ("longest game (actions)", doc["longest_game_actions"] if doc["longest_game_actions"] is not None else "-"),
              ("engine states (canonical; table state + memory)", f"{doc['engine_states']:,}")]
     table(rows, out=sys.stdout)

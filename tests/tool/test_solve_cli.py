@@ -77,3 +77,33 @@ def test_every_alternative_writes_out_and_prints_its_own_document(tmp_path):
                 "--json", timeout=120)
     assert r.returncode == 0, r.stderr
     assert json.loads(out.read_text())["alternatives"] == json.loads(r.stdout)["alternatives"]
+
+
+# --------------------------------------------------------------------------- what a run says
+
+
+def test_progress_and_report_name_their_units():
+    r = run_cli(*SMALL, timeout=120)
+    assert r.returncode == 0, r.stderr
+    progress = [line for line in r.stderr.splitlines() if line.startswith("solve: level")]
+    assert progress and all("engine states to expand" in line and "distinct engine states" in line for line in progress)
+    assert all("engine states" in line for line in r.stderr.splitlines() if line.startswith("solve: values"))
+    assert "terminal table states" in r.stdout
+
+
+def test_a_trace_asked_of_an_incomplete_run_says_why_none_is_shown():
+    r = run_cli(*SMALL[:-1], "3x4", "--trace", "longest", "--max-states", "100", timeout=120)
+    assert r.returncode == 3, r.stderr
+    assert "a longest game" not in r.stdout
+    assert "no longest game: the search is incomplete" in r.stderr
+
+
+def test_help_says_what_json_and_the_budget_mean():
+    r = run_cli("solve", "--help", timeout=60)
+    text = " ".join(r.stdout.split())
+    assert "--trace longest" in text  # an example of finding a game again
+    assert "at the end of the level" in text  # --max-states stops between levels, not at the exact count
+    flat = "".join(r.stdout.split())  # argparse may wrap a line at a hyphen
+    assert "--jsonprintoneJSONdocument(schema:solve;with--every-alternative" in flat  # that one is not schema solve
+    top = " ".join(run_cli("--help", timeout=60).stdout.split())
+    assert "rulings, solve and vectors verify writes a document" in top
