@@ -79,6 +79,14 @@ def test_every_alternative_writes_out_and_prints_its_own_document(tmp_path):
     assert json.loads(out.read_text())["alternatives"] == json.loads(r.stdout)["alternatives"]
 
 
+def test_an_impossible_deal_names_the_deal_ruling_that_forbids_it():
+    r = run_cli(*SMALL[:-1], "3x4", "--ruling", "deal-2-players=colour-sets", "--deal", "red,yellow,c3/yellow,c3,c4",
+                timeout=60)
+    assert r.returncode == 2
+    line = one_line_error(r.stderr)
+    assert "dishes.ruling.deal-2-players=colour-sets" in line and "at most 2 colours" in line
+
+
 # --------------------------------------------------------------------------- what a run says
 
 
