@@ -316,9 +316,20 @@ def parse_deal(text: str, setup: Setup) -> tuple[int, ...]:
                 raise SetupError(f"--deal layout {L + 1}: unknown colour {name!r} (colours: {', '.join(colours)})")
             out[L * NT + t] = colouring[L * NT + t] = colours.index(name)
     if deal_probability(setup, colouring) == 0:  # rule: dishes.components.colour-sets, dishes.ruling.colour-model
-        raise SetupError(f"--deal {text!r} cannot be dealt under dishes.ruling.colour-model={setup.options.colour_model} "
-                         f"(four-sets: each kind's tiles differ in colour; layout-sets: one colour per layout)")
+        raise SetupError(f"--deal {text!r} cannot be dealt under {_deal_rulings(setup, g)}")
     return tuple(out)
+
+
+def _deal_rulings(setup: Setup, g: Geometry) -> str:
+    """The rulings that decide which deals are possible, and what they allow (for parse_deal)."""
+    rulings = f"dishes.ruling.colour-model={setup.options.colour_model}"
+    if g.deal == "colour-sets":  # plumbing: names the deal ruling behind a refused deal
+        rulings += f", dishes.ruling.deal-{setup.players}-players=colour-sets"
+        return (f"{rulings} ({g.colours_in_play} whole colour sets are used: at most {g.colours_in_play} colours, and each kind's "
+                f"tiles differ in colour)")
+    if g.deal == "layout-sets":  # plumbing: names the deal ruling behind a refused deal
+        return f"{rulings} (one colour per layout, a different one for each layout)"
+    return f"{rulings} (each kind's tiles differ in colour)"
 
 
 # --------------------------------------------------------------------------- setup

@@ -44,12 +44,18 @@ def get(ruleset_id: str) -> RuleSet:
     return importlib.import_module(entry.model).RULES
 
 
-def kernel(ruleset_id: str, setup, **options) -> object:
-    """The compact kernel of a rule set for a setup; SetupError (one line) where there is none."""
+def require_kernel(ruleset_id: str) -> str:
+    """The module of a rule set's compact kernel; SetupError (one line) for an unknown id or
+    a rule set the exact engine cannot run (checked before any setup is built)."""
     entry = ENTRIES.get(ruleset_id)
     if entry is None:  # plumbing: one-line error for an unknown rule set id
         raise SetupError(f"unknown rule set {ruleset_id!r} (known: {', '.join(ENTRIES)})")
     if entry.kernel is None:  # plumbing: one-line error for a rule set without a compact kernel
         raise SetupError(f"{ruleset_id}: the exact engine needs a progress measure (a proved ranking function) "
                          "and a compact kernel; this rule set has none (dishes has both)")
-    return importlib.import_module(entry.kernel).kernel(setup, **options)
+    return entry.kernel
+
+
+def kernel(ruleset_id: str, setup, **options) -> object:
+    """The compact kernel of a rule set for a setup; SetupError (one line) where there is none."""
+    return importlib.import_module(require_kernel(ruleset_id)).kernel(setup, **options)

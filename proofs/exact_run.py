@@ -189,8 +189,8 @@ def solve(kernel: Kernel, *, name: str = "", values: bool = True, run: Executor 
         level, seen = 0, level0.nodes
         while True:
             elapsed = time.perf_counter() - t0
-            say(f"level {level}: {sol.levels[level].nodes:,} states to expand; {seen:,} distinct states so far; "
-                f"{elapsed:.0f} s ({seen / max(elapsed, 1e-9):,.0f} states/s)")
+            say(f"level {level}: {sol.levels[level].nodes:,} engine states to expand; {seen:,} distinct engine states "
+                f"so far; {elapsed:.0f} s ({seen / max(elapsed, 1e-9):,.0f} engine states/s)")
             grown = run.run([("expand", kernel, str(store.root), level, p, parts, values) for p in range(parts)], deadline)
             for c in grown:
                 for f in ("terminal_states", "terminal_up_to_colours_and_kinds", "children"):
@@ -251,7 +251,7 @@ def _values(kernel, store, run, parts, sizes, sol, starts, say, first_moves, dea
     chunks = [primes[i:i + exact.PRIMES_PER_TASK] for i in range(0, len(primes), exact.PRIMES_PER_TASK)]
     sol.primes_used = len(primes)
     for level in range(last, -1, -1):
-        say(f"values: level {level}, {sol.levels[level].nodes:,} states ({len(primes)} primes for random play)")
+        say(f"values: level {level}, {sol.levels[level].nodes:,} engine states ({len(primes)} primes for random play)")
         nxt = sizes[level + 1] if level < last else None
         root = str(store.root)
         run.run([("level", kernel, root, level, parts, sizes[level], nxt)], deadline)

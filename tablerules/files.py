@@ -49,12 +49,24 @@ def write_atomic(path: str | Path, text: str | bytes) -> None:
     try:
         tmp = _write_temporary(folder, f".{path.name}.", data)
         try:
+            os.chmod(tmp, _mode_for(path))
             os.replace(tmp, path)
         except BaseException:
             _remove(tmp)
             raise
     except OSError as e:
         raise OutputError(f"cannot write {path}: {describe(e)}") from None
+
+
+def _mode_for(path: Path) -> int:
+    """The permissions the file should end with: those of the file it replaces, else what
+    the umask gives a new file (the temporary file itself is private, rw-------)."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def _write_temporary(folder: Path, prefix: str, data: bytes) -> str:

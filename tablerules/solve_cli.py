@@ -26,7 +26,12 @@ EXAMPLES = """examples:
   tablerules solve dishes --players 2 --json > solve.json  # the same as one JSON document
   tablerules solve dishes --players 2 --deck 3x4 --ruling movable-stacks=any-stack
   tablerules solve dishes --players 2 --deal red,yellow,c3,c4,red,yellow/yellow,c3,c4,red,yellow,c3
+  tablerules solve dishes --players 2 --deck 3x4 --trace longest   # and show a longest game
   tablerules solve dishes --players 3 --count-only --max-seconds 600 --executor dask
+
+Units: table states (what the players see, the figures of the game), actions (flips and
+placements; forced passes are not actions), and engine states (what the engine stores, for
+progress and memory; not table states): see docs/exact.rst.
 """
 
 UNITS = ("a table state is whose turn it is plus, for every place, empty / clean / a dirty pile given by its top "
@@ -54,35 +59,31 @@ def add_parser(sub: Any, setup_args: Any) -> None:
     s.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler address (default: a local cluster)")
     s.add_argument("--store", metavar="DIR", help="folder for the level files (default: a temporary folder; "
                    "on a multi-machine dask cluster, a shared folder)")
-    s.add_argument("--max-states", type=int, default=None, help="stop after this many engine states (incomplete)")
+    s.add_argument("--max-states", type=int, default=None, help="state budget in engine states: stop at the end of "
+                   "the level where the engine states stored pass this many (incomplete, exit status 3)")
     add_max_seconds(s)
     s.add_argument("--trace", choices=("longest",), help="also find a game again and show it: 'longest' = a game "
                    "with the most actions (searched once more after the count; no parent pointers are kept)")
     s.add_argument("--every-alternative", action="store_true",
                    help="solve the default and every ruling alternative that keeps the game finite (one at a time); "
                         "the rulings report reads the result from spec/solved/")
-    s.add_argument("--out", metavar="FILE", help="with --every-alternative: write the results to FILE (JSON)")
-    s.add_argument("--json", action="store_true", help="print one JSON document (schema: solve)")
+    s.add_argument("--out", metavar="FILE", help="only with --every-alternative: write its results to FILE (JSON; "
+                   "for one solve, use --json > FILE)")
+    s.add_argument("--json", action="store_true", help="print one JSON document (schema: solve; with "
+                   "--every-alternative, the unversioned document spec/solved/ holds)")
 
 
 def run(args: argparse.Namespace, build_setup: Any) -> int:
-    from tablerules.proofs.exact_run import executor, solve
+    from tablerules.proofs.exact_run import solve
 
+    registry.require_kernel(args.ruleset)  # before the setup: its problems are beside the point
     rules, setup = build_setup(args)
-    if args.max_states is not None and args.max_states <= 0:
-        raise SetupError("--max-states must be positive")
-    if args.max_seconds is not None and not (args.max_seconds > 0):
-        raise SetupError("--max-seconds must be a positive number")
-    if args.workers is not None and not 1 <= args.workers <= 256:
-        raise SetupError("--workers must be between 1 and 256")
+    _check_options(args)
     if args.every_alternative:
         return _every_alternative(rules, setup, args)
-    kern = registry.kernel(rules.id, setup, **({"deal": args.deal} if args.deal else {}))
+    kern = registry.kernel(rules.id, setup, **({"deal": args.deal} if args.deal is not None else {}))
     say = lambda text: print(f"solve: {text}", file=sys.stderr, flush=True)  # noqa: E731 - progress on stderr
-    try:
-        run_on = executor(args.executor, args.workers, args.scheduler)
-    except ImportError as e:
-        raise SetupError(f"--executor {args.executor}: {e.name} is not installed (pip install 'dask[distributed]')") from None
+    run_on = _executor(args)
     try:
         sol = solve(kern, name=rules.id, values=not args.count_only, run=run_on, parts=args.partitions, store_root=args.store,
                     max_states=args.max_states, max_seconds=args.max_seconds, progress=say,
@@ -90,6 +91,8 @@ def run(args: argparse.Namespace, build_setup: Any) -> int:
     finally:
         run_on.close()
     doc = document(rules, setup, kern, sol, args, run_on)
+    if args.trace and not sol.complete:
+        say(f"no longest game: the search is incomplete (stopped by {sol.stopped})")
     if args.trace and sol.complete:
         from tablerules.proofs.exact_trace import longest_game
 
@@ -111,21 +114,71 @@ def run(args: argparse.Namespace, build_setup: Any) -> int:
     return 0 if sol.complete else 3
 
 
-def _every_alternative(rules: Any, setup: Any, args: argparse.Namespace) -> int:
-    from tablerules.proofs.exact_impact import solve_alternatives
+def _check_options(args: argparse.Namespace) -> None:
+    """Refuse, before any work, what the run would ignore or could only fail on at its end."""
+    from tablerules.files import check_writable_file, check_writable_folder
+
+    if args.max_states is not None and args.max_states <= 0:
+        raise SetupError("--max-states must be positive")
+    if args.max_seconds is not None and not (args.max_seconds > 0):
+        raise SetupError("--max-seconds must be a positive number")
+    if args.workers is not None and not 1 <= args.workers <= 256:
+        raise SetupError("--workers must be between 1 and 256")
+    if args.scheduler is not None and args.executor != "dask":
+        raise SetupError(f"--scheduler {args.scheduler}: a scheduler is for --executor dask")
+    if args.workers is not None and args.executor == "serial":
+        raise SetupError("--workers: --executor serial runs every task in this process")
+    if args.workers is not None and args.scheduler is not None:
+        raise SetupError("--workers: with --scheduler the cluster's own workers run the tasks")
+    if args.every_alternative:
+        ignored = [name for name, given in (("--deal", args.deal is not None), ("--ruling", args.ruling),
+                                            ("--strict", args.strict), ("--count-only", args.count_only),
+                                            ("--max-states", args.max_states is not None), ("--trace", args.trace),
+                                            ("--store", args.store is not None),
+                                            ("--partitions", args.partitions is not None)) if given]
+        if ignored:
+            raise SetupError(f"--every-alternative solves every deal under each alternative in turn: drop "
+                             f"{', '.join(ignored)}")
+    elif args.out is not None:
+        raise SetupError(f"--out {args.out}: --out is for --every-alternative; for one solve, use --json > FILE")
+    if args.out is not None:
+        check_writable_file(args.out, "--out")
+    if args.store is not None:
+        check_writable_folder(args.store, "--store")
+
+
+def _executor(args: argparse.Namespace) -> Any:
+    """The executor the options ask for; a missing package or an unreachable scheduler is one line."""
     from tablerules.proofs.exact_run import executor
 
-    if args.deal or args.ruling or args.strict:
-        raise SetupError("--every-alternative solves every deal under each alternative in turn: drop --deal, --ruling and --strict")
+    try:
+        return executor(args.executor, args.workers, args.scheduler)
+    except ImportError as e:
+        raise SetupError(f"--executor {args.executor}: {e.name} is not installed (pip install 'dask[distributed]')") from None
+    except (OSError, ValueError) as e:
+        if args.scheduler is None:
+            raise
+        raise SetupError(f"--scheduler {args.scheduler}: cannot connect: {_one_line(e)}") from None
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def _every_alternative(rules: Any, setup: Any, args: argparse.Namespace) -> int:
+    from tablerules.files import write_atomic
+    from tablerules.proofs.exact_impact import solve_alternatives
+
     say = lambda text: print(f"solve: {text}", file=sys.stderr, flush=True)  # noqa: E731 - progress on stderr
-    run_on = executor(args.executor, args.workers, args.scheduler)
+    run_on = _executor(args)
     try:
         doc = solve_alternatives(rules.id, setup.players, setup.components, run=run_on, max_seconds=args.max_seconds,
                                  progress=say)
     finally:
         run_on.close()
     if args.out:
-        _write_atomically(args.out, json.dumps(doc, indent=1) + "\n")
+        write_atomic(args.out, json.dumps(doc, indent=1) + "\n")
     if args.json:
         json.dump(doc, sys.stdout, indent=1)
         print()
@@ -142,21 +195,6 @@ def _short(values: list[str] | None) -> str:
     if not values:
         return "-"
     return ", ".join(f"{float(Fraction(v)):.4f}" for v in values)
-
-
-def _write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder (never half-written)."""
-    import os
-    import tempfile
-
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tablerules-")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        raise SetupError(f"--out {path}: cannot write: {e.strerror or e}") from None
 
 
 def _tool_version() -> str:
@@ -200,7 +238,7 @@ def document(rules: Any, setup: Any, kern: Any, sol: Any, args: argparse.Namespa
     doc: dict[str, Any] = {
         "schema": f"tablerules/solve/{SCHEMA_VERSION}", "tablerules": _tool_version(),
         "ruleset": rules.id, "players": setup.players, "options": options_text(setup.options),
-        "components": setup.components.name, "deal": args.deal or "every deal",
+        "components": setup.components.name, "deal": "every deal" if args.deal is None else args.deal,
         "complete": sol.complete, "stopped": sol.stopped or None, "units": UNITS,
         "table_states": sol.total("table_states"),
         "table_states_by_actions": [lv.table_states for lv in sol.levels],
@@ -282,7 +320,7 @@ def print_report(doc: dict[str, Any], sol: Any, default_options: dict[str, Any])
     if doc["up_to_colours"] is not None:
         rows += [("  up to colours", f"{doc['up_to_colours']:,}"), ("  up to colours and kinds", f"{doc['up_to_colours_and_kinds']:,}")]
     rows += [("  of which the player to move must pass", f"{doc['forced_pass_states']:,}"),
-             ("terminal states", f"{doc['terminal_states']:,}"),
+             ("terminal table states", f"{doc['terminal_states']:,}"),
              ("longest game (actions)", doc["longest_game_actions"] if doc["longest_game_actions"] is not None else "-"),
              ("engine states (canonical; table state + memory)", f"{doc['engine_states']:,}")]
     table(rows, out=sys.stdout)

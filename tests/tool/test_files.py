@@ -50,3 +50,18 @@ def test_folders_that_cannot_be_written_are_refused_before_any_work(tmp_path):
         check_writable_file(tmp_path / "missing" / "report.md", "--out")
     assert check_writable_folder(tmp_path / "new", "--out").is_dir()
     assert [p.name for p in (tmp_path / "new").iterdir()] == []  # the probe is gone
+
+
+def test_a_new_file_gets_the_usual_permissions_and_a_replaced_one_keeps_its_own(tmp_path):
+    """The temporary file is private while it is written; what lands is not (umask 022: rw-r--r--)."""
+    old = os.umask(0o022)
+    try:
+        write_atomic(tmp_path / "new.json", "{}")
+        kept = tmp_path / "kept.json"
+        kept.write_text("old")
+        kept.chmod(0o640)
+        write_atomic(kept, "new")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o644
+    assert kept.stat().st_mode & 0o777 == 0o640 and kept.read_text() == "new"
