@@ -26,7 +26,6 @@ SMALL = ("solve", "dishes", "--players", "2", "--deck", "2x4")
     (["--executor", "serial", "--workers", "3"], "--workers"),
     (["--deal", ""], "--deal ''"),
     (["--every-alternative", "--count-only"], "--count-only"),
-    (["--every-alternative", "--max-states", "100"], "--max-states"),
     (["--every-alternative", "--trace", "longest"], "--trace"),
 ])
 def test_an_option_that_would_be_ignored_is_refused_in_one_line(extra, needle, tmp_path):
@@ -77,6 +76,19 @@ def test_every_alternative_writes_out_and_prints_its_own_document(tmp_path):
                 "--json", timeout=120)
     assert r.returncode == 0, r.stderr
     assert json.loads(out.read_text())["alternatives"] == json.loads(r.stdout)["alternatives"]
+
+
+def test_every_alternative_stops_each_alternative_at_the_state_budget_and_says_so(tmp_path):
+    """The budget applies to each alternative on its own; the command that remakes the file
+    carries it; the run is incomplete (exit 3) when an alternative stopped."""
+    out = tmp_path / "solved.json"
+    r = run_cli("solve", "dishes", "--players", "2", "--deck", "2x4", "--every-alternative", "--max-states", "3000",
+                "--out", str(out), timeout=300)
+    doc = json.loads(out.read_text())
+    stopped = [a for a in doc["alternatives"] if not a["complete"]]
+    assert r.returncode == 3 and stopped and all("state budget of 3,000" in a["stopped"] for a in stopped)
+    assert any(a["complete"] for a in doc["alternatives"])
+    assert "--max-states 3000" in doc["command"]
 
 
 def test_an_impossible_deal_names_the_deal_ruling_that_forbids_it():
