@@ -268,7 +268,7 @@ def document(rules: Any, setup: Any, kern: Any, sol: Any, args: argparse.Namespa
             "seat_among_losers": [fraction_text(x) for x in o.among_losers],
             "seat_sole_loser": [fraction_text(x) for x in o.sole_loser],
             "expected_actions": fraction_text(o.expected_actions),
-            "first_player_advantage": bool(o.among_losers[0] < min(o.among_losers[1:n])),
+            "first_player_advantage": first_player_advantage(setup, o.among_losers),
             "tie_rule": ("own P(among losers) smallest; then own P(sole loser) smallest; then the others' total "
                          "P(among losers) largest; then fewest expected actions; then the value vector smallest "
                          "in seat order"),
@@ -278,6 +278,14 @@ def document(rules: Any, setup: Any, kern: Any, sol: Any, args: argparse.Namespa
             "best_first_moves": best_first_moves(sol),
         }
     return doc
+
+
+def first_player_advantage(setup: Any, among_losers: Any) -> bool | None:
+    """Does seat 0, which plays first, lose strictly less often than every other seat under
+    optimal play?  None where chance picks who plays first (dishes.ruling.first-player)."""
+    if getattr(setup.options, "first_player", "seat-0") != "seat-0":
+        return None
+    return bool(among_losers[0] < min(among_losers[1:setup.players]))
 
 
 def best_first_moves(sol: Any) -> list[str]:
@@ -339,7 +347,9 @@ def print_report(doc: dict[str, Any], sol: Any, default_options: dict[str, Any])
         print(f"expected actions: {_num(v['expected_actions'])}")
         if name == "optimal_play":
             print(f"tie rule: {v['tie_rule']}")
-            print(f"first player has an advantage: {'yes' if v['first_player_advantage'] else 'no'}")
+            advantage = v["first_player_advantage"]
+            print("first player has an advantage (seat 0 loses strictly less often than every other seat): "
+                  + ("- (chance picks the first player)" if advantage is None else "yes" if advantage else "no"))
             table(((m["move"], _num(m["seat_among_losers"][0]), _num(m["expected_actions"])) for m in v["first_moves"]),
                   header=("first move", "P(seat 0 does the dishes)", "expected actions"), out=sys.stdout)
             print(f"best first moves: {', '.join(v['best_first_moves']) or '-'}")

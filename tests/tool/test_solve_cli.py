@@ -127,3 +127,10 @@ def test_help_says_what_json_and_the_budget_mean():
     assert "--jsonprintoneJSONdocument(schema:solve;with--every-alternative" in flat  # that one is not schema solve
     top = " ".join(run_cli("--help", timeout=60).stdout.split())
     assert "rulings, solve and vectors verify writes a document" in top
+
+
+def test_first_player_advantage_is_not_claimed_when_chance_picks_the_first_player():
+    docs = {alt: json.loads(run_cli(*SMALL, "--json", "--ruling", f"first-player={alt}", timeout=120).stdout)
+            for alt in ("seat-0", "random")}
+    assert isinstance(docs["seat-0"]["optimal_play"]["first_player_advantage"], bool)
+    assert docs["random"]["optimal_play"]["first_player_advantage"] is None
