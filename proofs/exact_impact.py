@@ -64,7 +64,7 @@ def _fraction(f: Fraction) -> str:
 
 
 def solve_alternatives(ruleset: str, players: int, components: Any, *, run: Executor | None = None,
-                       max_states: int | None = None, max_seconds: float | None = None,
+                       parts: int | None = None, max_states: int | None = None, max_seconds: float | None = None,
                        progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Solve the default and every finite alternative; a JSON-able document of the results.
 
@@ -86,7 +86,7 @@ def solve_alternatives(ruleset: str, players: int, components: Any, *, run: Exec
         except SetupError as e:
             rows.append({"ruling": rid, "alternative": alt, "label": label, "complete": False, "stopped": str(e)})
             continue
-        sol = solve(registry.kernel(ruleset, setup), run=run, max_states=max_states, max_seconds=max_seconds)
+        sol = solve(registry.kernel(ruleset, setup), run=run, parts=parts, max_states=max_states, max_seconds=max_seconds)
         row: dict[str, Any] = {"ruling": rid, "alternative": alt, "label": label, "complete": sol.complete,
                                "stopped": sol.stopped or None, "table_states": sol.total("table_states"),
                                "engine_states": sol.total("nodes"), "longest_game_actions": sol.longest_game_actions,
@@ -100,6 +100,7 @@ def solve_alternatives(ruleset: str, players: int, components: Any, *, run: Exec
     return {"ruleset": ruleset, "players": players, "components": components.name, "sources": sources_digest(),
             "command": f"tablerules solve {ruleset} --players {players} --deck {components.name} --every-alternative "
                        + (f"--max-states {max_states} " if max_states is not None else "")
+                       + (f"--partitions {parts} " if parts is not None else "")
                        + f"--out {default_path(ruleset, players, components)}",
             "alternatives": rows}
 

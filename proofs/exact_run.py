@@ -18,6 +18,7 @@ import os
 import resource
 import time
 from concurrent.futures import ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
@@ -41,6 +42,11 @@ def _task(kind: str, kernel: Kernel, root: str, level: int, *args: Any) -> tuple
 
 class TimeUp(Exception):
     """The run's time limit passed before a batch of tasks was done; the tasks were stopped."""
+
+
+class WorkerLost(Exception):
+    """A worker process died while running a task (the system killed it, most often for
+    lack of memory); the batch is lost and the pool is started afresh."""
 
 
 def _left(deadline: float | None) -> float | None:
@@ -96,7 +102,11 @@ class ProcessExecutor(Executor):
         if pending:
             self._stop()
             raise TimeUp
-        return self._unwrap([f.result() for f in futures])
+        try:
+            return self._unwrap([f.result() for f in futures])
+        except BrokenProcessPool:
+            self._stop()
+            raise WorkerLost from None
 
     def _stop(self) -> None:
         """Stop the workers at once, mid-task, and start a fresh pool for what comes next."""
@@ -221,6 +231,9 @@ def solve(kernel: Kernel, *, name: str = "", values: bool = True, run: Executor 
         sol.complete = sol.counted
     except TimeUp:
         sol.stopped = f"the time limit of {max_seconds:g} s" + (" (every level counted; values not finished)" if sol.counted else "")
+    except WorkerLost:
+        sol.stopped = ("a worker process that died at level " + str(len(sol.levels) - 1) + " (killed by the system, most "
+                       "often for lack of memory: more --partitions make each task smaller)")
     finally:
         sol.seconds = time.perf_counter() - t0
         if own:

@@ -134,8 +134,7 @@ def _check_options(args: argparse.Namespace) -> None:
         ignored = [name for name, given in (("--deal", args.deal is not None), ("--ruling", args.ruling),
                                             ("--strict", args.strict), ("--count-only", args.count_only),
                                             ("--trace", args.trace),
-                                            ("--store", args.store is not None),
-                                            ("--partitions", args.partitions is not None)) if given]
+                                            ("--store", args.store is not None)) if given]
         if ignored:
             raise SetupError(f"--every-alternative solves every deal under each alternative in turn: drop "
                              f"{', '.join(ignored)}")
@@ -173,8 +172,8 @@ def _every_alternative(rules: Any, setup: Any, args: argparse.Namespace) -> int:
     say = lambda text: print(f"solve: {text}", file=sys.stderr, flush=True)  # noqa: E731 - progress on stderr
     run_on = _executor(args)
     try:
-        doc = solve_alternatives(rules.id, setup.players, setup.components, run=run_on, max_states=args.max_states,
-                                 max_seconds=args.max_seconds, progress=say)
+        doc = solve_alternatives(rules.id, setup.players, setup.components, run=run_on, parts=args.partitions,
+                                 max_states=args.max_states, max_seconds=args.max_seconds, progress=say)
     finally:
         run_on.close()
     if args.out:

@@ -273,6 +273,31 @@ def test_a_time_limit_stops_a_level_in_progress_and_only_marks_the_run_incomplet
         run.close()
 
 
+class _DyingKernel(_SlowKernel):
+    """The Dishes kernel whose worker is killed (as the system kills a process out of
+    memory) when it expands level 2."""
+
+    def expand(self, rows):
+        if len(rows) and int(self.kern.level(rows[:1])[0]) == 2:
+            import os
+            import signal
+
+            os.kill(os.getpid(), signal.SIGKILL)
+        return self.kern.expand(rows)
+
+
+def test_a_worker_killed_by_the_system_stops_the_run_with_a_reason_and_the_pool_recovers():
+    kern = registry.kernel("dishes", RULES.setup(2, Options(), Tiles(2, 4)))
+    run = ProcessExecutor(2)
+    try:
+        sol = solve(_DyingKernel(kern), run=run, values=False)
+        assert not sol.complete and "worker process that died at level 2" in sol.stopped
+        assert len(sol.levels) == 3
+        assert solve(kern, run=run).complete
+    finally:
+        run.close()
+
+
 def test_a_time_limit_already_passed_claims_nothing():
     kern = registry.kernel("dishes", RULES.setup(2, Options(), Tiles(3, 4)))
     sol = solve(kern, max_seconds=1e-9)
