@@ -77,8 +77,9 @@ DECK_LIMITS = (f"at most {decks.MAX_DECK_BYTES // 1_000_000} MB, {decks.MAX_DESS
 """The limits on a deck file, as --help states them."""
 
 
-def add_setup_args(p: argparse.ArgumentParser, players_default: int | None = None) -> None:
-    """RULESET, --players, --ruling, --option, --strict, --deck."""
+def add_setup_args(p: argparse.ArgumentParser, players_default: int | None = None, deck_help: str | None = None) -> None:
+    """RULESET, --players, --ruling, --option, --strict, --deck (``deck_help``: what --deck
+    takes, where a command accepts fewer components than the rule sets know)."""
     p.add_argument("ruleset", type=ruleset_arg, help="rule set id: " + ", ".join(registry.ruleset_ids()))
     p.add_argument("--players", "-n", type=int, default=players_default,
                    help="number of players (default: " + (str(players_default) if players_default else
@@ -90,8 +91,8 @@ def add_setup_args(p: argparse.ArgumentParser, players_default: int | None = Non
     p.add_argument("--strict", action="store_true",
                    help="every ruling with a 'strict' alternative raises a RuleGap where the text is silent")
     p.add_argument("--deck", metavar="FILE|NAME",
-                   help="components: for dishes a tile set 'box' or KINDSxCOLOURS (1-6 kinds, 1-4 colours, e.g. 3x4); "
-                        f"for Just Desserts an embedded deck name or a deck file ({DECK_LIMITS})")
+                   help=deck_help or "components: for dishes a tile set 'box' or KINDSxCOLOURS (1-6 kinds, 1-4 colours, "
+                        f"e.g. 3x4); for Just Desserts an embedded deck name or a deck file ({DECK_LIMITS})")
 
 
 def build_setup(args: argparse.Namespace) -> tuple[Any, Any, str]:

@@ -45,7 +45,8 @@ def add_parser(sub: Any, setup_args: Any) -> None:
                        description="Count every table state of a game and solve it exactly under uniform random "
                                    "play and optimal play, level by level (exact engine).",
                        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    setup_args(s, players_default=2)
+    setup_args(s, players_default=2, deck_help="tiles: 'box' (6 kinds x 4 colours, the default) or KINDSxCOLOURS "
+               "(1-6 kinds, 1-4 colours, e.g. 3x4); only rule sets with a progress measure can be solved (dishes)")
     s.add_argument("--deal", metavar="DEAL", help="one fixed physical deal instead of every deal: per layout the "
                    "colours of its tiles in layout kind order, layouts separated by '/'")
     s.add_argument("--count-only", action="store_true", help="count states only (no values; keeps nothing between levels)")
