@@ -83,21 +83,20 @@ def run(args: argparse.Namespace, build_setup: Any) -> int:
     if args.every_alternative:
         return _every_alternative(rules, setup, args)
     kern = registry.kernel(rules.id, setup, **({"deal": args.deal} if args.deal is not None else {}))
-    say = lambda text: print(f"solve: {text}", file=sys.stderr, flush=True)  # noqa: E731 - progress on stderr
     run_on = _executor(args)
     try:
         sol = solve(kern, name=rules.id, values=not args.count_only, run=run_on, parts=args.partitions, store_root=args.store,
-                    max_states=args.max_states, max_seconds=args.max_seconds, progress=say,
+                    max_states=args.max_states, max_seconds=args.max_seconds, progress=_say,
                     first_moves=lambda: first_moves(rules, setup, kern))
     finally:
         run_on.close()
     doc = document(rules, setup, kern, sol, args, run_on)
     if args.trace and not sol.complete:
-        say(f"no longest game: the search is incomplete (stopped by {sol.stopped})")
+        _say(f"no longest game: the search is incomplete (stopped by {sol.stopped})")
     if args.trace and sol.complete:
         from tablerules.proofs.exact_trace import longest_game
 
-        say("finding a longest game again")
+        _say("finding a longest game again")
         steps, end = longest_game(rules, setup, kern)
         doc["longest_game"] = {"steps": [step.text() for step in steps],
                                "actions": sum(1 for st in steps if st.actor != "CHANCE" and st.move != "pass"),
@@ -115,14 +114,17 @@ def run(args: argparse.Namespace, build_setup: Any) -> int:
     return 0 if sol.complete else 3
 
 
+def _say(text: str) -> None:
+    """A progress line on standard error."""
+    print(f"solve: {text}", file=sys.stderr, flush=True)
+
+
 def _check_options(args: argparse.Namespace) -> None:
     """Refuse, before any work, what the run would ignore or could only fail on at its end."""
     from tablerules.files import check_writable_file, check_writable_folder
 
     if args.max_states is not None and args.max_states <= 0:
         raise SetupError("--max-states must be positive")
-    if args.max_seconds is not None and not (args.max_seconds > 0):
-        raise SetupError("--max-seconds must be a positive number")
     if args.workers is not None and not 1 <= args.workers <= 256:
         raise SetupError("--workers must be between 1 and 256")
     if args.scheduler is not None and args.executor != "dask":
@@ -170,11 +172,10 @@ def _every_alternative(rules: Any, setup: Any, args: argparse.Namespace) -> int:
     from tablerules.files import write_atomic
     from tablerules.proofs.exact_impact import solve_alternatives
 
-    say = lambda text: print(f"solve: {text}", file=sys.stderr, flush=True)  # noqa: E731 - progress on stderr
     run_on = _executor(args)
     try:
         doc = solve_alternatives(rules.id, setup.players, setup.components, run=run_on, parts=args.partitions,
-                                 max_states=args.max_states, max_seconds=args.max_seconds, progress=say)
+                                 max_states=args.max_states, max_seconds=args.max_seconds, progress=_say)
     finally:
         run_on.close()
     if args.out:
