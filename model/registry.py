@@ -19,13 +19,16 @@ class Entry:
     kernel: str | None = None
     """Module whose ``kernel(setup)`` gives the compact kernel (model/compact.py), for rule sets
     that declare a progress measure; None where the exact engine cannot run."""
+    playout: str | None = None
+    """Module with a compiled ``random_playouts(state, games, seed)`` and ``available(setup)``
+    (model/playout.py uses it); None where whole games go through the step API."""
 
 
 ENTRIES: dict[str, Entry] = {
     e.id: e
     for e in (
         Entry("dishes", "Who Is Going to Do the Dishes?", "tablerules.model.dishes", "tablerules.proofs.dishes_check",
-              "tablerules.model.dishes_compact"),
+              "tablerules.model.dishes_compact", "tablerules.model.dishes_playout"),
         Entry("just-desserts", "Just Desserts (current rulebook)", "tablerules.model.just_desserts", "tablerules.proofs.just_desserts_check"),
         Entry("just-desserts-2.3", "Just Desserts, rules version 2.3", "tablerules.model.just_desserts.v23", "tablerules.proofs.just_desserts_v23_check"),
     )

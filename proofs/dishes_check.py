@@ -7,6 +7,8 @@
 * every ruling's witness trace replays and shows the difference it claims (proofs/divergence.py);
 * with the exact engine (proofs/dishes_exact_check.py): larger tile sets to the end, and the
   boxed game (6 kinds x 4 colours) for 2, 3 and 4 players level by level within a state budget;
+* the compiled random playouts (proofs/dishes_playout_check.py): their games replay on the
+  model, and each seat loses as often as the exact values for random play say;
 * the z3 proofs (termination bound, the worked example), against proofs/manifests/dishes.toml.
 """
 
@@ -19,7 +21,7 @@ from tablerules.model import dishes
 from tablerules.model.core import STRICT, ruling_fields
 from tablerules.model.dishes import RULES, Options, Tiles
 
-from . import dishes_exact_check, dishes_proofs
+from . import dishes_exact_check, dishes_playout_check, dishes_proofs
 from .decisions import decision_check_item
 from .divergence import witness_check_item
 from .gaps import gap_check_item
@@ -117,6 +119,7 @@ def checks(ctx: Context) -> list[CheckItem]:
         witness_check_item("dishes"),
         decision_check_item("dishes"),
         *dishes_exact_check.checks(ctx),
+        *dishes_playout_check.checks(ctx),
     ]
 
 

@@ -1,0 +1,68 @@
+"""Whole games played at random, for any rule set: one call gives many games.
+
+``random_playouts(rules, state, games, seed)`` plays ``games`` games on from ``state``:
+at every step the seat to move picks uniformly among its legal moves and chance picks each
+outcome with its probability, until the rules end the game.  Each game comes back as its
+moves (seat moves and chance outcomes, in order: they replay through ``rules.apply`` from
+``state``) and the seats the rules name at the end.
+
+A rule set may register a compiled playout (``Entry.playout`` in :mod:`.registry`); Dishes
+does (:mod:`.dishes_playout`).  Elsewhere, and where the compiled one cannot run (it says
+why with KernelUnavailable), the games are played through the step API itself.  The unit
+everywhere is the *action*: one ``apply``, a seat's move or a chance outcome.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from .core import CHANCE, TERMINAL, RuleSet, pick_by_probability
+
+
+@dataclass(frozen=True, slots=True)
+class Playout:
+    """One game played at random: its actions in order, and whom the rules name at the end
+    (``losers`` for Dishes, ``winners`` for Just Desserts; both empty when nobody is named)."""
+
+    moves: tuple
+    losers: frozenset[int] = frozenset()
+    winners: frozenset[int] = frozenset()
+
+
+def step_playouts(rules: RuleSet, state: Any, games: int, seed: int) -> list[Playout]:
+    """Random games through the step API (to_move, legal_moves, chance_outcomes, apply)."""
+    rng = random.Random(seed)
+    to_move, legal, chance, apply = rules.to_move, rules.legal_moves, rules.chance_outcomes, rules.apply
+    out = []
+    for _ in range(games):
+        s, moves = state, []
+        while True:
+            actor = to_move(s)
+            if actor is TERMINAL:  # plumbing: the rules ended the game
+                break
+            move = pick_by_probability(chance(s), rng.random()) if actor is CHANCE else rng.choice(legal(s))  # plumbing: random play
+            s = apply(s, move)
+            moves.append(move)
+        result = rules.outcome(s)
+        out.append(Playout(tuple(moves), result.losers, result.winners))
+    return out
+
+
+def random_playouts(rules: RuleSet, state: Any, games: int, seed: int = 0) -> list[Playout]:
+    """``games`` games played at random from ``state``; the same seed gives the same games."""
+    from .registry import ENTRIES
+
+    if games < 0:  # plumbing: refuses a negative count
+        raise ValueError(f"games must be 0 or more, not {games}")
+    entry = ENTRIES.get(rules.id)
+    if entry is not None and entry.playout is not None:  # plumbing: a compiled playout is registered
+        fast = importlib.import_module(entry.playout)
+        if fast.available(state.setup):  # plumbing: the compiled playout can run this setup
+            return [Playout(moves, losers) for moves, losers in fast.random_playouts(state, games, seed)]
+    return step_playouts(rules, state, games, seed)
+
+
+__all__ = ["Playout", "random_playouts", "step_playouts"]

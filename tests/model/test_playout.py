@@ -1,0 +1,185 @@
+"""Whole games played at random (model/playout.py): the compiled Dishes playout and the
+step API's, against the model move by move and against the exact engine's figures.
+
+Every game a playout returns must replay through ``RULES.apply`` (which refuses any move
+the rules forbid), end where the model says the game is over, and name the seats the
+model's outcome names.  Over many games the share of games each seat loses must match the
+exact engine's value for uniform random play within five standard errors: a playout that
+picks moves with the wrong weights, or misses moves, drifts away from it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from types import SimpleNamespace
+
+import pytest
+
+from tablerules.model import registry
+from tablerules.model.core import CHANCE, TERMINAL
+from tablerules.model.dishes import RULES, FirstPlayer, Options, Pass, Reveal, Tiles
+from tablerules.model.playout import random_playouts, step_playouts
+from tablerules.proofs.dishes_playout_check import frequency_problem, replay_problem
+from tablerules.proofs.exact_run import solve
+
+from ..proofs.test_exact import CASES, _tiles
+
+
+def _replay(rules, state, playout):
+    """Apply every move (apply refuses an illegal one) and return the final state; each
+    chance move must be one of the outcomes the model offers, with a probability above 0."""
+    s = state
+    for move in playout.moves:
+        if rules.to_move(s) is CHANCE:
+            assert any(m == move and p > 0 for m, p in rules.chance_outcomes(s)), (move, s)
+        s = rules.apply(s, move)
+    assert rules.to_move(s) is TERMINAL
+    result = rules.outcome(s)
+    assert (playout.losers, playout.winners) == (result.losers, result.winners)
+    return s
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_compiled_games_on_the_boxed_tiles_replay_on_the_model(players):
+    setup = RULES.setup(players, Options(), Tiles())
+    start = RULES.new_game(setup)
+    games = random_playouts(RULES, start, 200, seed=players)
+    assert len(games) == 200
+    for g in games:
+        _replay(RULES, start, g)
+    assert len({g.moves for g in games}) == 200  # the games differ
+
+
+@pytest.mark.parametrize("label,players,options", CASES, ids=[f"{c[0]}-{c[1]}p" for c in CASES])
+def test_compiled_games_replay_and_lose_as_often_as_the_exact_engine_says(label, players, options):
+    """For every finite ruling alternative: 100 games replay on the model, and over 40,000
+    games each seat is among those doing the dishes as often as the exact value for random
+    play says (within five standard errors)."""
+    setup = RULES.setup(players, options, _tiles(players, options))
+    start = RULES.new_game(setup)
+    games = random_playouts(RULES, start, 40000, seed=7)
+    for g in games[:100]:
+        _replay(RULES, start, g)
+    exact = solve(registry.kernel("dishes", setup)).random_play
+    _agrees(games, exact, players)
+
+
+def _agrees(games, exact, players):
+    text, ok = frequency_problem(games, exact.among_losers[:players])
+    assert ok, text
+
+
+def test_the_step_api_plays_the_same_game_as_the_compiled_playout():
+    """The fallback plays through to_move / legal_moves / apply: the same law, more slowly."""
+    setup = RULES.setup(2, Options(), Tiles(3, 4))
+    start = RULES.new_game(setup)
+    games = step_playouts(RULES, start, 3000, seed=3)
+    for g in games[:50]:
+        _replay(RULES, start, g)
+    _agrees(games, solve(registry.kernel("dishes", setup)).random_play, 2)
+
+
+def test_a_seed_gives_the_same_games_and_another_seed_others():
+    start = RULES.new_game(RULES.setup(3, Options(), Tiles()))
+    a = random_playouts(RULES, start, 50, seed=11)
+    assert a == random_playouts(RULES, start, 50, seed=11)
+    assert a != random_playouts(RULES, start, 50, seed=12)
+    assert random_playouts(RULES, start, 0, seed=11) == []
+
+
+def test_play_goes_on_from_any_state_even_one_waiting_on_chance():
+    """From the middle of a game, from a turned tile waiting for its colour, and from the
+    deals where chance picks the first player or shows the spare layout first."""
+    setup = RULES.setup(2, Options(), Tiles())
+    s = RULES.new_game(setup)
+    s = RULES.apply(s, RULES.legal_moves(s)[0])  # a tile turned, its colour not yet shown
+    assert RULES.to_move(s) is CHANCE
+    for g in random_playouts(RULES, s, 50, seed=1):
+        assert isinstance(g.moves[0], Reveal)
+        _replay(RULES, s, g)
+    mid = RULES.apply(s, RULES.chance_outcomes(s)[0][0])
+    for g in random_playouts(RULES, mid, 50, seed=1):
+        _replay(RULES, mid, g)
+    first = RULES.new_game(RULES.setup(3, Options(first_player="random"), Tiles()))
+    games = random_playouts(RULES, first, 300, seed=2)
+    assert {g.moves[0].seat for g in games} == {0, 1, 2}
+    assert all(isinstance(g.moves[0], FirstPlayer) for g in games)
+    for g in games[:50]:
+        _replay(RULES, first, g)
+    spare = RULES.new_game(RULES.setup(3, Options(deal_3_players="spare-layout"), Tiles()))
+    for g in random_playouts(RULES, spare, 50, seed=4):
+        assert all(isinstance(m, Reveal) for m in g.moves[:6])
+        _replay(RULES, spare, g)
+    over = _replay(RULES, mid, random_playouts(RULES, mid, 1, seed=5)[0])
+    assert random_playouts(RULES, over, 3, seed=5)[0].moves == ()
+
+
+def test_forced_passes_are_played_as_moves():
+    """Under stuck-player=skip a seat with no move passes (dishes.ruling.stuck-player): the
+    compiled playout writes the pass, and the game replays."""
+    setup = RULES.setup(3, Options(), Tiles(2, 4))
+    start = RULES.new_game(setup)
+    games = random_playouts(RULES, start, 2000, seed=9)
+    passing = [g for g in games if any(isinstance(m, Pass) for m in g.moves)]
+    assert passing
+    for g in passing[:50]:
+        _replay(RULES, start, g)
+
+
+def test_rulings_the_compiled_playout_cannot_play_go_through_the_step_api():
+    """Voluntary passes (no progress measure) and strict rulings (play stops at a gap) fall
+    back on the step API, whose games replay as well."""
+    setup = RULES.setup(2, Options(voluntary_pass="allowed"), Tiles(2, 4))
+    start = RULES.new_game(setup)
+    for g in random_playouts(RULES, start, 20, seed=1):
+        _replay(RULES, start, g)
+
+
+def test_just_desserts_plays_through_the_step_api():
+    for ruleset, players, deck in (("just-desserts", 2, "jd-crowd"), ("just-desserts-2.3", 3, "v23-tips")):
+        rules = registry.get(ruleset)
+        start = rules.new_game(rules.setup(players, None, rules.load_components(deck)))
+        games = random_playouts(rules, start, 5, seed=1)
+        for g in games:
+            _replay(rules, start, g)
+        assert all(g.winners or not g.losers for g in games)
+
+
+def test_just_desserts_on_the_retail_deck(retail_deck):
+    rules = registry.get("just-desserts")
+    start = rules.new_game(rules.setup(3, None, retail_deck))
+    for g in random_playouts(rules, start, 3, seed=2):
+        _replay(rules, start, g)
+
+
+def test_the_check_finds_a_game_the_model_refuses_or_scores_otherwise():
+    """The check's replay names the first bad action and its clause, a game stopped early, and
+    a wrong loser; its frequency test fails a share far from the exact value."""
+    start = RULES.new_game(RULES.setup(2, Options(), Tiles()))
+    good = random_playouts(RULES, start, 3, seed=1)
+    assert replay_problem(start, good) is None
+    g = good[1]
+    swapped = dataclasses.replace(g, moves=(g.moves[0], g.moves[0]) + g.moves[2:])
+    assert "game 0, action 2" in replay_problem(start, [swapped])
+    assert "not over" in replay_problem(start, [dataclasses.replace(g, moves=g.moves[:-1])])
+    assert "the playout names" in replay_problem(start, [dataclasses.replace(g, losers=frozenset({0, 1}) - g.losers)])
+    text, ok = frequency_problem(good * 100, [Fraction(1, 2), Fraction(1, 2)])
+    assert not ok and "SE" in text
+
+
+def test_a_negative_count_is_refused():
+    with pytest.raises(ValueError, match="games must be 0 or more"):
+        random_playouts(RULES, RULES.new_game(RULES.setup(2, Options(), Tiles())), -1)
+
+
+def test_the_boxed_two_player_game_loses_as_the_solved_file_says():
+    """100,000 games of the boxed game against spec/solved/dishes-2p-box.json (exact values
+    for random play over every deal)."""
+    from tablerules.proofs.exact_impact import load
+
+    doc = load("dishes", 2, Tiles())
+    row = next(r for r in doc["alternatives"] if r["label"] == "default")
+    exact = SimpleNamespace(among_losers=[Fraction(x) for x in row["random_play"]["seat_among_losers"]])
+    start = RULES.new_game(RULES.setup(2, Options(), Tiles()))
+    _agrees(random_playouts(RULES, start, 100000, seed=20), exact, 2)
