@@ -128,7 +128,7 @@ def play(start, prm, slot_owner, layout_owner, fixed, pending, pick_first, games
             row[0] = seat
             codes[n] = C_FIRST + seat
             n += 1
-        while True:
+        while True:  # rule: dishes.end.no-moves (play goes on until nobody can move)
             seat = row[0]
             count = loops.count_actions(row, prm, slot_owner, layout_owner, seat, kmask, cmask)
             if count == 0:  # rule: dishes.ruling.stuck-player, dishes.end.no-moves
@@ -230,7 +230,7 @@ def random_playouts(state: State, games: int, seed: int) -> list[tuple[tuple, fr
         losers = kernel.outcome(finals).losers.tolist()
         a = 0
         for b, named in zip(ends.tolist(), losers):
-            out.append((tuple([MOVES[c] for c in codes[a:b]]), frozenset(i for i, x in enumerate(named) if x)))
+            out.append((tuple([MOVES[c] for c in codes[a:b]]), frozenset(i for i, x in enumerate(named) if x)))  # plumbing: codes back to moves
             a = b
     return out
 

@@ -39,7 +39,7 @@ def step_playouts(rules: RuleSet, state: Any, games: int, seed: int) -> list[Pla
     out = []
     for _ in range(games):
         s, moves = state, []
-        while True:
+        while True:  # plumbing: until the rules end the game
             actor = to_move(s)
             if actor is TERMINAL:  # plumbing: the rules ended the game
                 break
