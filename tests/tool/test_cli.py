@@ -93,6 +93,27 @@ def test_list_shows_rule_sets_then_rulings_options_and_components():
     assert "poaching" in r.stdout and "jd-rivals" in r.stdout
 
 
+def test_list_json_holds_every_choice_the_model_declares():
+    """Every rule set, and per rule set every ruling with its alternatives (default first),
+    every optional rule and the default deck: read from the model, so the two cannot drift."""
+    import json
+
+    from tablerules.model import registry
+    from tablerules.model.core import ruling_fields, variant_fields
+
+    every = json.loads(run_cli("list", "--json").stdout)
+    assert [r["id"] for r in every["rulesets"]] == registry.ruleset_ids()
+    for listed in every["rulesets"]:
+        rules = registry.get(listed["id"])
+        assert {r["id"]: r["alternatives"] for r in listed["rulings"]} == {
+            rid: list(f.metadata["alternatives"]) for rid, f in ruling_fields(rules.Options).items()}
+        assert all(r["default"] == r["alternatives"][0] and r["question"] for r in listed["rulings"])
+        assert [o["name"] for o in listed["options"]] == list(variant_fields(rules.Options))
+        assert [d["value"] for d in listed["decks"] if d["default"]] == [rules.default_components().name]
+    one = json.loads(run_cli("list", "dishes", "--json").stdout)
+    assert [r["id"] for r in one["rulesets"]] == ["dishes"] and one["rulesets"][0] == every["rulesets"][0]
+
+
 def test_explore_says_which_tile_set_or_deck_it_explored():
     r = run_cli("explore", "dishes", "--players", "2", "--deck", "2x4")
     assert "tile set 2-types-4-colours (2 kinds x 4 colours)" in r.stdout.splitlines()[0]
