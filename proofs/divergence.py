@@ -42,6 +42,7 @@ from tablerules.model.core import (
 
 from .explorer import Step
 from .gaps import Config, Configs, model_module, one_change_settings, small_configs, steps_to, with_alternative, wider_configs
+from .files import write_atomic
 
 # --------------------------------------------------------------------------- what a reading does at a point
 
@@ -688,7 +689,7 @@ def proof_doc(rules: RuleSet, rd: RulingDivergence) -> dict[str, Any]:
 
 
 def write_witness(path: Path, doc: dict[str, Any]) -> None:
-    path.write_text(json.dumps(doc, indent=2, sort_keys=False, default=str) + "\n", encoding="utf-8")
+    write_atomic(path, json.dumps(doc, indent=2, sort_keys=False, default=str) + "\n")
 
 
 def read_witness(path: Path) -> dict[str, Any]:

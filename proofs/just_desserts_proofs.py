@@ -28,6 +28,7 @@ from tablerules.model.core import CHANCE, TERMINAL
 from tablerules.model.decks import Deck, embedded_deck, satisfies
 
 from .checks import ProofResult
+from .files import write_atomic
 
 RULESET = "just-desserts"
 WIN_CLAUSES = ("jd.win.three-of-a-suit", "jd.win.five-suits")
@@ -248,7 +249,7 @@ def answer_order(max_states: int = 200_000, write: bool = False) -> ProofResult:
         "witnesses": {label: _witness(f, label) for label, f in found.items() if f is not None},
     }
     if write:
-        witness_path().write_text(json.dumps(witness, indent=1) + "\n", encoding="utf-8")
+        write_atomic(witness_path(), json.dumps(witness, indent=1) + "\n")
     rows = []
     for label, f in found.items():
         if f is None:
@@ -301,7 +302,7 @@ def all_claimed_traps(write: bool = False) -> ProofResult:
         "witnesses": {k: ({**v, "options": {"buffet": k == "buffet alone"}} if v else None) for k, v in found.items()},
     }
     if write:
-        witness_path().parent.joinpath(TRAP_WITNESS).write_text(json.dumps(witness, indent=1) + "\n", encoding="utf-8")
+        write_atomic(witness_path().parent.joinpath(TRAP_WITNESS), json.dumps(witness, indent=1) + "\n")
     status = "traps" if all(found.values()) else "no traps"
     rows = [(k, f"{v['traps']:,} trap states of {v['states']:,}; shortest trace {len(v['moves'])} moves" if v else "no trap")
             for k, v in found.items()]
@@ -397,7 +398,7 @@ def endless_play(write: bool = False) -> ProofResult:
                       if play_on["moves"] else None},
     }
     if write:
-        witness_path().parent.joinpath(ENDLESS_WITNESS).write_text(json.dumps(witness, indent=1) + "\n", encoding="utf-8")
+        write_atomic(witness_path().parent.joinpath(ENDLESS_WITNESS), json.dumps(witness, indent=1) + "\n")
     if play_on["moves"] and default["moves"] is None:
         status = "play-on never ends; default ends"
     else:

@@ -34,6 +34,7 @@ from .decisions import decision_check_item
 from .divergence import witness_check_item
 from .checks import EXHAUSTIVE, FAIL, PASS, CheckItem, CheckResult, Context, explore_result, proof_item
 from .explorer import Budget, explore, finding_traces
+from .files import write_atomic
 
 RULES = jd.RULES
 RULESET = RULES.id
@@ -113,7 +114,7 @@ def write_witnesses() -> list[Path]:
             print(f"{rid}: no gap found on {GAP_DECKS[rid]}", file=sys.stderr)
             continue
         path = witness_path(rid)
-        path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+        write_atomic(path, json.dumps(doc, indent=2) + "\n")
         out.append(path)
     return out
 

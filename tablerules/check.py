@@ -24,7 +24,7 @@ from tablerules.proofs.checks import FAIL, INCOMPLETE, NOT_RUN, PASS, CheckItem,
 
 from . import console
 from .commandline import DECK_LIMITS, add_command, add_json, add_max_seconds, emit_json, ruleset_arg, unique
-from .files import check_writable_folder
+from tablerules.proofs.files import check_writable_folder
 from .limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, MAX_SCALE, TimeLimit, handled, number, time_limit
 from .schemas import document
 from .traces import finding_json, trace_lines, write_itf

@@ -23,7 +23,7 @@ from tablerules.model.core import SetupError
 from tablerules.spec import SpecError
 
 from .commandline import Parser, UsageError, add_setup_args, build_setup
-from .files import OutputError, describe
+from tablerules.proofs.files import OutputError, describe
 from .limits import EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_USAGE, STATUS_TEXT, Stop, TimeLimit, handled, interrupt
 from .schemas import tool_version
 

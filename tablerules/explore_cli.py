@@ -20,7 +20,7 @@ from tablerules.proofs.explorer import Budget, Finding, explore, finding_traces,
 
 from . import console
 from .commandline import add_command, add_json, add_max_seconds, add_setup_args, build_setup, emit_json
-from .files import check_writable_folder
+from tablerules.proofs.files import check_writable_folder
 from .limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, MAX_STATES, number
 from .schemas import document
 from .traces import finding_json, trace_lines, write_itf

@@ -37,7 +37,7 @@ from tablerules.proofs import impact as im
 
 from . import console
 from .commandline import add_command, add_json, add_max_seconds, load_components
-from .files import check_writable_file, check_writable_folder, write_atomic
+from tablerules.proofs.files import check_writable_file, check_writable_folder, write_atomic
 from .limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, TimeLimit, time_limit
 from .schemas import document
 from .traces import finding_json, trace_lines, write_itf

@@ -121,7 +121,7 @@ def _say(text: str) -> None:
 
 def _check_options(args: argparse.Namespace) -> None:
     """Refuse, before any work, what the run would ignore or could only fail on at its end."""
-    from tablerules.files import check_writable_file, check_writable_folder
+    from tablerules.proofs.files import check_writable_file, check_writable_folder
 
     if args.max_states is not None and args.max_states <= 0:
         raise SetupError("--max-states must be positive")
@@ -169,7 +169,7 @@ def _one_line(e: BaseException) -> str:
 
 
 def _every_alternative(rules: Any, setup: Any, args: argparse.Namespace) -> int:
-    from tablerules.files import write_atomic
+    from tablerules.proofs.files import write_atomic
     from tablerules.proofs.exact_impact import solve_alternatives
 
     run_on = _executor(args)

@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 from tablerules.model.core import RuleGap, RuleSet, Setup, actor_text
 
-from .files import write_atomic
+from tablerules.proofs.files import write_atomic
 from .itf import dumps, fraction_text, normal, plain
 from .recording import record_game, trace_document
 

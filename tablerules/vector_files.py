@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from . import coverage
-from .files import write_atomic
+from tablerules.proofs.files import write_atomic
 from .itf import VectorError, dumps, parse_document
 from .vector_set import SUFFIX, Report
 

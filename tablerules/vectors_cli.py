@@ -17,7 +17,7 @@ from tablerules.model import registry
 
 from . import console
 from .commandline import UsageError, add_command, add_json, emit_json, ruleset_arg, unique
-from .files import check_writable_folder
+from tablerules.proofs.files import check_writable_folder
 from .itf import MAX_FILE_BYTES, STDIN
 from .limits import EXIT_FAIL, EXIT_OK, MAX_VECTOR_BYTES, number
 from .schemas import document

@@ -1,4 +1,4 @@
-"""Output files are written whole or not at all (tablerules/files.py)."""
+"""Output files are written whole or not at all (proofs/files.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tablerules.files import OutputError, check_writable_file, check_writable_folder, write_atomic
+from tablerules.proofs.files import OutputError, check_writable_file, check_writable_folder, write_atomic
 
 
 def test_a_file_is_replaced_only_when_complete(tmp_path, monkeypatch):
