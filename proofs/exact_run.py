@@ -37,7 +37,25 @@ def _task(kind: str, kernel: Kernel, root: str, level: int, *args: Any) -> tuple
     store = Store(root)
     fn = {"expand": exact.expand_task, "merge": exact.merge_task, "level": exact.level_task,
           "optimal": exact.optimal_task, "random": exact.random_task}[kind]
-    return fn(kernel, store, level, *args), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return fn(kernel, store, level, *args), _own_peak_kb()
+
+
+def _own_peak_kb() -> int:
+    """The peak resident memory (kB) of the process this runs in."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def _peak_kb_of(pid: int) -> int:
+    """The peak resident memory (kB, VmHWM) of a live process on this machine; 0 where the
+    system does not say (not Linux, or the process is gone)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
 
 
 class TimeUp(Exception):
@@ -82,7 +100,9 @@ class Executor:
 
     def peak_memory_mb(self) -> float:
         """Peak resident memory: this process, plus each worker at the largest worker's peak
-        (an upper bound on the sum at any moment)."""
+        (an upper bound on the sum at any moment).  A worker's peak counts the tasks it
+        finished and, for worker processes and Dask workers, also a task stopped half-way by
+        the time limit."""
         own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         if self.name == "serial":
             return own
@@ -99,6 +119,7 @@ class ProcessExecutor(Executor):
     def run(self, calls: Sequence[tuple], deadline: float | None = None) -> list[Any]:
         futures = [self.pool.submit(_task, *c) for c in calls]
         _, pending = wait(futures, timeout=_left(deadline))
+        self._sample()
         if pending:
             self._stop()
             raise TimeUp
@@ -108,9 +129,17 @@ class ProcessExecutor(Executor):
             self._stop()
             raise WorkerLost from None
 
+    def _processes(self) -> list[Any]:
+        return list((getattr(self.pool, "_processes", None) or {}).values())  # where CPython's pool keeps them
+
+    def _sample(self) -> None:
+        """Take each live worker's peak memory, so far, into account (a task still running too)."""
+        for proc in self._processes():
+            self.worker_peak_kb = max(self.worker_peak_kb, _peak_kb_of(proc.pid))
+
     def _stop(self) -> None:
         """Stop the workers at once, mid-task, and start a fresh pool for what comes next."""
-        processes = list((getattr(self.pool, "_processes", None) or {}).values())  # where CPython's pool keeps them
+        processes = self._processes()
         self.pool.shutdown(wait=False, cancel_futures=True)
         for proc in processes:
             proc.kill()  # SIGKILL: a worker may have inherited a handler for SIGTERM
@@ -144,9 +173,18 @@ class DaskExecutor(Executor):
         try:
             dask_wait(futures, timeout=_left(deadline))
         except TimeoutError:
+            self._sample()
             self.client.cancel(futures)
             raise TimeUp from None
         return self._unwrap(self.client.gather(futures))
+
+    def _sample(self) -> None:
+        """Each worker's peak memory so far, asked of the workers themselves (a task still running too)."""
+        try:
+            peaks = self.client.run(_own_peak_kb)
+        except Exception:  # plumbing: a cluster that cannot answer leaves the figure as it was
+            return
+        self.worker_peak_kb = max([self.worker_peak_kb, *peaks.values()])
 
     def close(self) -> None:
         self.client.close()

@@ -273,6 +273,33 @@ def test_a_time_limit_stops_a_level_in_progress_and_only_marks_the_run_incomplet
         run.close()
 
 
+class _HungryKernel(_SlowKernel):
+    """The Dishes kernel whose expansion of level 2 takes 400 MB and then a minute."""
+
+    def expand(self, rows):
+        if len(rows) and int(self.kern.level(rows[:1])[0]) == 2:
+            import time
+
+            hold = np.ones(400 * 2**20 // 8)  # touched, so resident
+            time.sleep(60)
+            del hold
+        return self.kern.expand(rows)
+
+
+def test_the_peak_memory_counts_a_task_the_time_limit_stopped():
+    """A worker's peak is read from the system before the worker is stopped, so a level too
+    large to finish still shows in peak_memory_mb."""
+    kern = registry.kernel("dishes", RULES.setup(2, Options(), Tiles(2, 4)))
+    run = ProcessExecutor(2)
+    try:
+        sol = solve(_HungryKernel(kern), run=run, max_seconds=8, values=False)
+        assert "time limit" in sol.stopped
+        assert run.worker_peak_kb > 400 * 1024
+        assert sol.peak_memory_mb > 2 * 400
+    finally:
+        run.close()
+
+
 class _DyingKernel(_SlowKernel):
     """The Dishes kernel whose worker is killed (as the system kills a process out of
     memory) when it expands level 2."""
