@@ -21,6 +21,7 @@ caller falls back on the step API (:mod:`tablerules.model.playout`).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from functools import lru_cache
 
 import numpy as np
@@ -213,14 +214,15 @@ def available(setup: Setup) -> bool:
     return _kernel(setup) is not None
 
 
-def random_playouts(state: State, games: int, seed: int) -> list[tuple[tuple, frozenset[int]]]:
-    """``games`` games from ``state``: per game its moves and the seats doing the dishes
-    (dishes.end.most-dishes-loses under the counting rulings; none on a no-loser tie)."""
+def random_playouts(state: State, games: int, seed: int) -> Iterator[tuple[tuple, frozenset[int]]]:
+    """``games`` games from ``state``, one after another: per game its moves and the seats
+    doing the dishes (dishes.end.most-dishes-loses under the counting rulings; none on a
+    no-loser tie).  Games are played :data:`BATCH` at a time, so memory stays small however
+    many are asked for."""
     kernel = _kernel(state.setup)
     if kernel is None:  # plumbing: callers ask available() first
         raise KernelUnavailable("this setup has no compact kernel; play it through the step API")
     start, pending, pick_first = start_of(kernel, state)
-    out: list[tuple[tuple, frozenset[int]]] = []
     cap = capacity(kernel)
     for batch in range(0, games, BATCH):
         n = min(BATCH, games - batch)
@@ -230,9 +232,8 @@ def random_playouts(state: State, games: int, seed: int) -> list[tuple[tuple, fr
         losers = kernel.outcome(finals).losers.tolist()
         a = 0
         for b, named in zip(ends.tolist(), losers):
-            out.append((tuple([MOVES[c] for c in codes[a:b]]), frozenset(i for i, x in enumerate(named) if x)))  # plumbing: codes back to moves
+            yield tuple([MOVES[c] for c in codes[a:b]]), frozenset(i for i, x in enumerate(named) if x)  # plumbing: codes back to moves
             a = b
-    return out
 
 
 __all__ = ["available", "random_playouts", "MOVES"]

@@ -1,6 +1,7 @@
 """Whole games played at random, for any rule set: one call gives many games.
 
-``random_playouts(rules, state, games, seed)`` plays ``games`` games on from ``state``:
+``random_playouts(rules, state, games, seed)`` plays ``games`` games on from ``state``
+(``iter_playouts`` gives them one at a time, for counts too large to hold):
 at every step the seat to move picks uniformly among its legal moves and chance picks each
 outcome with its probability, until the rules end the game.  Each game comes back as its
 moves (seat moves and chance outcomes, in order: they replay through ``rules.apply`` from
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,11 +34,10 @@ class Playout:
     winners: frozenset[int] = frozenset()
 
 
-def step_playouts(rules: RuleSet, state: Any, games: int, seed: int) -> list[Playout]:
+def step_playouts(rules: RuleSet, state: Any, games: int, seed: int) -> Iterator[Playout]:
     """Random games through the step API (to_move, legal_moves, chance_outcomes, apply)."""
     rng = random.Random(seed)
     to_move, legal, chance, apply = rules.to_move, rules.legal_moves, rules.chance_outcomes, rules.apply
-    out = []
     for _ in range(games):
         s, moves = state, []
         while True:  # plumbing: until the rules end the game
@@ -47,22 +48,32 @@ def step_playouts(rules: RuleSet, state: Any, games: int, seed: int) -> list[Pla
             s = apply(s, move)
             moves.append(move)
         result = rules.outcome(s)
-        out.append(Playout(tuple(moves), result.losers, result.winners))
-    return out
+        yield Playout(tuple(moves), result.losers, result.winners)
 
 
-def random_playouts(rules: RuleSet, state: Any, games: int, seed: int = 0) -> list[Playout]:
-    """``games`` games played at random from ``state``; the same seed gives the same games."""
+def iter_playouts(rules: RuleSet, state: Any, games: int, seed: int = 0) -> Iterator[Playout]:
+    """``games`` games played at random from ``state``, one at a time (for counts too large
+    to hold); the same seed gives the same games.  Bad arguments are refused at once."""
     from .registry import ENTRIES
 
-    if games < 0:  # plumbing: refuses a negative count
-        raise ValueError(f"games must be 0 or more, not {games}")
+    if not isinstance(games, int) or isinstance(games, bool) or games < 0:  # plumbing: refuses a bad count
+        raise ValueError(f"games must be a whole number, 0 or more, not {games!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool):  # plumbing: refuses a bad seed
+        raise ValueError(f"seed must be a whole number, not {seed!r}")
+    setup = getattr(state, "setup", None)
+    if not isinstance(getattr(setup, "options", None), rules.Options):  # plumbing: refuses another rule set's state
+        raise ValueError(f"{type(state).__name__} is not a state of {rules.id} (its setup has no {rules.id} options)")
     entry = ENTRIES.get(rules.id)
     if entry is not None and entry.playout is not None:  # plumbing: a compiled playout is registered
         fast = importlib.import_module(entry.playout)
         if fast.available(state.setup):  # plumbing: the compiled playout can run this setup
-            return [Playout(moves, losers) for moves, losers in fast.random_playouts(state, games, seed)]
+            return (Playout(moves, losers) for moves, losers in fast.random_playouts(state, games, seed))
     return step_playouts(rules, state, games, seed)
 
 
-__all__ = ["Playout", "random_playouts", "step_playouts"]
+def random_playouts(rules: RuleSet, state: Any, games: int, seed: int = 0) -> list[Playout]:
+    """``games`` games played at random from ``state``, as a list (see :func:`iter_playouts`)."""
+    return list(iter_playouts(rules, state, games, seed))
+
+
+__all__ = ["Playout", "iter_playouts", "random_playouts", "step_playouts"]

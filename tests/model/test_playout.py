@@ -74,7 +74,7 @@ def test_the_step_api_plays_the_same_game_as_the_compiled_playout():
     """The fallback plays through to_move / legal_moves / apply: the same law, more slowly."""
     setup = RULES.setup(2, Options(), Tiles(3, 4))
     start = RULES.new_game(setup)
-    games = step_playouts(RULES, start, 3000, seed=3)
+    games = list(step_playouts(RULES, start, 3000, seed=3))
     for g in games[:50]:
         _replay(RULES, start, g)
     _agrees(games, solve(registry.kernel("dishes", setup)).random_play, 2)
@@ -168,9 +168,27 @@ def test_the_check_finds_a_game_the_model_refuses_or_scores_otherwise():
     assert not ok and "SE" in text
 
 
-def test_a_negative_count_is_refused():
-    with pytest.raises(ValueError, match="games must be 0 or more"):
-        random_playouts(RULES, RULES.new_game(RULES.setup(2, Options(), Tiles())), -1)
+def test_many_games_stream_one_at_a_time_with_the_same_games_as_the_list():
+    from tablerules.model.playout import iter_playouts
+
+    start = RULES.new_game(RULES.setup(4, Options(), Tiles()))
+    stream = iter_playouts(RULES, start, 10_000_000, seed=8)  # far too many to hold: nothing is played yet
+    first = [next(stream) for _ in range(5000)]  # crosses a batch boundary
+    assert first == random_playouts(RULES, start, 5000, seed=8)
+
+
+def test_bad_arguments_are_refused_in_one_line():
+    start = RULES.new_game(RULES.setup(2, Options(), Tiles()))
+    for games in (-1, 2.5, "3", True):
+        with pytest.raises(ValueError, match="games must be a whole number"):
+            random_playouts(RULES, start, games)
+    with pytest.raises(ValueError, match="seed must be a whole number"):
+        random_playouts(RULES, start, 1, seed=1.5)
+    jd = registry.get("just-desserts")
+    with pytest.raises(ValueError, match="is not a state of dishes"):
+        random_playouts(RULES, jd.new_game(jd.setup(2)), 1)
+    with pytest.raises(ValueError, match="is not a state of just-desserts"):
+        random_playouts(jd, start, 1)
 
 
 def test_the_boxed_two_player_game_loses_as_the_solved_file_says():
