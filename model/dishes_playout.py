@@ -29,7 +29,7 @@ from numba import njit
 
 from . import dishes_loops as loops
 from .compact_loops import mix64
-from .dishes import MAX_PLACES, NC, NT, FirstPlayer, Pass, Place, Reveal, State, Turn
+from .dishes import MAX_PLACES, NC, NT, FirstPlayer, Options, Pass, Place, Reveal, State, Turn
 from .core import Setup
 from .dishes_compact import DishesKernel, KernelUnavailable
 
@@ -103,7 +103,7 @@ def play(start, prm, slot_owner, layout_owner, fixed, pending, pick_first, games
     games one after another, where each game's codes end, and each game's last row."""
     S, n_pl = prm[loops.P_S], prm[loops.P_N]
     W = start.shape[0]
-    codes = np.empty(games * capacity, dtype=np.int16)
+    codes = np.empty(games * capacity + pending.shape[0] + 1, dtype=np.int16)
     ends = np.empty(games, dtype=np.int64)
     finals = np.empty((games, W), dtype=np.uint8)
     oc = np.zeros(8, dtype=np.int64)
@@ -130,6 +130,8 @@ def play(start, prm, slot_owner, layout_owner, fixed, pending, pick_first, games
             codes[n] = C_FIRST + seat
             n += 1
         while True:  # rule: dishes.end.no-moves (play goes on until nobody can move)
+            if n + 2 > codes.shape[0]:  # plumbing: a capacity below the longest game is refused, never overrun
+                raise ValueError("capacity is smaller than a game: use capacity(kernel)")
             seat = row[0]
             count = loops.count_actions(row, prm, slot_owner, layout_owner, seat, kmask, cmask)
             if count == 0:  # rule: dishes.ruling.stuck-player, dishes.end.no-moves
@@ -199,9 +201,41 @@ def start_of(kernel: DishesKernel, state: State) -> tuple[np.ndarray, np.ndarray
 BATCH = 4096
 """Games per compiled call: bounds the codes buffer (BATCH x capacity actions)."""
 
+_MASK = 2**64 - 1
+
+
+def _mix(x: int) -> int:
+    """SplitMix64's finaliser on a Python int (the compiled loops use the same, mix64)."""
+    x ^= x >> 30
+    x = (x * 0xBF58476D1CE4E5B9) & _MASK
+    x ^= x >> 27
+    x = (x * 0x94D049BB133111EB) & _MASK
+    return x ^ (x >> 31)
+
+
+def batch_seed(seed: int, batch: int) -> np.uint64:
+    """The random stream of one batch: the seed (modulo 2**64) and the batch's number hashed
+    together, so that no two seeds share a batch's games in any way one could arrange."""
+    return np.uint64(_mix((_mix(seed & _MASK) + 0x9E3779B97F4A7C15 * (batch + 1)) & _MASK))
+
+
+def playable(setup: Setup) -> Setup:
+    """The setup with the deal rulings of other player counts at their defaults: they cannot
+    matter here (dishes.ruling.deal-2-players applies to two players, deal-3-players to
+    three), so a strict one need not send the game to the step API."""
+    unused = [name for name, players in (("deal_2_players", 2), ("deal_3_players", 3)) if setup.players != players]  # rule: dishes.ruling.deal-2-players, dishes.ruling.deal-3-players
+    changes = {name: getattr(Options(), name) for name in unused if getattr(setup.options, name) != getattr(Options(), name)}  # plumbing: only what differs from the default
+    if not changes:  # plumbing: nothing to set
+        return setup
+    return Setup(setup.players, dataclasses.replace(setup.options, **changes), setup.components)
+
+
+def _kernel(setup: Setup) -> DishesKernel | None:
+    return _kernel_of(playable(setup))
+
 
 @lru_cache(maxsize=16)
-def _kernel(setup: Setup) -> DishesKernel | None:
+def _kernel_of(setup: Setup) -> DishesKernel | None:
     try:
         return DishesKernel(setup)
     except KernelUnavailable:  # plumbing: the step API plays what the kernel cannot
@@ -209,16 +243,18 @@ def _kernel(setup: Setup) -> DishesKernel | None:
 
 
 def available(setup: Setup) -> bool:
-    """Can this setup be played here?  Not under a strict ruling or with voluntary passes
-    (``KernelUnavailable`` says why); the step API plays those."""
+    """Can this setup be played here?  Not under a strict ruling that can matter for this
+    player count, nor with voluntary passes (``KernelUnavailable`` says why); the step API
+    plays those."""
     return _kernel(setup) is not None
 
 
 def random_playouts(state: State, games: int, seed: int) -> Iterator[tuple[tuple, frozenset[int]]]:
     """``games`` games from ``state``, one after another: per game its moves and the seats
     doing the dishes (dishes.end.most-dishes-loses under the counting rulings; none on a
-    no-loser tie).  Games are played :data:`BATCH` at a time, so memory stays small however
-    many are asked for."""
+    no-loser tie).  Games are played ``BATCH`` at a time, so memory stays small however
+    many are asked for.  The arguments are not checked here: call it through
+    :func:`tablerules.model.playout.iter_playouts`, which does."""
     kernel = _kernel(state.setup)
     if kernel is None:  # plumbing: callers ask available() first
         raise KernelUnavailable("this setup has no compact kernel; play it through the step API")
@@ -227,7 +263,7 @@ def random_playouts(state: State, games: int, seed: int) -> Iterator[tuple[tuple
     for batch in range(0, games, BATCH):
         n = min(BATCH, games - batch)
         codes, ends, finals = play(start, kernel.prm, kernel.slot_owner, kernel.layout_owner, kernel.fixed,
-                                   pending, pick_first, n, np.uint64((seed * 0x100000001 + batch) % 2**64), cap)
+                                   pending, pick_first, n, batch_seed(seed, batch // BATCH), cap)
         codes = codes.tolist()
         losers = kernel.outcome(finals).losers.tolist()
         a = 0
@@ -236,4 +272,4 @@ def random_playouts(state: State, games: int, seed: int) -> Iterator[tuple[tuple
             a = b
 
 
-__all__ = ["available", "random_playouts", "MOVES"]
+__all__ = ["available", "random_playouts", "MOVES", "batch_seed", "playable"]

@@ -11,11 +11,17 @@ A rule set may register a compiled playout (``Entry.playout`` in :mod:`.registry
 does (:mod:`.dishes_playout`).  Elsewhere, and where the compiled one cannot run (it says
 why with KernelUnavailable), the games are played through the step API itself.  The unit
 everywhere is the *action*: one ``apply``, a seat's move or a chance outcome.
+
+A seed reproduces the same games with the same path (compiled or step API) and version; the
+two paths draw differently, so they give different games (with the same law).  Under a
+strict ruling a game that reaches the gap raises RuleGap, as the step API does; the games
+``iter_playouts`` gave before it stand.
 """
 
 from __future__ import annotations
 
 import importlib
+import operator
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -36,7 +42,7 @@ class Playout:
 
 def step_playouts(rules: RuleSet, state: Any, games: int, seed: int) -> Iterator[Playout]:
     """Random games through the step API (to_move, legal_moves, chance_outcomes, apply)."""
-    rng = random.Random(seed)
+    rng = random.Random(f"tablerules:{seed}")  # a string seed: -s and s give different games (an int seed would not)
     to_move, legal, chance, apply = rules.to_move, rules.legal_moves, rules.chance_outcomes, rules.apply
     for _ in range(games):
         s, moves = state, []
@@ -51,15 +57,24 @@ def step_playouts(rules: RuleSet, state: Any, games: int, seed: int) -> Iterator
         yield Playout(tuple(moves), result.losers, result.winners)
 
 
+def _whole(value: Any, name: str) -> int:
+    """``value`` as an int if it is a whole number (numpy's too), else ValueError naming ``name``."""
+    if isinstance(value, bool):  # plumbing: True is not a count
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise ValueError(f"{name} must be a whole number, not {value!r}") from None
+
+
 def iter_playouts(rules: RuleSet, state: Any, games: int, seed: int = 0) -> Iterator[Playout]:
     """``games`` games played at random from ``state``, one at a time (for counts too large
     to hold); the same seed gives the same games.  Bad arguments are refused at once."""
     from .registry import ENTRIES
 
-    if not isinstance(games, int) or isinstance(games, bool) or games < 0:  # plumbing: refuses a bad count
-        raise ValueError(f"games must be a whole number, 0 or more, not {games!r}")
-    if not isinstance(seed, int) or isinstance(seed, bool):  # plumbing: refuses a bad seed
-        raise ValueError(f"seed must be a whole number, not {seed!r}")
+    games, seed = _whole(games, "games"), _whole(seed, "seed")
+    if games < 0:  # plumbing: refuses a bad count
+        raise ValueError(f"games must be 0 or more, not {games}")
     setup = getattr(state, "setup", None)
     if not isinstance(getattr(setup, "options", None), rules.Options):  # plumbing: refuses another rule set's state
         raise ValueError(f"{type(state).__name__} is not a state of {rules.id} (its setup has no {rules.id} options)")

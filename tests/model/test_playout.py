@@ -177,13 +177,69 @@ def test_many_games_stream_one_at_a_time_with_the_same_games_as_the_list():
     assert first == random_playouts(RULES, start, 5000, seed=8)
 
 
+def test_seeds_do_not_share_games():
+    """Opposite seeds, and seeds arranged to meet in the compiled loop's streams, give other
+    games, on both paths."""
+    from tablerules.model.dishes_playout import BATCH
+
+    start = RULES.new_game(RULES.setup(2, Options(), Tiles(2, 4)))
+    assert random_playouts(RULES, start, 20, seed=5) != random_playouts(RULES, start, 20, seed=-5)
+    passing = RULES.new_game(RULES.setup(2, Options(voluntary_pass="allowed"), Tiles(2, 4)))
+    assert random_playouts(RULES, passing, 20, seed=5) != random_playouts(RULES, passing, 20, seed=-5)
+    later = random_playouts(RULES, start, BATCH + 10, seed=0)[BATCH:]
+    assert random_playouts(RULES, start, 10, seed=BATCH - 2**44) != later
+
+
+def test_a_strict_ruling_of_another_player_count_keeps_the_compiled_loop():
+    """deal-2-players cannot matter to four players: strict there, the games are the
+    compiled loop's (the same as under the default), not the step API's."""
+    from tablerules.model.dishes_playout import available
+
+    strict = RULES.setup(4, Options(deal_2_players="strict", deal_3_players="strict"), Tiles())
+    assert available(strict)
+    assert random_playouts(RULES, RULES.new_game(strict), 30, seed=2) == random_playouts(
+        RULES, RULES.new_game(RULES.setup(4, Options(), Tiles())), 30, seed=2)
+    assert not available(RULES.setup(2, Options(deal_2_players="strict"), Tiles()))
+
+
+def test_under_a_strict_ruling_a_game_that_reaches_the_gap_raises_it():
+    from tablerules.model.core import RuleGap
+    from tablerules.model.playout import iter_playouts
+
+    start = RULES.new_game(RULES.setup(3, Options(tie_for_most="strict"), Tiles(2, 4)))
+    played = []
+    with pytest.raises(RuleGap) as gap:
+        for g in iter_playouts(RULES, start, 1000, seed=1):
+            played.append(g)
+    assert gap.value.ruling == "dishes.ruling.tie-for-most"
+    for g in played:
+        _replay(RULES, start, g)
+
+
+def test_a_capacity_below_the_longest_game_is_refused_not_overrun():
+    import numpy as np
+
+    from tablerules.model.dishes_playout import _kernel, play, start_of
+
+    kern = _kernel(RULES.setup(4, Options(), Tiles()))
+    row, pending, first = start_of(kern, RULES.new_game(kern.setup))
+    with pytest.raises(ValueError, match="capacity is smaller than a game"):
+        play(row, kern.prm, kern.slot_owner, kern.layout_owner, kern.fixed, pending, first, 8, np.uint64(1), 5)
+
+
 def test_bad_arguments_are_refused_in_one_line():
     start = RULES.new_game(RULES.setup(2, Options(), Tiles()))
-    for games in (-1, 2.5, "3", True):
+    for games in (2.5, "3", True, None):
         with pytest.raises(ValueError, match="games must be a whole number"):
             random_playouts(RULES, start, games)
-    with pytest.raises(ValueError, match="seed must be a whole number"):
-        random_playouts(RULES, start, 1, seed=1.5)
+    with pytest.raises(ValueError, match="games must be 0 or more, not -1"):
+        random_playouts(RULES, start, -1)
+    for seed in (1.5, None, "abc"):
+        with pytest.raises(ValueError, match="seed must be a whole number"):
+            random_playouts(RULES, start, 1, seed=seed)
+    import numpy as np
+
+    assert random_playouts(RULES, start, np.int64(3), seed=np.uint32(7)) == random_playouts(RULES, start, 3, seed=7)
     jd = registry.get("just-desserts")
     with pytest.raises(ValueError, match="is not a state of dishes"):
         random_playouts(RULES, jd.new_game(jd.setup(2)), 1)
