@@ -34,6 +34,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("list", "tablerules.list_cli"),
     ("rulings", "tablerules.rulings_cli"),
     ("solve", "tablerules.solve_cli"),
+    ("simulate", "tablerules.simulate_cli"),
     ("vectors", "tablerules.vectors_cli"),
 )
 """Command name -> module.  A module missing from this installation leaves its command out."""
@@ -47,7 +48,7 @@ EXAMPLES = """examples:
   tablerules vectors verify mygame.itf.json
 
 `tablerules COMMAND --help` shows each command's options and examples; --json on check,
-explore, list, prove, rulings, solve and vectors verify writes a document described by
+explore, list, prove, rulings, simulate, solve and vectors verify writes a document described by
 spec/schemas/<command>.schema.json.
 
 """ + STATUS_TEXT

@@ -64,7 +64,7 @@ def test_prove_dishes():
 
 from tests.tool.runner import run_cli  # noqa: E402
 
-COMMANDS = [["check"], ["explore"], ["prove"], ["list"], ["rulings"], ["vectors"], ["vectors", "generate"],
+COMMANDS = [["check"], ["explore"], ["prove"], ["list"], ["rulings"], ["simulate"], ["solve"], ["vectors"], ["vectors", "generate"],
             ["vectors", "verify"]]
 
 
