@@ -161,9 +161,9 @@ def _main(argv: Sequence[str] | None) -> int:
     except TimeLimit:  # a limit that rang outside any command's own handling
         print("tablerules: incomplete: stopped by the time limit", file=sys.stderr)
         return EXIT_INCOMPLETE
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader went away (`| head`): the output cannot be written, and nobody is left to tell
         _silence_stdout()
-        return 1
+        return EXIT_USAGE
     except OSError as e:
         _silence_stdout()
         return _error(f"tablerules: cannot write the output: {describe(e)}")

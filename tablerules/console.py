@@ -30,11 +30,21 @@ STYLES = {"pass": "bold green", "ok": "bold green", "FAIL": "bold red", "fail": 
           "incomplete": "bold yellow", "not run": "yellow", "interrupted": "bold yellow", "unreadable": "bold red"}
 
 
+class _Console(Console):
+    """rich's console, except that a reader that went away raises BrokenPipeError (the
+    command line's exit status 2: an output that cannot be written) where rich would exit
+    with status 1, which here means a broken rule."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
 def console(stream: TextIO | None = None, stderr: bool = False) -> Console:
     """A rich console on ``stream`` (default: standard output, or standard error)."""
     stream = stream or (sys.stderr if stderr else sys.stdout)
     tty = _isatty(stream)
-    return Console(file=stream, force_terminal=tty, no_color=not tty or bool(os.environ.get("NO_COLOR")),
+    return _Console(file=stream, force_terminal=tty, no_color=not tty or bool(os.environ.get("NO_COLOR")),
                    width=None if tty else int(os.environ.get("COLUMNS") or PLAIN_WIDTH), highlight=False,
                    soft_wrap=not tty, emoji=False)
 

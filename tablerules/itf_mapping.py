@@ -202,11 +202,25 @@ class Mapping:
         return used - {""}
 
 
-def _table(data: dict, key: str, where: str, required: bool = True) -> dict:
+def _table(data: dict, key: str, where: str, required: bool = True, keys: tuple[str, ...] | None = None) -> dict:
     value = data.get(key, {} if not required else None)
     if not isinstance(value, dict):
         raise MappingError(f"{where}: [{key}] {'missing or ' if required else ''}not a table")
+    if keys is not None:
+        _known(value, keys, f"{where}: [{key}]")
     return value
+
+
+def _known(table: dict, keys: tuple[str, ...], where: str) -> None:
+    """MappingError naming the first key of ``table`` that is not one of ``keys`` (a
+    misspelt key would otherwise be ignored and its check silently lost)."""
+    for key in table:
+        if key not in keys:
+            raise MappingError(f"{where}: unknown key {key!r} (known here: {', '.join(keys)}; see {GUIDE})")
+
+
+TABLES = ("mapping", "detect", "names", "players", "state", "moves", "deal", "outcome")
+"""The tables a mapping file may have (docs/guides/quint.rst, "Mapping files")."""
 
 
 def _text(table: dict, key: str, where: str, default: str | None = None) -> str:
@@ -219,12 +233,13 @@ def _text(table: dict, key: str, where: str, default: str | None = None) -> str:
 def parse_mapping(data: dict, file: str) -> Mapping:
     """A Mapping from a parsed TOML table; MappingError (one line) naming the key at fault."""
     where = f"mapping {file}"
-    head = _table(data, "mapping", where)
+    _known(data, TABLES, where)
+    head = _table(data, "mapping", where, keys=("name", "source", "ruleset", "components", "options"))
     ruleset = _text(head, "ruleset", f"{where}: [mapping]")
     options = head.get("options", {})
     if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
         raise MappingError(f"{where}: [mapping].options: expected ruling id = \"alternative\" pairs")
-    detect = _table(data, "detect", where)
+    detect = _table(data, "detect", where, keys=("vars",))
     detect_vars = detect.get("vars")
     if not isinstance(detect_vars, list) or not detect_vars or not all(isinstance(v, str) for v in detect_vars):
         raise MappingError(f"{where}: [detect].vars: expected a list of variable names")
@@ -236,12 +251,13 @@ def parse_mapping(data: dict, file: str) -> Mapping:
             if tag in names and names[tag] != word:
                 raise MappingError(f"{where}: [names]: tag {tag!r} is named twice ({names[tag]!r}, {word!r})")
             names[tag] = word
-    players = _table(data, "players", where)
+    players = _table(data, "players", where, keys=("keys_of", "field"))
     states = []
     for ours, rule in _table(data, "state", where).items():
         w = f"{where}: [state.{ours}]"
         if not isinstance(rule, dict):
             raise MappingError(f"{w}: not a table")
+        _known(rule, ("map", "key", "item", "members_of", "member_value") if "map" in rule else ("var",), w)
         if "map" in rule:
             states.append(StateRule(ours, _text(rule, "map", w), check_template(rule.get("key"), f"{w}.key"),
                                     check_template(rule.get("item", "{item}"), f"{w}.item"),
@@ -256,11 +272,12 @@ def parse_mapping(data: dict, file: str) -> Mapping:
         w = f"{where}: [moves].{action}"
         if not isinstance(rule, dict):
             raise MappingError(f"{w}: expected {{ move = \"...\" }}, {{ drop = true }} or {{ start = true }}")
+        _known(rule, ("move", "drop", "start"), w)
         drop, start = rule.get("drop") is True, rule.get("start") is True
         move = "" if drop or start else check_template(rule.get("move"), f"{w}.move")
         moves[action] = MoveRule(action, move, drop, start)
-    deal = _table(data, "deal", where, required=False)
-    outcome = _table(data, "outcome", where, required=False)
+    deal = _table(data, "deal", where, required=False, keys=("var", "key", "value", "chance_move"))
+    outcome = _table(data, "outcome", where, required=False, keys=("var", "tag", "losers", "winners", "scores"))
     w = f"{where}: [deal]"
     return Mapping(
         name=_text(head, "name", f"{where}: [mapping]"), file=file, source=_text(head, "source", f"{where}: [mapping]", ""),

@@ -73,6 +73,11 @@ def _missing_action(parser: argparse.ArgumentParser) -> int:
 def _verify(args: argparse.Namespace) -> int:
     if args.files.count(STDIN) > 1:
         raise UsageError("tablerules vectors verify: standard input (-) can be read only once")
+    if args.mapping is not None:  # a bad mapping is the command's fault, not each file's: said once
+        try:
+            itf_mapping.load_mapping(args.mapping)
+        except itf_mapping.MappingError as e:
+            raise UsageError(f"tablerules vectors verify: --mapping: {e}") from None
     results: list[FileResult] = []
     for f in args.files:
         result = itf_mapping.verify_path(f, deck=args.deck, max_bytes=args.max_bytes, mapping=args.mapping)

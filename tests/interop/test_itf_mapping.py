@@ -205,6 +205,34 @@ def test_mapping_files_are_checked(tmp_path):
         load_mapping("no-such-mapping")
 
 
+@pytest.mark.parametrize("old,new,where", [
+    ('losers = "washers"', 'loosers = "washers"', r"\[outcome\]: unknown key 'loosers'"),
+    ("[outcome]", "[outcom]", r"mapping .*: unknown key 'outcom'"),
+    ('member_value = "clean"', 'member_valeu = "clean"', r"\[state.places\]: unknown key 'member_valeu'"),
+    ('name = "quint-dishes"', 'name = "quint-dishes"\nnmae = "x"', r"\[mapping\]: unknown key 'nmae'"),
+    ('passTurn = { move = "pass" }', 'passTurn = { mvoe = "pass" }', r"\[moves\]\.passTurn: unknown key 'mvoe'"),
+    ('field = "owner"', 'field = "owner"\nkey_of = "board"', r"\[players\]: unknown key 'key_of'"),
+])
+def test_a_misspelt_key_in_a_mapping_is_named_not_ignored(tmp_path, old, new, where):
+    """A key the reader does not know would otherwise drop its check without a word (a
+    misspelt `losers` let a wrong outcome through)."""
+    text = (REPO / "tablerules" / "mappings" / "quint-dishes.toml").read_text()
+    assert old in text
+    bad = tmp_path / "typo.toml"
+    bad.write_text(text.replace(old, new, 1))
+    with pytest.raises(MappingError, match=where) as e:
+        load_mapping(str(bad))
+    assert "known here:" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_bad_mapping_is_one_argument_error_not_one_per_file(tmp_path):
+    from tests.tool.runner import run_cli
+
+    r = run_cli("vectors", "verify", "--mapping", "nosuch", str(TRACE), str(TRACE), str(TRACE))
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "--mapping: mapping 'nosuch': no such file or shipped mapping" in r.stderr
+
+
 def test_a_mapping_file_of_ones_own(trace, tmp_path):
     """A user's model with other names: rename a variable and a colour, map them in a copy."""
     text = (REPO / "tablerules" / "mappings" / "quint-dishes.toml").read_text()

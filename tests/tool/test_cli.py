@@ -218,3 +218,18 @@ def test_solve_stopped_by_its_time_limit_exits_3_and_claims_nothing_complete():
 def test_solve_refuses_a_bad_number_of_partitions_with_one_line(value):
     r = run("solve", "dishes", "--deck", "2x4", "--partitions", value)
     assert r.returncode == 2 and "--partitions" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_reader_that_goes_away_is_an_output_that_cannot_be_written_not_a_broken_rule():
+    """`tablerules ... | head -1`: exit status 2 (an output that cannot be written), never 1,
+    which would claim a rule was broken; no traceback."""
+    from pathlib import Path
+
+    vectors = sorted(str(p) for p in (Path(__file__).resolve().parents[2] / "vectors" / "dishes").glob("*.json"))
+    proc = subprocess.Popen([sys.executable, "-P", "-m", "tablerules", "vectors", "verify", *vectors],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stderr is not None and len(vectors) > 20
+    proc.stdout.readline()  # one line of many, then the reader goes
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=300) == 2 and "Traceback" not in err
