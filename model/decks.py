@@ -331,7 +331,10 @@ def embedded_deck(name: str) -> Deck:
 
 
 def deck_argument(text: str) -> Deck:
-    """A --deck value: an embedded deck name or a file path."""
+    """A --deck value: an embedded deck name or a file path (DeckError naming both
+    possibilities when it is neither)."""
     if text in embedded_deck_names():  # plumbing: --deck takes a name or a file
         return embedded_deck(text)
+    if not Path(text).exists():  # plumbing: neither a shipped deck nor a file
+        raise DeckError(f"deck {text!r}: no such file, nor a shipped deck ({', '.join(embedded_deck_names())})")
     return load_deck(text)

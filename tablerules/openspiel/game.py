@@ -135,6 +135,9 @@ def make_game_class(spec: GameSpec) -> type:
 
         def __init__(self, params: dict[str, Any] | None = None) -> None:
             values = {**spec.parameters, **(params or {})}
+            for key in ("max_game_length", "max_actions"):
+                if key in values and int(values[key]) < 1:
+                    raise SetupError(f"{spec.short_name}: {key} must be at least 1, not {values[key]}")
             options = parse_rulings(rules, str(values["rulings"]))
             deck = str(values["deck"])
             components = rules.load_components(deck) if deck and rules.load_components else None

@@ -67,6 +67,12 @@ def test_bad_parameters_are_refused_in_one_line():
         pyspiel.load_game("tablerules_dishes(rulings=voluntary-pass:allowed)")
     with pytest.raises(SetupError, match="5 players is not allowed"):
         pyspiel.load_game("tablerules_dishes(players=5)")
+    with pytest.raises(SetupError, match="max_game_length must be at least 1, not 0"):
+        pyspiel.load_game("tablerules_just_desserts(max_game_length=0)")
+    with pytest.raises(SetupError, match="max_actions must be at least 1, not -1"):
+        pyspiel.load_game("tablerules_just_desserts(max_actions=-1)")
+    with pytest.raises(SetupError, match=r"no such file, nor a shipped deck \(jd-crowd"):
+        pyspiel.load_game("tablerules_just_desserts(deck=nosuch)")
 
 
 def test_chance_outcomes_are_ours_as_floats():

@@ -31,7 +31,7 @@ def test_explore_default_deck_uses_the_twins_symmetry(capsys):
 
 def test_bad_input_is_one_line(capsys):
     for argv, words in (
-        (["explore", "just-desserts", "--deck", "/no/such/deck.json"], "cannot read deck"),
+        (["explore", "just-desserts", "--deck", "/no/such/deck.json"], "no such file, nor a shipped deck (jd-crowd"),
         (["explore", "just-desserts", "--option", "teleport"], "unknown option"),
         (["explore", "just-desserts", "--ruling", "serving-size=huge"], "unknown alternative"),
         (["explore", "just-desserts", "--players", "3"], "too few desserts"),
