@@ -8,7 +8,10 @@ it, so a file stays reproducible exactly as OpenSpiel's playthrough tests requir
 ``vector_to_playthrough`` maps each recorded move to its action id (the codec of
 tablerules/openspiel/actions.py) at the state where it was played; ``playthrough_to_vector``
 replays the actions through the adapter and records the game as a vector again, with the
-same states and moves as the original.
+same states and moves as the original.  Only vectors of whole games convert: OpenSpiel's
+playthrough plays on at random after its last action, so a capped trace (a witness that
+stops where two readings part) is refused, as are vectors under rulings the adapter refuses
+(strict alternatives, ``voluntary-pass=allowed``).
 """
 
 from __future__ import annotations
@@ -59,6 +62,9 @@ def vector_actions(document: dict[str, Any]) -> tuple[str, list[int]]:
             raise VectorError(f"$.states[{i}]['#meta'].move: {text!r} has no OpenSpiel action here ({e})") from None
         state.apply_action(action)
         actions.append(action)
+    if not state.is_terminal():  # OpenSpiel's playthrough plays on at random after the last action
+        raise VectorError(f"$.states: the game stops after {len(actions)} moves, before its end (a capped trace); "
+                          "a playthrough records whole games only")
     return name, actions
 
 
