@@ -683,6 +683,12 @@ def verify_path(path: str, deck: str | None = None, max_bytes: int = MAX_FILE_BY
         return tr.document
 
     result = verify_own_path(path, deck, max_bytes, prepare=prepare)
+    if translated and result.verdict is None:  # unreadable after translation: say where in *their* trace
+        found = re.search(r"\$\.states\[(\d+)\]", result.line)
+        if found and translated[0].where(int(found.group(1))):
+            line = (f"{result.line}{translated[0].where(int(found.group(1)))}, as translated through mapping "
+                    f"{translated[0].mapping.name}: see its [names] and [moves]")
+            return FileResult(result.file, result.status, line, None, result.problem)
     if not translated or result.verdict is None:
         return result
     tr = translated[0]

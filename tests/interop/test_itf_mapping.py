@@ -225,6 +225,16 @@ def test_a_misspelt_key_in_a_mapping_is_named_not_ignored(tmp_path, old, new, wh
     assert "known here:" in str(e.value) and "\n" not in str(e.value)
 
 
+def test_a_pick_the_mapping_cannot_name_says_where_in_their_trace(trace, tmp_path):
+    """An unknown variant tag in a pick: the line names the trace state and action it came
+    from and points at the mapping, not only at our translated document."""
+    picks = trace["states"][5]["mbt::nondetPicks"]["slot"]["value"]["kind"]
+    picks["tag"] = "Spoons"
+    status, line = _verify(tmp_path, trace)
+    assert status == 2 and "Spoons" in line
+    assert "(trace state 5, action turnOver), as translated through mapping quint-dishes" in line
+
+
 def test_a_bad_mapping_is_one_argument_error_not_one_per_file(tmp_path):
     from tests.tool.runner import run_cli
 
