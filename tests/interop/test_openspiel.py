@@ -16,7 +16,7 @@ import pytest
 
 if os.environ.get("TABLERULES_REQUIRE_OPENSPIEL") == "1":
     import pyspiel  # noqa: F401 - a missing open_spiel fails here rather than skipping
-pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (pip install 'tablerules[openspiel]')")
+pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (from the checkout: pip install '.[openspiel]')")
 
 import numpy as np  # noqa: E402 - open_spiel brings numpy
 from open_spiel.python.algorithms import generate_playthrough, mcts  # noqa: E402
