@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,13 +67,18 @@ def parse_rulings(rules: Any, text: str) -> Any:
     make Dishes games endless (dishes.ruling.voluntary-pass): OpenSpiel needs a complete,
     finite game, so both are refused."""
     parts = [p.strip().replace(":", "=", 1) for p in text.replace(",", "+").split("+") if p.strip()]
-    options = parse_options(rules.Options, [p for p in parts if "=" in p], variants=[p for p in parts if "=" not in p])
+    try:
+        options = parse_options(rules.Options, [p for p in parts if "=" in p], variants=[p for p in parts if "=" not in p])
+    except SetupError as e:  # said as the game string says it: `rulings=NAME:ALTERNATIVE`, not --ruling NAME=ALTERNATIVE
+        text = re.sub(r"--(?:ruling|option) '([^'=]*)(?:=([^']*))?'",
+                      lambda m: f"rulings={m.group(1)}" + (f":{m.group(2)}" if m.group(2) is not None else ""), str(e))
+        raise SetupError(text) from None
     for p in parts:
         if p.endswith("=" + STRICT):
-            raise SetupError(f"rulings {p!r}: strict alternatives stop play where the rules are silent; "
-                             f"OpenSpiel needs every game to go on to an end")
+            raise SetupError(f"rulings={p.replace('=', ':', 1)}: strict alternatives stop play where the rules are "
+                             "silent; OpenSpiel needs every game to go on to an end")
     if rules.id == "dishes" and options.voluntary_pass == "allowed":
-        raise SetupError("rulings 'voluntary-pass=allowed': games need not end (proof termination-voluntary-pass); "
+        raise SetupError("rulings=voluntary-pass:allowed: games need not end (proof termination-voluntary-pass); "
                          "OpenSpiel needs a bound on their length")
     return options
 

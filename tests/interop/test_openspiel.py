@@ -59,8 +59,10 @@ def test_openspiel_random_simulation(name):
 
 
 def test_bad_parameters_are_refused_in_one_line():
-    with pytest.raises(SetupError, match="unknown ruling 'no-such'"):
+    with pytest.raises(SetupError, match="^rulings=no-such:thing: unknown ruling 'no-such'"):
         pyspiel.load_game("tablerules_dishes(rulings=no-such:thing)")
+    with pytest.raises(SetupError, match="^rulings=teleport: unknown option"):
+        pyspiel.load_game("tablerules_just_desserts(rulings=teleport)")
     with pytest.raises(SetupError, match="strict alternatives"):
         pyspiel.load_game("tablerules_dishes(rulings=tie-for-most:strict)")
     with pytest.raises(SetupError, match="need not end"):
