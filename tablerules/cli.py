@@ -165,6 +165,9 @@ def _main(argv: Sequence[str] | None) -> int:
         _silence_stdout()
         return EXIT_USAGE
     except OSError as e:
+        where = getattr(e, "filename", None)
+        if where:  # a file the command read or wrote, not standard output
+            return _error(f"tablerules: {where}: {describe(e)}")
         _silence_stdout()
         return _error(f"tablerules: cannot write the output: {describe(e)}")
 

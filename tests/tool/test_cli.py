@@ -233,3 +233,17 @@ def test_a_reader_that_goes_away_is_an_output_that_cannot_be_written_not_a_broke
     proc.stdout.close()
     err = proc.stderr.read()
     assert proc.wait(timeout=300) == 2 and "Traceback" not in err
+
+
+def test_a_file_error_inside_a_command_names_the_file_not_the_output(monkeypatch, capsys):
+    """An OSError about a file (a missing data file, say) names that file; only an error
+    without one is standard output that cannot be written."""
+    import tablerules.list_cli as list_cli
+
+    def missing(args):
+        raise FileNotFoundError(2, "No such file or directory", "/no/such/data.json")
+
+    monkeypatch.setattr(list_cli, "run", missing)
+    assert main(["list"]) == 2
+    err = capsys.readouterr().err
+    assert err == "tablerules: error: /no/such/data.json: No such file or directory\n"
