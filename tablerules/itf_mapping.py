@@ -381,9 +381,16 @@ class Translation:
     """For each trace state, the action that led to it."""
     unchecked: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    outcome_from: int | None = None
+    """The trace state where the trace first records its outcome (often a dropped step)."""
 
-    def where(self, step: int) -> str:
-        """` (trace state 7, action placePile)`: where our step ``step`` comes from."""
+    def where(self, step: int, outcome: bool = False) -> str:
+        """` (trace state 7, action placePile)`: where our step ``step`` comes from; for the
+        outcome, the trace state that records it."""
+        if outcome and self.outcome_from is not None:
+            j = self.outcome_from
+            action = self.actions[j] if j < len(self.actions) else ""
+            return f" (the outcome recorded at trace state {j}" + (f", action {action}" if action else "") + ")"
         if not 0 <= step < len(self.origin):
             return ""
         j = self.origin[step]
@@ -567,6 +574,7 @@ def translate(document: dict[str, Any], mapping: Mapping) -> Translation:
             dropped[action] = dropped.get(action, 0) + 1
             if recorded is not None and outcome_at is None:
                 states[-1]["#meta"]["outcome"], outcome_at = recorded, len(states) - 1
+                tr.outcome_from = i
             continue
         fields = {**trace.short_vars(i - 1), **_picks(trace, i, m)}
         texts = [fill(rule.move, fields, f"$.states[{i}]: mapping {m.name} [moves].{action}.move")]
@@ -583,6 +591,7 @@ def translate(document: dict[str, Any], mapping: Mapping) -> Translation:
             tr.origin.append(i)
         if recorded is not None and outcome_at is None:
             states[-1]["#meta"]["outcome"], outcome_at = recorded, len(states) - 1
+            tr.outcome_from = i
         if not replay.on:
             break  # the verifier stops at this step; nothing after it can be checked
     tr.document = {"#meta": _meta(document, m, setup), "vars": sorted({k for s in states for k in s if k != "#meta"}),
@@ -695,7 +704,7 @@ def verify_path(path: str, deck: str | None = None, max_bytes: int = MAX_FILE_BY
     v = result.verdict
     v.notes.extend([f"not checked: {u}" for u in tr.unchecked] + [f"note: {n}" for n in tr.notes])
     if v.finding is not None:
-        return FileResult(result.file, 1, v.finding.line(result.file) + tr.where(v.finding.step), v)
+        return FileResult(result.file, 1, v.finding.line(result.file) + tr.where(v.finding.step, v.finding.what == "wrong outcome"), v)
     meta = tr.document["#meta"]
     lines = [f"{result.file}: ok ({v.steps} steps of ours from {len(tr.actions) - 1} of the trace, {meta['ruleset']}, "
              f"{meta['players']} players, read through mapping {tr.mapping.name})"]

@@ -105,6 +105,8 @@ def test_a_wrong_outcome_names_the_clause(trace, tmp_path):
     status, line = _verify(tmp_path, trace)
     assert status == 1
     assert "outcome.losers" in line and "[clause dishes.end.most-dishes-loses]" in line
+    first = next(i for i, s in enumerate(trace["states"]) if s[PREFIX + "result"]["tag"] == "Over")
+    assert line.endswith(f"(the outcome recorded at trace state {first}, action {trace['states'][first]['mbt::actionTaken']})")
 
 
 def test_wrong_dish_counts_are_caught(trace, tmp_path):
