@@ -126,7 +126,7 @@ def test_help_says_what_json_and_the_budget_mean():
     flat = "".join(r.stdout.split())  # argparse may wrap a line at a hyphen
     assert "--jsonprintoneJSONdocument(schema:solve;with--every-alternative" in flat  # that one is not schema solve
     top = " ".join(run_cli("--help", timeout=60).stdout.split())
-    assert "rulings, solve and vectors verify writes a document" in top
+    assert "rulings, simulate, solve and vectors verify writes a document" in top
 
 
 def test_first_player_advantage_is_not_claimed_when_chance_picks_the_first_player():
