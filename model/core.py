@@ -209,29 +209,37 @@ def short_ruling_name(ruling_id: str) -> str:
     return ruling_id.split(".ruling.", 1)[-1]
 
 
-def parse_options(options_cls: type, pairs: Sequence[str], base: Any = None, variants: Sequence[str] = ()) -> Any:
-    """Options from `ID=ALTERNATIVE` texts (ID full or short) and variant names; one-line SetupError on bad input."""
+def command_line_said(text: str, ruling: bool) -> str:
+    """How the command line shows a ruling (``--ruling 'ID=ALT'``) or option it was given."""
+    return f"--ruling {text!r}" if ruling else f"--option {text!r}"  # plumbing: error text
+
+
+def parse_options(options_cls: type, pairs: Sequence[str], base: Any = None, variants: Sequence[str] = (),
+                  said: Callable[[str, bool], str] = command_line_said) -> Any:
+    """Options from `ID=ALTERNATIVE` texts (ID full or short) and variant names; one-line
+    SetupError on bad input, naming the bad text as ``said(text, is_ruling)`` shows it (the
+    command line's form by default; another tool passes its own)."""
     by_variant = variant_fields(options_cls)
     changes: dict[str, Any] = {}
     for name in variants:
         vf = by_variant.get(name)
         if vf is None:  # plumbing: parses --option
             known = ", ".join(sorted(by_variant)) or "none"
-            raise SetupError(f"--option {name!r}: unknown option (known: {known})")
+            raise SetupError(f"{said(name, False)}: unknown option (known: {known})")
         changes[vf.name] = True
     by_id = ruling_fields(options_cls)
     by_short = {short_ruling_name(k): v for k, v in by_id.items()}
     for pair in pairs:
         if "=" not in pair:  # plumbing: parses --ruling
-            raise SetupError(f"--ruling {pair!r}: expected ID=ALTERNATIVE")
+            raise SetupError(f"{said(pair, True)}: expected ID=ALTERNATIVE")
         key, value = (s.strip() for s in pair.split("=", 1))
         f = by_id.get(key) or by_short.get(key)
         if f is None:  # plumbing: parses --ruling
             known = ", ".join(sorted(by_short))
-            raise SetupError(f"--ruling {pair!r}: unknown ruling {key!r} (known: {known})")
+            raise SetupError(f"{said(pair, True)}: unknown ruling {key!r} (known: {known})")
         if value not in f.metadata["alternatives"]:  # plumbing: parses --ruling
             raise SetupError(
-                f"--ruling {pair!r}: unknown alternative {value!r} for {f.metadata['ruling']} "
+                f"{said(pair, True)}: unknown alternative {value!r} for {f.metadata['ruling']} "
                 f"(choose from {', '.join(f.metadata['alternatives'])})"
             )
         changes[f.name] = value

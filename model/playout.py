@@ -21,13 +21,14 @@ strict ruling a game that reaches the gap raises RuleGap, as the step API does; 
 from __future__ import annotations
 
 import importlib
+import math
 import operator
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .core import CHANCE, TERMINAL, RuleSet, pick_by_probability
+from .core import CHANCE, TERMINAL, IllegalMove, RuleSet, pick_by_probability
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,20 +71,65 @@ def _whole(value: Any, name: str) -> int:
 def iter_playouts(rules: RuleSet, state: Any, games: int, seed: int = 0) -> Iterator[Playout]:
     """``games`` games played at random from ``state``, one at a time (for counts too large
     to hold); the same seed gives the same games.  Bad arguments are refused at once."""
-    from .registry import ENTRIES
-
     games, seed = _whole(games, "games"), _whole(seed, "seed")
     if games < 0:  # plumbing: refuses a bad count
         raise ValueError(f"games must be 0 or more, not {games}")
     setup = getattr(state, "setup", None)
     if not isinstance(getattr(setup, "options", None), rules.Options):  # plumbing: refuses another rule set's state
         raise ValueError(f"{type(state).__name__} is not a state of {rules.id} (its setup has no {rules.id} options)")
-    entry = ENTRIES.get(rules.id)
-    if entry is not None and entry.playout is not None:  # plumbing: a compiled playout is registered
-        fast = importlib.import_module(entry.playout)
-        if fast.available(state.setup):  # plumbing: the compiled playout can run this setup
-            return (Playout(moves, losers) for moves, losers in fast.random_playouts(state, games, seed))
+    fast = _compiled_module(rules, setup)
+    if fast is not None:  # plumbing: the compiled playout can run this setup
+        return (Playout(moves, losers) for moves, losers in fast.random_playouts(state, games, seed))
     return step_playouts(rules, state, games, seed)
+
+
+def _compiled_module(rules: RuleSet, setup: Any) -> Any:
+    """The rule set's compiled playout module if one is registered and can run ``setup``."""
+    from .registry import ENTRIES
+
+    entry = ENTRIES.get(rules.id)
+    if entry is None or entry.playout is None:  # plumbing: no compiled playout registered
+        return None
+    fast = importlib.import_module(entry.playout)
+    return fast if fast.available(setup) else None  # plumbing: the compiled playout can run this setup
+
+
+def compiled(rules: RuleSet, setup: Any) -> bool:
+    """Are games of ``setup`` played by a compiled playout (else through the step API)?"""
+    return _compiled_module(rules, setup) is not None
+
+
+def replay_problem(rules: RuleSet, state: Any, games: Iterable[Playout]) -> str | None:
+    """The first game that does not replay on the model from ``state``, and why; None if all
+    do.  Every move must be legal (``apply`` names the clause it breaks), every chance move
+    an outcome the model offers with a probability above 0, the game over after its last
+    move, and the seats named at the end those the model's outcome names."""
+    for i, g in enumerate(games):
+        s = state
+        for step, move in enumerate(g.moves):
+            if rules.to_move(s) is CHANCE and not any(m == move and p > 0 for m, p in rules.chance_outcomes(s)):  # plumbing: checks a playout
+                return f"game {i}, action {step + 1} ({move}): not a chance outcome here"
+            try:
+                s = rules.apply(s, move)
+            except IllegalMove as e:
+                return f"game {i}, action {step + 1} ({move}): refused by {e.clause}"
+        if rules.to_move(s) is not TERMINAL:  # plumbing: checks a playout
+            return f"game {i}: not over after its {len(g.moves)} actions"
+        result = rules.outcome(s)
+        if (result.losers, result.winners) != (g.losers, g.winners):  # plumbing: checks a playout
+            return (f"game {i}: the playout names losers {sorted(g.losers)}, winners {sorted(g.winners)}; the model "
+                    f"{sorted(result.losers)}, {sorted(result.winners)}")
+    return None
+
+
+def standard_errors(share: float, exact: float, games: int) -> float:
+    """How many standard errors (of a share over ``games`` independent games) ``share`` lies
+    from the exact probability: 0 where they agree, infinite where ``exact`` is 0 or 1 and
+    the share is not (no spread can explain it)."""
+    spread = math.sqrt(exact * (1 - exact) / games) if games else 0.0  # plumbing: statistics
+    if spread == 0:  # plumbing: a certain event, or no games
+        return 0.0 if share == exact or not games else math.copysign(math.inf, share - exact)  # plumbing: statistics
+    return (share - exact) / spread
 
 
 def random_playouts(rules: RuleSet, state: Any, games: int, seed: int = 0) -> list[Playout]:
@@ -91,4 +137,4 @@ def random_playouts(rules: RuleSet, state: Any, games: int, seed: int = 0) -> li
     return list(iter_playouts(rules, state, games, seed))
 
 
-__all__ = ["Playout", "iter_playouts", "random_playouts", "step_playouts"]
+__all__ = ["Playout", "compiled", "iter_playouts", "random_playouts", "replay_problem", "standard_errors", "step_playouts"]

@@ -13,38 +13,20 @@ every machine.
 
 from __future__ import annotations
 
-import math
 import time
 from fractions import Fraction
 
 from tablerules.model import registry
-from tablerules.model.core import TERMINAL, IllegalMove
 from tablerules.model.dishes import RULES, Options, Tiles
-from tablerules.model.playout import random_playouts
+from tablerules.model.playout import random_playouts, replay_problem, standard_errors
 
 from .checks import FAIL, PASS, CheckItem, CheckResult, Context
-from .exact_impact import load
+from .exact_impact import random_play_on_record
 from .exact_run import solve
 
 SOLVED_HERE = ((2, Tiles(3, 4)), (3, Tiles(3, 4)), (4, Tiles(2, 4)))
 """Tile sets whose exact random-play values the check computes itself (a second or two each)."""
 SEED = 2026
-
-
-def replay_problem(start, games) -> str | None:
-    """The first game that does not replay on the model, and why; None if all do."""
-    for i, g in enumerate(games):
-        s = start
-        for step, move in enumerate(g.moves):
-            try:
-                s = RULES.apply(s, move)
-            except IllegalMove as e:
-                return f"game {i}, action {step + 1} ({move}): refused by {e.clause}"
-        if RULES.to_move(s) is not TERMINAL:
-            return f"game {i}: not over after its {len(g.moves)} actions"
-        if RULES.outcome(s).losers != g.losers:
-            return f"game {i}: the playout names {sorted(g.losers)}, the model {sorted(RULES.outcome(s).losers)}"
-    return None
 
 
 def frequency_problem(games, among_losers: list[Fraction]) -> tuple[str, bool]:
@@ -53,7 +35,7 @@ def frequency_problem(games, among_losers: list[Fraction]) -> tuple[str, bool]:
     for seat, exact in enumerate(among_losers):
         p = float(exact)
         seen = sum(seat in g.losers for g in games) / n
-        z = (seen - p) / math.sqrt(p * (1 - p) / n) if 0 < p < 1 else (0.0 if seen == p else math.inf)
+        z = standard_errors(seen, p, n)
         ok &= abs(z) <= 5
         parts.append(f"seat {seat} {seen:.4f} (exact {p:.4f}, {z:+.1f} SE)")
     return "; ".join(parts), ok
@@ -66,7 +48,7 @@ def _playouts(ctx: Context) -> CheckResult:
     for players in (2, 3, 4):
         start = RULES.new_game(RULES.setup(players, Options(), Tiles()))
         games = random_playouts(RULES, start, replays, seed=SEED)
-        problem = replay_problem(start, games)
+        problem = replay_problem(RULES, start, games)
         ok &= problem is None
         actions = sum(len(g.moves) for g in games)
         rows.append((f"{players} players, box: replayed on the model",
@@ -78,15 +60,15 @@ def _playouts(ctx: Context) -> CheckResult:
         text, fine = frequency_problem(random_playouts(RULES, RULES.new_game(setup), many, seed=SEED), exact.among_losers)
         ok &= fine
         rows.append((f"{players} players, {tiles.name}: {many:,} games against the exact values", text))
-    doc = load("dishes", 2, Tiles())
-    row = next((r for r in doc["alternatives"] if r["label"] == "default"), None) if doc else None
-    if row is None or doc["stale"]:  # plumbing: the stored values are missing or no longer match the sources
-        rows.append(("2 players, box: against spec/solved", "not compared: the solved file is missing or stale"))
+    box = RULES.setup(2, Options(), Tiles())
+    exact, source = random_play_on_record(RULES, box)
+    if exact is None:  # plumbing: the stored values are missing or no longer match the sources
+        rows.append(("2 players, box: against spec/solved", f"not compared: {source}"))
     else:
-        games = random_playouts(RULES, RULES.new_game(RULES.setup(2, Options(), Tiles())), ctx.states(100_000), seed=SEED)
-        text, fine = frequency_problem(games, [Fraction(x) for x in row["random_play"]["seat_among_losers"]])
+        games = random_playouts(RULES, RULES.new_game(box), ctx.states(100_000), seed=SEED)
+        text, fine = frequency_problem(games, exact["among_losers"])
         ok &= fine
-        rows.append((f"2 players, box: {len(games):,} games against spec/solved/dishes-2p-box.json", text))
+        rows.append((f"2 players, box: {len(games):,} games against {source}", text))
     return CheckResult("dishes", "compiled random playouts agree with the model and the exact engine",
                        PASS if ok else FAIL, ("every game replays, every share within 5 standard errors" if ok
                                               else "a playout disagrees"), rows, seconds=time.perf_counter() - t0)
@@ -96,4 +78,4 @@ def checks(ctx: Context) -> list[CheckItem]:
     return [CheckItem("dishes", "compiled random playouts agree with the model and the exact engine", _playouts)]
 
 
-__all__ = ["checks", "replay_problem", "frequency_problem"]
+__all__ = ["checks", "frequency_problem"]

@@ -118,3 +118,25 @@ def load(ruleset: str, players: int, components: Any) -> dict[str, Any] | None:
     doc = json.loads(path.read_text(encoding="utf-8"))
     doc["stale"] = doc.get("sources") != sources_digest()
     return doc
+
+
+def random_play_on_record(rules: Any, setup: Any) -> tuple[dict[str, list[Fraction]] | None, str]:
+    """The exact values for uniform random play that spec/solved/ holds for this setup
+    (``among_losers`` and ``sole_loser`` per seat), and where they come from; or None and why
+    there are none.  The file holds the default and each ruling changed alone."""
+    if registry.ENTRIES[rules.id].kernel is None:
+        return None, "none: the exact engine cannot run this rule set"
+    doc = load(rules.id, setup.players, setup.components) if setup.components is not None else None
+    if doc is None:
+        return None, "none on record for this player count and tile set (tablerules solve computes them)"
+    if doc["stale"]:
+        return None, "none: spec/solved/ is stale (the sources changed since it was solved)"
+    default = rules.Options()
+    changed = [(rid, getattr(setup.options, f.name)) for rid, f in ruling_fields(rules.Options).items()
+               if getattr(setup.options, f.name) != getattr(default, f.name)]
+    want = ("default", "") if not changed else changed[0] if len(changed) == 1 else None
+    row = next((r for r in doc["alternatives"] if want is not None and (r["ruling"], r["alternative"]) == want), None)
+    if row is None or not row.get("random_play"):
+        return None, "none on record for these rulings (spec/solved/ holds the default and one ruling changed at a time)"
+    values = {key: [Fraction(x) for x in row["random_play"][f"seat_{key}"]] for key in ("among_losers", "sole_loser")}
+    return values, f"{default_path(rules.id, setup.players, setup.components)}, {row['label']}"

@@ -19,12 +19,11 @@ import argparse
 import math
 import sys
 import time
-from fractions import Fraction
 from typing import Any
 
-from tablerules.model import registry
-from tablerules.model.core import RuleGap, options_text, ruling_fields, short_ruling_name
-from tablerules.model.playout import iter_playouts
+from tablerules.model.core import RuleGap, options_text, short_ruling_name
+from tablerules.model.playout import compiled, iter_playouts, standard_errors
+from tablerules.proofs.exact_impact import random_play_on_record
 
 from . import schemas
 from .commandline import add_command, add_json, add_max_seconds, add_setup_args, build_setup, emit_json
@@ -57,8 +56,6 @@ def add_parsers(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     rules, setup, components = build_setup(args)
-    entry = registry.ENTRIES[rules.id]
-    compiled = entry.playout is not None and _module(entry.playout).available(setup)
     tally = Tally(setup.players)
     t0 = time.perf_counter()
     deadline = None if args.max_seconds is None else t0 + args.max_seconds
@@ -77,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                 break
     except RuleGap as gap:  # a strict ruling: the rules say nothing here, so play cannot go on
         stopped = f"a gap in the rules in game {tally.games + 1}: {gap.ruling} ({gap.detail})"
-    doc = document(rules, setup, components, args, tally, compiled, stopped, time.perf_counter() - t0)
+    doc = document(rules, setup, components, args, tally, compiled(rules, setup), stopped, time.perf_counter() - t0)
     if args.json:
         emit_json(doc)
     else:
@@ -109,44 +106,15 @@ class Tally:
         self.nobody += not game.losers and not game.winners
 
 
-def _module(name: str) -> Any:
-    import importlib
-
-    return importlib.import_module(name)
-
-
 def _share(k: int, n: int) -> dict[str, float]:
     p = k / n if n else 0.0
     return {"share": p, "ci95": Z95 * math.sqrt(p * (1 - p) / n) if n else 0.0}
 
 
-def exact_values(rules: Any, setup: Any) -> tuple[dict[str, list[Fraction]] | None, str]:
-    """The exact values for random play on record for this setup (spec/solved/), and where
-    they come from or why there are none."""
-    from tablerules.proofs.exact_impact import load
-
-    if registry.ENTRIES[rules.id].kernel is None:
-        return None, "none: the exact engine cannot run this rule set"
-    doc = load(rules.id, setup.players, setup.components) if setup.components is not None else None
-    if doc is None:
-        return None, "none on record for this player count and tile set (tablerules solve computes them)"
-    if doc["stale"]:
-        return None, "none: spec/solved/ is stale (the sources changed since it was solved)"
-    default = rules.Options()
-    changed = [(rid, getattr(setup.options, f.name)) for rid, f in ruling_fields(rules.Options).items()
-               if getattr(setup.options, f.name) != getattr(default, f.name)]
-    want = ("default", "") if not changed else changed[0] if len(changed) == 1 else None
-    row = next((r for r in doc["alternatives"] if want is not None and (r["ruling"], r["alternative"]) == want), None)
-    if row is None or not row.get("random_play"):
-        return None, "none on record for these rulings (spec/solved/ holds the default and one ruling changed at a time)"
-    values = {key: [Fraction(x) for x in row["random_play"][f"seat_{key}"]] for key in ("among_losers", "sole_loser")}
-    return values, f"spec/solved/{rules.id}-{setup.players}p-{setup.components.name}.json, {row['label']}"
-
-
-def document(rules: Any, setup: Any, components: str, args: argparse.Namespace, tally: Tally, compiled: bool,
+def document(rules: Any, setup: Any, components: str, args: argparse.Namespace, tally: Tally, is_compiled: bool,
              stopped: str | None, seconds: float) -> dict[str, Any]:
     """The run as JSON values (spec/schemas/simulate.schema.json)."""
-    exact, source = exact_values(rules, setup)
+    exact, source = random_play_on_record(rules, setup)
     n = tally.games
     seats = []
     for s in range(setup.players):
@@ -155,22 +123,26 @@ def document(rules: Any, setup: Any, components: str, args: argparse.Namespace, 
             row[key] = _share(c[s], n)
             if exact is not None and key in exact:
                 p = float(exact[key][s])
-                se = math.sqrt(p * (1 - p) / n) if n else 0.0
+                z = standard_errors(row[key]["share"], p, n)
                 row[key]["exact"] = p
-                row[key]["standard_errors_from_exact"] = (row[key]["share"] - p) / se if se else 0.0
+                row[key]["standard_errors_from_exact"] = z if math.isfinite(z) else None
         seats.append(row)
     mean = tally.actions / n if n else 0.0
     var = (tally.lengths_sq / n - mean * mean) if n else 0.0
     return schemas.document("simulate", {
         "ruleset": rules.id, "players": setup.players, "options": options_text(setup.options), "components": components,
         "seed": args.seed, "games_asked": args.games, "games": n, "actions": tally.actions,
-        "playout": "compiled" if compiled else "step API",
+        "playout": "compiled" if is_compiled else "step API",
         "complete": stopped is None, "stopped": stopped,
         "seats": seats, "nobody_named": _share(tally.nobody, n),
         "mean_actions": {"mean": mean, "ci95": Z95 * math.sqrt(max(var, 0.0) / n) if n else 0.0},
         "exact_source": source,
         "seconds": round(seconds, 2), "exit_status": 0 if stopped is None else 3,
     })
+
+
+def _away(z: float | None) -> str:
+    return "certain event missed" if z is None else f"{z:+.1f}"
 
 
 def print_report(doc: dict[str, Any], defaults: dict[str, Any]) -> None:
@@ -189,7 +161,7 @@ def print_report(doc: dict[str, Any], defaults: dict[str, Any]) -> None:
     rows = []
     for s in doc["seats"]:
         row = [str(s["seat"])] + [f"{s[k]['share']:.4f} ± {s[k]['ci95']:.4f}" for k in named]
-        row += [f"{s[k]['exact']:.4f} ({s[k]['standard_errors_from_exact']:+.1f})" for k in named if "exact" in s[k]]
+        row += [f"{s[k]['exact']:.4f} ({_away(s[k]['standard_errors_from_exact'])})" for k in named if "exact" in s[k]]
         rows.append(row)
     print()
     table(rows, header=tuple(header), out=sys.stdout)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,12 +66,8 @@ def parse_rulings(rules: Any, text: str) -> Any:
     make Dishes games endless (dishes.ruling.voluntary-pass): OpenSpiel needs a complete,
     finite game, so both are refused."""
     parts = [p.strip().replace(":", "=", 1) for p in text.replace(",", "+").split("+") if p.strip()]
-    try:
-        options = parse_options(rules.Options, [p for p in parts if "=" in p], variants=[p for p in parts if "=" not in p])
-    except SetupError as e:  # said as the game string says it: `rulings=NAME:ALTERNATIVE`, not --ruling NAME=ALTERNATIVE
-        text = re.sub(r"--(?:ruling|option) '([^'=]*)(?:=([^']*))?'",
-                      lambda m: f"rulings={m.group(1)}" + (f":{m.group(2)}" if m.group(2) is not None else ""), str(e))
-        raise SetupError(text) from None
+    options = parse_options(rules.Options, [p for p in parts if "=" in p], variants=[p for p in parts if "=" not in p],
+                            said=lambda text, ruling: "rulings=" + text.replace("=", ":", 1))  # as the game string writes it
     for p in parts:
         if p.endswith("=" + STRICT):
             raise SetupError(f"rulings={p.replace('=', ':', 1)}: strict alternatives stop play where the rules are "

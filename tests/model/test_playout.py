@@ -11,6 +11,7 @@ picks moves with the wrong weights, or misses moves, drifts away from it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from fractions import Fraction
 from types import SimpleNamespace
 
@@ -19,25 +20,19 @@ import pytest
 from tablerules.model import registry
 from tablerules.model.core import CHANCE, TERMINAL
 from tablerules.model.dishes import RULES, FirstPlayer, Options, Pass, Reveal, Tiles
-from tablerules.model.playout import random_playouts, step_playouts
-from tablerules.proofs.dishes_playout_check import frequency_problem, replay_problem
+from tablerules.model.playout import random_playouts, replay_problem, step_playouts
+from tablerules.proofs.dishes_playout_check import frequency_problem
 from tablerules.proofs.exact_run import solve
 
 from ..proofs.test_exact import CASES, _tiles
 
 
 def _replay(rules, state, playout):
-    """Apply every move (apply refuses an illegal one) and return the final state; each
-    chance move must be one of the outcomes the model offers, with a probability above 0."""
-    s = state
-    for move in playout.moves:
-        if rules.to_move(s) is CHANCE:
-            assert any(m == move and p > 0 for m, p in rules.chance_outcomes(s)), (move, s)
-        s = rules.apply(s, move)
-    assert rules.to_move(s) is TERMINAL
-    result = rules.outcome(s)
-    assert (playout.losers, playout.winners) == (result.losers, result.winners)
-    return s
+    """The game replays on the model (model/playout.py, replay_problem: every move legal,
+    every chance move an outcome offered, over at its end, the same seats named); returns
+    the final state."""
+    assert replay_problem(rules, state, [playout]) is None, replay_problem(rules, state, [playout])
+    return functools.reduce(rules.apply, playout.moves, state)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -158,12 +153,15 @@ def test_the_check_finds_a_game_the_model_refuses_or_scores_otherwise():
     a wrong loser; its frequency test fails a share far from the exact value."""
     start = RULES.new_game(RULES.setup(2, Options(), Tiles()))
     good = random_playouts(RULES, start, 3, seed=1)
-    assert replay_problem(start, good) is None
+    assert replay_problem(RULES, start, good) is None
     g = good[1]
     swapped = dataclasses.replace(g, moves=(g.moves[0], g.moves[0]) + g.moves[2:])
-    assert "game 0, action 2" in replay_problem(start, [swapped])
-    assert "not over" in replay_problem(start, [dataclasses.replace(g, moves=g.moves[:-1])])
-    assert "the playout names" in replay_problem(start, [dataclasses.replace(g, losers=frozenset({0, 1}) - g.losers)])
+    assert f"game 0, action 2 ({g.moves[0]}): not a chance outcome here" in replay_problem(RULES, start, [swapped])
+    assert "not over" in replay_problem(RULES, start, [dataclasses.replace(g, moves=g.moves[:-1])])
+    assert "the playout names" in replay_problem(RULES, start, [dataclasses.replace(g, losers=frozenset({0, 1}) - g.losers)])
+    seat_move = next(i for i, m in enumerate(g.moves) if i and not isinstance(m, Reveal) and isinstance(g.moves[i - 1], Reveal))
+    bad = dataclasses.replace(g, moves=g.moves[:seat_move] + (Pass(),) + g.moves[seat_move + 1:])
+    assert f"game 0, action {seat_move + 1} (pass): refused by dishes.ruling" in replay_problem(RULES, start, [bad])
     text, ok = frequency_problem(good * 100, [Fraction(1, 2), Fraction(1, 2)])
     assert not ok and "SE" in text
 
@@ -250,10 +248,20 @@ def test_bad_arguments_are_refused_in_one_line():
 def test_the_boxed_two_player_game_loses_as_the_solved_file_says():
     """100,000 games of the boxed game against spec/solved/dishes-2p-box.json (exact values
     for random play over every deal)."""
-    from tablerules.proofs.exact_impact import load
+    from tablerules.proofs.exact_impact import random_play_on_record
 
-    doc = load("dishes", 2, Tiles())
-    row = next(r for r in doc["alternatives"] if r["label"] == "default")
-    exact = SimpleNamespace(among_losers=[Fraction(x) for x in row["random_play"]["seat_among_losers"]])
+    exact, source = random_play_on_record(RULES, RULES.setup(2, Options(), Tiles()))
+    assert source.startswith("spec/solved/dishes-2p-box.json, default"), source
+    exact = SimpleNamespace(among_losers=exact["among_losers"])
     start = RULES.new_game(RULES.setup(2, Options(), Tiles()))
     _agrees(random_playouts(RULES, start, 100000, seed=20), exact, 2)
+
+
+def test_standard_errors_from_an_exact_value():
+    from tablerules.model.playout import standard_errors
+
+    assert standard_errors(0.6, 0.5, 100) == pytest.approx(2.0)
+    assert standard_errors(0.5, 0.5, 100) == 0.0
+    assert standard_errors(0.0, 0.0, 100) == 0.0
+    assert standard_errors(0.01, 0.0, 100) == float("inf")  # a certain event missed: no spread explains it
+    assert standard_errors(0.99, 1.0, 100) == float("-inf")
