@@ -103,7 +103,7 @@ class Executor:
         (an upper bound on the sum at any moment).  A worker's peak counts the tasks it
         finished and, for worker processes and Dask workers, also a task stopped half-way by
         the time limit."""
-        own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        own = _own_peak_kb() / 1024
         if self.name == "serial":
             return own
         return own + self.workers * self.worker_peak_kb / 1024
