@@ -23,6 +23,7 @@ from tablerules.model.dishes import RULES, Options, Tiles
 
 from . import dishes_exact_check, dishes_playout_check, dishes_proofs
 from .decisions import decision_check_item
+from .mutation.coverage import mutation_check_item
 from .divergence import witness_check_item
 from .gaps import gap_check_item
 from .checks import EXHAUSTIVE, FAIL, PASS, CheckItem, CheckResult, Context, explore_result, proof_item, setup_label
@@ -118,6 +119,7 @@ def checks(ctx: Context) -> list[CheckItem]:
         gap_check_item("dishes", states=40_000),
         witness_check_item("dishes"),
         decision_check_item("dishes"),
+        mutation_check_item("dishes"),
         *dishes_exact_check.checks(ctx),
         *dishes_playout_check.checks(ctx),
     ]

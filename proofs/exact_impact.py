@@ -26,15 +26,29 @@ from .exact_run import Executor, solve
 
 SOURCES = ("tablerules.model:dishes.py", "tablerules.model:dishes_compact.py", "tablerules.model:dishes_loops.py",
            "tablerules.spec:dishes.toml")
-"""Files whose content decides the solved figures (the digest covers them)."""
+"""Files whose content decides the solved figures (the digest covers them: the model's files
+byte for byte, and of the spec its rulings' ids, alternatives and defaults; the spec's
+prose, citations and register notes decide no figure)."""
 
 
 def sources_digest() -> str:
     h = hashlib.sha256()
     for item in SOURCES:
         package, name = item.split(":")
-        h.update(resources.files(package).joinpath(name).read_bytes())
+        data = resources.files(package).joinpath(name).read_bytes()
+        h.update(_rulings_only(data) if name.endswith(".toml") else data)
     return h.hexdigest()[:16]
+
+
+def _rulings_only(toml_bytes: bytes) -> bytes:
+    """The part of a spec file that decides solved figures: each ruling's id, default and
+    alternatives, in order, as canonical JSON."""
+    import json
+    import tomllib
+
+    spec = tomllib.loads(toml_bytes.decode("utf-8"))
+    rulings = [[r["id"], r["default"], [a["id"] for a in r.get("alternative", [])]] for r in spec.get("ruling", [])]
+    return json.dumps(rulings, separators=(",", ":")).encode()
 
 
 def finite_alternatives(ruleset: str, setup_for: Callable[[Any], Any], players: int) -> list[tuple[str, str, Any]]:

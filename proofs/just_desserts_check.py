@@ -34,6 +34,7 @@ from tablerules.spec import load_spec
 
 from . import just_desserts_proofs as proofs
 from .decisions import decision_check_item
+from .mutation.coverage import mutation_check_item
 from .divergence import witness_check_item
 from .checks import EXHAUSTIVE, FAIL, PASS, CheckItem, CheckResult, Context, ProofResult, explore_result, proof_item
 from .explorer import Budget, explore, finding_traces
@@ -327,6 +328,7 @@ def checks(ctx: Context) -> list[CheckItem]:
         proof_item(RULESET, "play-on-has-traps", _play_on_traps),
         proof_item(RULESET, "endless-play", _endless_play),
         decision_check_item(RULESET),
+        mutation_check_item(RULESET),
         witness_check_item(RULESET),
     ]
     if ctx.retail_deck:

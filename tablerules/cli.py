@@ -32,6 +32,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("explore", "tablerules.explore_cli"),
     ("prove", "tablerules.check"),
     ("list", "tablerules.list_cli"),
+    ("mutants", "tablerules.mutants_cli"),
     ("rulings", "tablerules.rulings_cli"),
     ("solve", "tablerules.solve_cli"),
     ("simulate", "tablerules.simulate_cli"),

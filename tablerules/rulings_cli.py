@@ -1,6 +1,7 @@
 """`tablerules rulings RULESET`: the report a rules editor reads.
 
-An executive summary first (rulings, gaps, unregistered decisions, witnesses, clauses that
+The mutation coverage first (does the text, as the properties state it, decide every branch
+of the model? tablerules.proofs.mutation); an executive summary (rulings, gaps, unregistered decisions, witnesses, clauses that
 are readings); then the gap finder's findings and the *unregistered decisions* (decision
 points of the model that name no clause or ruling: proofs/decisions.py), each with its
 shortest trace (the state at each step, and with ``--out-itf`` an ITF file); then, per
@@ -34,6 +35,7 @@ from tablerules.proofs import decisions as dp
 from tablerules.proofs import divergence as dv
 from tablerules.proofs import gaps as gp
 from tablerules.proofs import impact as im
+from tablerules.proofs.mutation.coverage import CHECK_BUDGET, Coverage, CoverageBudget, run_coverage
 
 from . import console
 from .commandline import add_command, add_json, add_max_seconds, load_components
@@ -186,6 +188,11 @@ def study(ruleset_id: str, args: argparse.Namespace) -> "Report":
     only = pick_rulings(rules, args.ruling)
     register, spec_problem = gp.load_register(rules.id)
 
+    _stderr(f"rulings {rules.id}: mutation coverage{' (a fixed subset)' if args.quick else ''} ...")
+    coverage = run_coverage(rules.id, _coverage_budget(args.quick), progress=lambda s: _stderr("  " + s))
+    _stderr(f"  {coverage.counts()['mutants']} mutants, {coverage.counts()['uncovered and unregistered']} uncovered "
+            f"and unregistered ({coverage.seconds:.0f} s)")
+
     _stderr(f"rulings {rules.id}: gap finder (strict mode) on {len(configs.configs)} configurations ...")
     factory, close = console.progress_factory()
     try:
@@ -222,7 +229,12 @@ def study(ruleset_id: str, args: argparse.Namespace) -> "Report":
         for p in written:
             _stderr(f"  wrote {p}")
     return Report(rules, configs, register, spec_problem, gap_report, divs, impacts, race, written, decisions,
-                  time.perf_counter() - t0, args.quick, solved=_solved(rules))
+                  time.perf_counter() - t0, args.quick, solved=_solved(rules), coverage=coverage)
+
+
+def _coverage_budget(quick: bool) -> CoverageBudget:
+    """The full mutation coverage, or with --quick the check suite's fixed subset."""
+    return CHECK_BUDGET if quick else CoverageBudget()
 
 
 def _solved(rules: Any) -> dict | None:
@@ -255,7 +267,8 @@ def run(args: argparse.Namespace) -> int:
     for r in results:
         if out_itf:
             r.itf.update(_write_traces(r, out_itf))
-    status = EXIT_OK if all(r.gaps.ok and not r.unregistered_decisions() for r in results) else EXIT_FAIL
+    status = EXIT_OK if all(r.gaps.ok and not r.unregistered_decisions() and not (r.coverage and r.coverage.unregistered())
+                            for r in results) else EXIT_FAIL
     if args.json:
         import json
 
@@ -304,6 +317,8 @@ class Report:
     """The exact engine's impact of every finite alternative on the boxed game (spec/solved/)."""
     itf: dict[int, Path] = field(default_factory=dict)
     """Gap finding (by id) -> the ITF file its trace was written to (``--out-itf``)."""
+    coverage: Coverage | None = None
+    """Mutation coverage of the model (tablerules mutants): the report opens with it."""
 
     def unregistered_decisions(self) -> list[dp.DecisionFinding]:
         if self.decisions is None:
@@ -394,6 +409,12 @@ class Report:
         return {
             "ruleset": self.rules.id, "title": self.rules.title,
             "configurations": [c.label() for c in self.configs.configs], "budgets": "quick" if self.quick else "full",
+            "coverage": None if self.coverage is None else {"counts": self.coverage.counts(), "budget": self.coverage.budget.text(),
+                         "complete": self.coverage.complete,
+                         "uncovered": [{k: v for k, v in r.to_json().items()
+                                        if k in ("id", "where", "change", "run", "trace", "detail", "triage", "ruling",
+                                                 "alternative")}
+                                       for r in self.coverage.results if r.verdict.verdict == "uncovered"]},
             "summary": dict(self.summary_rows()),
             "pending_rulings": self.pending(),
             "seconds": round(self.seconds, 3), "spec_problem": self.spec_problem or None,
@@ -429,10 +450,40 @@ def shown_rows(ri: im.RulingImpact) -> list[im.Impact]:
     return out
 
 
+def write_coverage(out: TextIO, c: Coverage) -> None:
+    """The report's opening: does the text, as the properties state it, decide every branch?"""
+    from .mutants_cli import COLUMNS
+    from tablerules.proofs.mutation.mutants import short_id
+
+    w = out.write
+    counts = c.counts()
+    w("## Mutation coverage\n\n")
+    w(md_table(COLUMNS, [[f"{counts[k]:,}" for k in COLUMNS]]))
+    w(f"\nA mutant is one change at one decision point of the model's step API; *killed*: a text property, an "
+      f"example or an invariant rejects it ({counts['crashed']} of them crash the model); *equivalent*: nothing the "
+      f"API shows changes; *uncovered*: play changes and nothing notices, so the text as stated does not decide "
+      f"that branch. Budget: {c.budget.text()}"
+      + ("" if c.complete else "; INCOMPLETE") + f". Again: `tablerules mutants {c.ruleset}`.\n\n")
+    rows = []
+    for r in c.results:
+        if r.verdict.verdict != "uncovered":
+            continue
+        m = r.source.mutant
+        triage = (f"plays as `{r.ruling}` = {r.alternative}" if r.triage == "plays as an alternative"
+                  else f"registered: `{r.ruling}`" if r.triage == "registered" else "**unregistered**")
+        rows.append((f"`{short_id(m.id)}`", f"{m.where}", m.description[:60], f"{len(r.verdict.trace)} steps on "
+                     f"{r.verdict.run}: {r.verdict.detail[:70]}", triage))
+    if rows:
+        w(md_table(("mutant", "where", "change", "where it parts", "triage"), rows))
+        w("\n")
+
+
 def write_report(out: TextIO, r: Report) -> None:
     w = out.write
     rules = r.rules
     w(f"# Rulings: {rules.title} (`{rules.id}`)\n\n")
+    if r.coverage is not None:
+        write_coverage(out, r.coverage)
     w("## Summary\n\n")
     w(md_table(("", ""), r.summary_rows()))
     w(f"\nConfigurations ({r.configs.source}): " + "; ".join(c.label() for c in r.configs.configs) + ". ")

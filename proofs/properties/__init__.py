@@ -1,0 +1,276 @@
+"""The rulebook's text as executable properties, written apart from the model's code.
+
+Every clause of a spec with ``basis = "text"`` gets a property named by its clause id, or a
+reason why no property can observe it (flavour, a fact about the table the model does not
+hold).  A property says what the clause's cited sentences say and nothing more: it reads
+states only through the core API (``state_vars``, ``observation``, ``to_move``,
+``legal_moves``, ``chance_outcomes``, ``apply``, ``illegal_reason``, ``outcome``) and the
+components (a deck's printed cards), never through the model's own rule functions, so a
+property that holds is evidence about the model and not a copy of it.
+
+Three shapes:
+
+* :class:`Property` over a *state* (with whatever the API says about it: its legal moves,
+  its chance outcomes, its outcome);
+* :class:`Property` over a *transition* (state, move, next state);
+* :class:`Example`: a fixed position, such as a worked example in the rulebook, built by
+  playing moves from a fresh game and then checked.
+
+Each rule set's properties live in a module of this package (``dishes``, ``just_desserts``,
+``just_desserts_v23``) that defines ``PROPERTIES``, ``EXAMPLES`` and ``UNOBSERVABLE``
+(clause id -> why no property can observe it).  :func:`sweep` explores the small
+configurations breadth-first and checks every property at every state and transition: the
+tests run it on the model (every property holds under every alternative it applies to), and
+the mutation coverage (:mod:`tablerules.proofs.mutation`) runs it on each mutant.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from tablerules.model.core import CHANCE, TERMINAL, RuleGap, RuleSet, Setup
+
+Problem = str | None
+"""What a property returns: None when it holds, else one line saying what is wrong."""
+
+
+def always(setup: Setup) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Property:
+    """One clause's sentences as a predicate over what the core API shows.
+
+    Exactly one of ``state`` and ``transition`` is given.  ``applies`` leaves out setups
+    where a ruling's alternative deliberately reads the clause otherwise (the property
+    names that alternative in ``says``)."""
+
+    clause: str
+    says: str
+    """One line: what the property checks, in the clause's terms."""
+    state: Callable[[RuleSet, Any], Problem] | None = None
+    transition: Callable[[RuleSet, Any, Any, Any], Problem] | None = None
+    applies: Callable[[Setup], bool] = always
+    name: str = ""
+    """Tells apart several properties of one clause (empty for the only one)."""
+
+    @property
+    def key(self) -> str:
+        return f"{self.clause}#{self.name}" if self.name else self.clause
+
+    def __post_init__(self) -> None:
+        if (self.state is None) == (self.transition is None):
+            raise ValueError(f"property {self.key}: give exactly one of state= and transition=")
+
+    @property
+    def kind(self) -> str:
+        return "state" if self.state is not None else "transition"
+
+
+@dataclass(frozen=True)
+class Example:
+    """A fixed position (the rulebook's own example, or a case its sentences settle).
+
+    ``check(rules)`` builds the position through the API (``rules.new_game``,
+    ``rules.apply`` of parsed moves) and returns a Problem."""
+
+    clause: str
+    says: str
+    check: Callable[[RuleSet], Problem]
+    name: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.clause}#{self.name}" if self.name else self.clause
+
+    kind = "example"
+
+
+@dataclass(frozen=True)
+class PropertySet:
+    ruleset: str
+    properties: tuple[Property, ...]
+    examples: tuple[Example, ...]
+    unobservable: dict[str, str]
+
+    def clauses(self) -> set[str]:
+        return {p.clause for p in self.properties} | {e.clause for e in self.examples}
+
+    def by_clause(self) -> dict[str, list[Property | Example]]:
+        out: dict[str, list[Property | Example]] = {}
+        for p in (*self.properties, *self.examples):
+            out.setdefault(p.clause, []).append(p)
+        return out
+
+
+_MODULES = {"dishes": "dishes", "just-desserts": "just_desserts", "just-desserts-2.3": "just_desserts_v23"}
+
+
+def property_set(ruleset_id: str) -> PropertySet:
+    """The properties of one rule set (an empty set for a rule set that has none)."""
+    name = _MODULES.get(ruleset_id)
+    if name is None:
+        return PropertySet(ruleset_id, (), (), {})
+    module = importlib.import_module(f"{__name__}.{name}")
+    return PropertySet(ruleset_id, tuple(module.PROPERTIES), tuple(getattr(module, "EXAMPLES", ())),
+                       dict(getattr(module, "UNOBSERVABLE", {})))
+
+
+# --------------------------------------------------------------------------- checking
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A property that does not hold: where, and what it said."""
+
+    key: str
+    clause: str
+    message: str
+    state: Any = None
+    move: Any = None
+
+
+def _safe(fn: Callable[..., Problem], *args: Any) -> Problem:
+    try:
+        return fn(*args)
+    except RuleGap:
+        return None  # a strict alternative's gap is the gap finder's business, not a property's
+    except Exception as e:  # a property that cannot read the state: the state is malformed
+        return f"the property could not read the state ({type(e).__name__}: {e})"
+
+
+def check_state(props: Iterable[Property], rules: RuleSet, state: Any) -> list[Violation]:
+    out = []
+    setup = state.setup
+    for p in props:
+        if p.state is not None and p.applies(setup):
+            problem = _safe(p.state, rules, state)
+            if problem:
+                out.append(Violation(p.key, p.clause, problem, state))
+    return out
+
+
+def check_transition(props: Iterable[Property], rules: RuleSet, state: Any, move: Any, nxt: Any) -> list[Violation]:
+    out = []
+    setup = state.setup
+    for p in props:
+        if p.transition is not None and p.applies(setup):
+            problem = _safe(p.transition, rules, state, move, nxt)
+            if problem:
+                out.append(Violation(p.key, p.clause, problem, state, move))
+    return out
+
+
+def check_examples(examples: Iterable[Example], rules: RuleSet) -> list[Violation]:
+    return [Violation(e.key, e.clause, problem) for e in examples for problem in [_safe(e.check, rules)] if problem]
+
+
+def successors(rules: RuleSet, state: Any) -> list[tuple[Any, Any]]:
+    """(move, next state) for every move and chance outcome; a move into a strict gap is left out."""
+    actor = rules.to_move(state)
+    if actor is TERMINAL:
+        return []
+    moves = [m for m, _ in rules.chance_outcomes(state)] if actor is CHANCE else list(rules.legal_moves(state))
+    out = []
+    for m in moves:
+        try:
+            out.append((m, rules.apply(state, m)))
+        except RuleGap:
+            continue
+    return out
+
+
+@dataclass
+class Sweep:
+    """What :func:`sweep` saw: states checked (distinct states reached breadth-first from
+    the initial states of each configuration and setting) and the first violation of each
+    property, with the moves that lead to it."""
+
+    states: int = 0
+    transitions: int = 0
+    violations: dict[str, tuple[Violation, str, tuple[str, ...]]] = field(default_factory=dict)
+    """property key -> (violation, setting label, move texts from the start)."""
+
+
+def sweep(rules: RuleSet, setups: Sequence[tuple[str, Setup]], props: Sequence[Property],
+          max_states: int = 5_000) -> Sweep:
+    """Breadth-first from each setup's new game (at most ``max_states`` distinct states per
+    setup), every property at every state and transition.  Budgets count states."""
+    out = Sweep()
+    state_props = [p for p in props if p.state is not None]
+    move_props = [p for p in props if p.transition is not None]
+    for label, setup in setups:
+        try:
+            start = rules.new_game(setup)
+        except RuleGap:
+            continue
+        parents: dict[Any, tuple[Any, str] | None] = {start: None}
+        frontier = [start]
+
+        def path(s: Any) -> tuple[str, ...]:
+            moves = []
+            while parents[s] is not None:
+                s, m = parents[s]
+                moves.append(m)
+            return tuple(reversed(moves))
+
+        def note(vs: list[Violation], s: Any, extra: tuple[str, ...] = ()) -> None:
+            for v in vs:
+                if v.key not in out.violations:
+                    out.violations[v.key] = (v, label, path(s) + extra)
+
+        note(check_state(state_props, rules, start), start)
+        while frontier and len(parents) < max_states:
+            nxt = []
+            for s in frontier:
+                if len(parents) >= max_states:
+                    break
+                try:
+                    succ = successors(rules, s)
+                except Exception:
+                    continue  # a model error is the explorer's finding, not a property's
+                for m, t in succ:
+                    out.transitions += 1
+                    note(check_transition(move_props, rules, s, m, t), s, (str(m),))
+                    if t not in parents:
+                        parents[t] = (s, str(m))
+                        nxt.append(t)
+                        note(check_state(state_props, rules, t), t)
+            frontier = nxt
+        out.states += len(parents)
+    return out
+
+
+# --------------------------------------------------------------------------- the table
+
+
+@dataclass(frozen=True)
+class ClauseRow:
+    clause: str
+    basis: str
+    properties: tuple[str, ...]
+    """Keys of the properties and examples that state it."""
+    why_not: str = ""
+    """For a text clause without a property: why none can observe it."""
+
+
+def clause_table(ruleset_id: str) -> list[ClauseRow]:
+    """Every clause of the rule set's spec with its properties (or why it has none)."""
+    from tablerules.spec.loader import load_spec
+
+    spec = load_spec(ruleset_id)
+    ps = property_set(ruleset_id)
+    by = ps.by_clause()
+    rows = []
+    for cid, c in spec.clauses.items():
+        keys = tuple(p.key for p in by.get(cid, ()))
+        rows.append(ClauseRow(cid, c.basis, keys, "" if keys else ps.unobservable.get(cid, "")))
+    return rows
+
+
+def text_clauses_without_property(ruleset_id: str) -> list[str]:
+    """Text clauses with neither a property nor a stated reason: what the table flags."""
+    return [r.clause for r in clause_table(ruleset_id) if r.basis == "text" and not r.properties and not r.why_not]
