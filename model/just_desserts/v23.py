@@ -219,7 +219,7 @@ _PATTERNS = (
     (re.compile(r"pass"), lambda m: Pass()),
     (re.compile(r"fail"), lambda m: Fail()),
     (re.compile(r"favourite"), lambda m: Favourite()),
-    (re.compile(r"serve (\S+)"), lambda m: Serve(tuple(m[1].split("+")))),
+    (re.compile(r"serve (\S+)"), lambda m: Serve(tuple(sorted(m[1].split("+"))))),  # a serving is its cards together, in any order
     (re.compile(r"turn up (\S+)"), lambda m: TurnUp(m[1])),
     (re.compile(r"simultaneous"), lambda m: Race(None)),
     (re.compile(r"first (\d+)"), lambda m: Race(int(m[1]))),
@@ -703,11 +703,13 @@ def _guest_leaves_hungry(state: State) -> State:
 
 def _favourite_draws(state: State, seat: int, count: int) -> State:
     """jd23.favourite.extra-card, never after the kitchen closed (jd23.kitchen.closes)."""
-    if state.kitchen_closed or not state.dessert_pile:  # rule: jd23.kitchen.closes
+    if state.kitchen_closed:  # rule: jd23.kitchen.closes
         return _next_round(state)
     if len(state.dessert_pile) < state.setup.players and state.setup.options.kitchen_check == STRICT:  # rule: jd23.ruling.kitchen-check
         raise RuleGap("jd23.ruling.kitchen-check",
                       f"a favourite's extra card is due with only {len(state.dessert_pile)} dessert(s) left, too few for everyone to draw")
+    if not state.dessert_pile:  # rule: jd23.kitchen.closes
+        return _next_round(state)
     count = min(count, len(state.dessert_pile))
     return replace(state, phase=DRAW, draws=(seat,) * count)
 
