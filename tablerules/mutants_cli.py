@@ -20,6 +20,7 @@ from tablerules.model import registry
 from tablerules.proofs.mutation.coverage import PLAYS_AS, REGISTERED, Coverage, CoverageBudget, run_coverage
 from tablerules.proofs.mutation.judge import UNCOVERED, Budget
 from tablerules.proofs.mutation.mutants import short_id
+from tablerules.proofs.properties import clause_table
 
 from .commandline import add_command, add_json, add_max_seconds, emit_json, unique
 from .limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, number
@@ -99,8 +100,8 @@ def run(args: argparse.Namespace) -> int:
     failed = any(c.unregistered() for c in results)
     status = EXIT_FAIL if failed else EXIT_OK if complete else EXIT_INCOMPLETE
     if args.json:
-        emit_json(document("mutants", {"rulesets": [c.to_json() for c in results], "complete": complete,
-                                       "exit_status": status}))
+        emit_json(document("mutants", {"rulesets": [dict(c.to_json(), clauses=clause_rows(c.ruleset)) for c in results],
+                                       "complete": complete, "exit_status": status}))
     else:
         for c in results:
             write_report(sys.stdout, c)
@@ -126,6 +127,20 @@ def triage_text(r: Any) -> str:
     return "UNREGISTERED"
 
 
+def clause_rows(ruleset: str) -> list[dict[str, Any]]:
+    """Every clause with the properties that state it (or why a text clause has none)."""
+    return [{"clause": r.clause, "basis": r.basis, "properties": list(r.properties), "why_not": r.why_not}
+            for r in clause_table(ruleset)]
+
+
+def clause_summary(ruleset: str) -> str:
+    rows = [r for r in clause_table(ruleset) if r.basis == "text"]
+    stated = sum(1 for r in rows if r.properties)
+    without = [f"{r.clause} ({r.why_not or 'NO REASON GIVEN'})" for r in rows if not r.properties]
+    return (f"text clauses: {stated} of {len(rows)} stated as properties or examples"
+            + (f"; without one: {'; '.join(without)}" if without else ""))
+
+
 def write_report(out: TextIO, c: Coverage) -> None:
     """The coverage table and the uncovered mutants of one rule set, for people."""
     counts = c.counts()
@@ -133,6 +148,7 @@ def write_report(out: TextIO, c: Coverage) -> None:
     table(coverage_rows([c]), header=("rule set",) + tuple(SHORT.get(k, k) for k in COLUMNS), out=out)
     print(f"  killed includes {counts['crashed']} where the mutant's model raised; {c.runs} runs (configurations x "
           f"settings), {c.recorded_states:,} states recorded; {c.budget.text()}", file=out)
+    print(f"  {clause_summary(c.ruleset)}", file=out)
     uncovered = [r for r in c.results if r.verdict.verdict == UNCOVERED]
     if uncovered:
         print(f"\nuncovered mutants ({len(uncovered)}):", file=out)

@@ -116,7 +116,7 @@ class _Judge:
         if self.divergence is None:
             what = difference(ref, sig) if ref is not None else "a state the model does not reach here"
             self.divergence = (run.label, path, what)
-        return self.rejects(run, s, ways, path)
+        return self.rejects(run, s, ways, path, sig)
 
     def at_triggers(self, run: Run, mutant: Mutant) -> Verdict | None:
         """Ask the mutant about the states where the model ran its decision test with a value

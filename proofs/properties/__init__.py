@@ -106,17 +106,23 @@ class PropertySet:
         return out
 
 
-_MODULES = {"dishes": "dishes", "just-desserts": "just_desserts", "just-desserts-2.3": "just_desserts_v23"}
+_MODULES = {"dishes": ("dishes",), "just-desserts": ("just_desserts", "just_desserts_rulings"),
+            "just-desserts-2.3": ("just_desserts_v23",)}
+"""Rule set -> the modules of this package holding its properties: the text's, then (where
+written) the registered rulings' alternatives as their meanings say."""
 
 
 def property_set(ruleset_id: str) -> PropertySet:
     """The properties of one rule set (an empty set for a rule set that has none)."""
-    name = _MODULES.get(ruleset_id)
-    if name is None:
-        return PropertySet(ruleset_id, (), (), {})
-    module = importlib.import_module(f"{__name__}.{name}")
-    return PropertySet(ruleset_id, tuple(module.PROPERTIES), tuple(getattr(module, "EXAMPLES", ())),
-                       dict(getattr(module, "UNOBSERVABLE", {})))
+    props: list[Property] = []
+    examples: list[Example] = []
+    unobservable: dict[str, str] = {}
+    for name in _MODULES.get(ruleset_id, ()):
+        module = importlib.import_module(f"{__name__}.{name}")
+        props += module.PROPERTIES
+        examples += getattr(module, "EXAMPLES", ())
+        unobservable.update(getattr(module, "UNOBSERVABLE", {}))
+    return PropertySet(ruleset_id, tuple(props), tuple(examples), unobservable)
 
 
 # --------------------------------------------------------------------------- checking

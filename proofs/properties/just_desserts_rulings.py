@@ -1,0 +1,97 @@
+"""Just Desserts: what the registered rulings' alternatives mean, as properties, and what a
+seat may see.
+
+The text properties (:mod:`.just_desserts`) say what the rulebook says; where it is silent a
+ruling decides, and its alternatives' meanings (spec/just_desserts.toml) are what the model
+must then do.  These properties state those meanings, read through the core API like the
+text properties, so a mutant inside a ruling's implementation that does what no alternative
+means is caught:
+
+* the publisher's scoring (jd.ruling.all-guests-claimed = faq-score): a point per guest and a
+  bonus per matching pair, where a matching pair is as jd.ruling.matching-pair's chosen
+  alternative counts it; most points wins, a tie goes to the most desserts in hand, then
+  jd.ruling.score-full-tie;
+* a hand is its holder's (jd.setup.deal-hands, jd.turn.draw-phase: the cards are dealt to
+  and drawn into *your* hand): a seat's observation shows its own hand, the others only as
+  sizes, and the legal moves only of the seat to move, to that seat alone (a move names the
+  cards it plays, so another seat's moves would show its hand).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from tablerules.model.core import TERMINAL
+
+from . import Property
+
+SCORING_END = "jd.ruling.all-guests-claimed"
+
+
+def _pairs(counts: list[int], reading: str) -> int:
+    """jd.ruling.matching-pair, as each alternative's meaning says."""
+    if reading == "exactly-two":
+        return sum(1 for k in counts if k == 2)
+    if reading == "every-two":
+        return sum(k * (k - 1) // 2 for k in counts)
+    return sum(k // 2 for k in counts)  # pairs: each two guests of one suit
+
+
+def faq_scoring(rules: Any, state: Any) -> str | None:
+    """jd.ruling.all-guests-claimed = faq-score (with jd.ruling.matching-pair and
+    jd.ruling.score-full-tie): a game scored by the publisher's answer gives each seat a
+    point per guest and a bonus point per matching pair; the most points win, a tie goes to
+    the most desserts in hand, and a tie on both is a draw or a shared win."""
+    if rules.to_move(state) is not TERMINAL:
+        return None
+    result = rules.outcome(state)
+    if result is None or result.clause not in (SCORING_END, "jd.ruling.score-full-tie") or not result.scores:
+        return None
+    v = rules.state_vars(state)
+    deck = state.setup.components
+    reading = state.setup.options.matching_pair
+    points = []
+    for guests in v["claimed"]:
+        counts = list(Counter(deck.suit_of(g) for g in guests).values())
+        points.append(len(guests) + _pairs(counts, reading))
+    if list(result.scores) != points:
+        return f"scores {list(result.scores)}, the publisher's count ({reading} pairs) gives {points}"
+    keys = [(points[s], len(v["hands"][s])) for s in range(len(points))]
+    top = {s for s, k in enumerate(keys) if k == max(keys)}
+    if len(top) == 1 or state.setup.options.score_full_tie == "shared-win":
+        if set(result.winners) != top or result.draw:
+            return f"points and hands {keys}: expected winners {sorted(top)}, got {result.summary()}"
+    elif not result.draw or result.winners:
+        return f"points and hands {keys} tie: expected a draw (score-full-tie), got {result.summary()}"
+    return None
+
+
+def private_hands(rules: Any, state: Any) -> str | None:
+    """jd.setup.deal-hands: each seat sees its own hand and only the sizes of the others;
+    it is shown the legal moves when it is the seat to move, and no one else's."""
+    v = rules.state_vars(state)
+    actor = rules.to_move(state)
+    moves = [str(m) for m in rules.legal_moves(state)] if isinstance(actor, int) else []
+    for seat in range(state.setup.players):
+        seen = rules.observation(state, seat)
+        if list(seen.get("hand", [])) != list(v["hands"][seat]):
+            return f"seat {seat} is shown the hand {seen.get('hand')}, it holds {v['hands'][seat]}"
+        if list(seen.get("hand_sizes", [])) != [len(h) for h in v["hands"]]:
+            return f"seat {seat} is shown hand sizes {seen.get('hand_sizes')}"
+        shown = list(seen.get("legal_moves", []))
+        expected = moves if actor == seat else []
+        if shown != expected:
+            return f"seat {seat} is shown the legal moves {shown[:4]}, expected {expected[:4]} (seat {actor} moves)"
+        if seen.get("to_move") != (actor if isinstance(actor, int) else repr(actor)):
+            return f"seat {seat} is told {seen.get('to_move')!r} moves, it is {actor!r}"
+    return None
+
+
+PROPERTIES = (
+    Property("jd.ruling.all-guests-claimed", "the publisher's scoring: a point per guest, a bonus per matching pair "
+             "(as matching-pair counts it); most points, then most desserts in hand, then score-full-tie",
+             state=faq_scoring, name="faq-score"),
+    Property("jd.setup.deal-hands", "a seat sees its own hand, the others' sizes, and the legal moves only when it moves",
+             state=private_hands, name="private"),
+)
