@@ -152,7 +152,9 @@ def test_keys_are_unique_and_the_set_loads():
     keys = [p.key for p in jd.PROPERTIES] + [e.key for e in jd.EXAMPLES]
     assert len(keys) == len(set(keys))
     ps = property_set("just-desserts")
-    assert len(ps.properties) == len(jd.PROPERTIES) and ps.unobservable == jd.UNOBSERVABLE
+    # the text's properties first, then the rulings' (proofs/properties/just_desserts_rulings.py)
+    assert ps.properties[: len(jd.PROPERTIES)] == jd.PROPERTIES and ps.unobservable == jd.UNOBSERVABLE
+    assert len({p.key for p in ps.properties}) == len(ps.properties)
 
 
 # --------------------------------------------------------------------------- 4. the properties can fail
