@@ -191,14 +191,18 @@ GAP_CONTRACT = "core: a gap only under a strict alternative"
 TEXT_CONTRACT = "core: a move's text reads back as the move"
 CHANCE_CONTRACT = "core: chance outcomes are exact and sum to 1"
 MOVES_CONTRACT = "core: a legal move is not refused"
+DEAD_END = "core: a seat to move has a move (no dead end)"
 
 
 def core_promise(sig: Any, ways: list) -> tuple[str, str] | None:
-    """Which promise of the core API (model/core.py) a signature breaks, if any: every move's
-    text reads back as that move and illegal_reason lets it pass; chance outcomes are exact
-    and add up to 1; a move the model lists is one apply accepts."""
+    """Which promise of the core API (model/core.py) a signature breaks, if any: a seat to
+    move has a move (the explorer's dead end); every move's text reads back as that move and
+    illegal_reason lets it pass; chance outcomes are exact and add up to 1; a move the model
+    lists is one apply accepts."""
     if len(sig) < 3:
         return None
+    if sig[0][0] == "seat" and not sig[1]:
+        return DEAD_END, f"seat {sig[0][1]} is to move and has no legal move, yet the game is not over"
     for text, _p, nxt, reads_back in sig[1]:
         if not reads_back:
             return TEXT_CONTRACT, f"the legal move {text!r} does not read back as itself, or illegal_reason refuses it"

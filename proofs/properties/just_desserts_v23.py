@@ -824,6 +824,20 @@ def trump_answers_forced(rules: Any, state: Any) -> Problem:
     return None if got == want else f"seat {seat} may answer {got} to the trump, holding {sorted(favs)}"
 
 
+def trump_asks_only_others(rules: Any, state: Any) -> Problem:
+    """jd23.call.favourite-trump: the first caller serves unless *someone else* trumps the call
+    with a Favorite, so while a trump is asked the first caller is never the one asked."""
+    t = table(rules, state)
+    if t.phase != TRUMP:
+        return None
+    first = rules.state_vars(state)["first"]
+    if first is None or first < 0:
+        return None
+    if rules.to_move(state) == first or (first < len(t.trumps) and t.trumps[first] == ""):
+        return f"seat {first} called first and is asked whether it trumps its own call"
+    return None
+
+
 def strict_trump_gap(rules: Any, state: Any) -> Problem:
     """jd23.call.favourite-trump, strict: the text never explains the trump, so a race among several
     contenders one of whom holds a Favorite serving is a gap, and no other race is."""
@@ -2098,6 +2112,8 @@ PROPERTIES = (
              applies=when(TRUMP_RULING, "favourite-caller-first"), name="trumper-serves"),
     Property("jd23.call.favourite-trump", "favourite-caller-first: while others contend, a Favorite holder serves and must serve a Favorite", state=favourite_must_be_served,
              applies=when(TRUMP_RULING, "favourite-caller-first"), name="must-serve-favourite"),
+    Property("jd23.call.favourite-trump", "the first caller is never asked to trump its own call",
+             state=trump_asks_only_others, name="others"),
     Property("jd23.call.favourite-trump", "favourite-caller-first: asked about a Favorite, a contender answers truthfully", state=trump_answers_forced,
              applies=when(TRUMP_RULING, "favourite-caller-first"), name="answers-forced"),
     Property("jd23.call.favourite-trump", "strict: a race among contenders where one holds a Favorite is a gap, no other is", state=strict_trump_gap,
