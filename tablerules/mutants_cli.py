@@ -18,7 +18,7 @@ from typing import Any, Sequence, TextIO
 
 from tablerules.model import registry
 from tablerules.proofs.mutation.coverage import PLAYS_AS, REGISTERED, Coverage, CoverageBudget, run_coverage
-from tablerules.proofs.mutation.judge import UNCOVERED, Budget
+from tablerules.proofs.mutation.judge import STOPPED, UNCOVERED, Budget
 from tablerules.proofs.mutation.mutants import short_id
 from tablerules.proofs.properties import clause_table
 
@@ -157,6 +157,12 @@ def write_report(out: TextIO, c: Coverage) -> None:
         print(f"  {short_id(m.id)}  {m.where} {m.function}: {m.description}", file=out)
         print(f"      parts from the model after {len(v.trace)} steps on {v.run}: {v.detail}", file=out)
         print(f"      triage: {triage_text(r)}", file=out)
-    if uncovered:
+    stopped = [r for r in c.results if r.verdict.verdict == STOPPED]
+    if stopped:
+        print(f"\nstopped by the time limit on one mutant, no verdict ({len(stopped)}):", file=out)
+    for r in stopped:
+        print(f"  {short_id(r.source.mutant.id)}  {r.source.mutant.where} {r.source.mutant.function}: "
+              f"{r.source.mutant.description}", file=out)
+    if uncovered or stopped:
         print(f"  again: tablerules mutants {c.ruleset} --mutant ID (--json gives each whole trace)", file=out)
     print(file=out)

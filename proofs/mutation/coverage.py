@@ -307,7 +307,7 @@ _STATE: dict[str, Any] = {}
 """What the worker processes inherit (fork): the rule set, the runs, the mutants, the properties."""
 
 
-MUTANT_SECONDS = 30.0
+MUTANT_SECONDS = 120.0
 """Wall-clock limit on one mutant (in a worker).  A mutant that makes one call of the model
 run away (a filter dropped from a search over a hand's subsets) is stopped there and
 reported as *stopped*: no verdict, never a kill.  Normal mutants take well under a second."""

@@ -1,6 +1,6 @@
 """Mutants of the model's step API: one small change at one decision point.
 
-A *decision point* is what :mod:`tablerules.proofs.decisions` calls one: an ``if`` /
+A *decision point* is what ``tablerules.proofs.decisions`` calls one: an ``if`` /
 ``elif`` / ``while`` test, a conditional expression's test, a comprehension's filter.  At
 each, this module writes the changes a reader of the rulebook could have made instead:
 
@@ -454,7 +454,7 @@ def target_function(module: ModuleType, qualname: str) -> FunctionType:
 
 
 def apply_mutant(source: MutantSource) -> CodeType:
-    """Put the mutant's code in place; returns the original code (for :func:`undo`)."""
+    """Put the mutant's code in place; returns the original code (for ``undo``)."""
     import importlib
 
     module = importlib.import_module(source.module)
