@@ -49,7 +49,7 @@ EXAMPLES = """examples:
   tablerules vectors verify mygame.itf.json
 
 `tablerules COMMAND --help` shows each command's options and examples; --json on check,
-explore, list, prove, rulings, simulate, solve and vectors verify writes a document described by
+explore, list, mutants, prove, rulings, simulate, solve and vectors verify writes a document described by
 spec/schemas/<command>.schema.json.
 
 """ + STATUS_TEXT

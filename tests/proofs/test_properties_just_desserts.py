@@ -63,7 +63,7 @@ def test_properties_hold_breadth_first():
 
 @pytest.mark.slow
 def test_properties_hold_breadth_first_every_setting():
-    result = sweep(RULES, setups(SETTINGS, extra=True), jd.PROPERTIES, max_states=3_000)
+    result = sweep(RULES, setups(SETTINGS, extra=True), jd.PROPERTIES, max_states=800)
     assert not result.violations, report(result)
 
 
