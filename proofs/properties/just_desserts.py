@@ -477,6 +477,8 @@ class Resolution:
     answer: tuple | None
     open: bool = False
     """True if the serving still waits for answers there (the answers went on too long)."""
+    gap: bool = False
+    """True if the last answer ran into a strict ruling's gap (``end`` is the state before it)."""
 
     @property
     def asked(self) -> frozenset[int]:
@@ -497,13 +499,17 @@ def resolutions(rules: Any, t: Any, cap: int = 200) -> list[Resolution]:
         if vx["offer"] is None or a is TERMINAL or answer is not None or len(order) > len(vx["hands"]):
             out.append(Resolution(x, order, answer, vx["offer"] is not None and a is not TERMINAL and answer is None))
             continue
-        for m, y in successors(rules, x):
-            if is_seat(a):
-                k = mv(m)
-                ans = (k.verb, a, k.cards) if k.verb in ("block", "surprise") else None
-                stack.append((y, order + (a,), ans))
-            else:
-                stack.append((y, order, None))
+        moves = list(rules.legal_moves(x)) if is_seat(a) else [m for m, _ in rules.chance_outcomes(x)]
+        for m in moves:
+            k = mv(m)
+            more = order + (a,) if is_seat(a) else order
+            ans = (k.verb, a, k.cards) if is_seat(a) and k.verb in ("block", "surprise") else None
+            try:
+                y = apply(rules, x, m)
+            except RuleGap:
+                out.append(Resolution(x, more, ans, gap=True))
+                continue
+            stack.append((y, more, ans))
     return out
 
 
@@ -608,9 +614,13 @@ def _deal_paths(rules: Any, start: Any, paths: int = 16) -> list[Any]:
     ends = []
     for i in range(paths):
         x, depth = start, 0
+        turned: list[str] = []
         while actor(rules, x) is CHANCE and depth < 200:
             outs = rules.chance_outcomes(x)
             pick = 0 if i == 0 else len(outs) - 1 if i == 1 else (i * 7 + depth * (i + 3)) % len(outs)
+            text = str(outs[pick][0])
+            if text.startswith("turn up "):
+                turned.append(text[len("turn up "):])
             try:
                 x = apply(rules, x, outs[pick][0])
             except RuleGap:
@@ -618,7 +628,13 @@ def _deal_paths(rules: Any, start: Any, paths: int = 16) -> list[Any]:
             depth += 1
         if actor(rules, x) is not CHANCE and x not in ends:
             ends.append(x)
+            _DEALT[id(x)] = tuple(turned[:3])
     return ends
+
+
+_DEALT: dict[int, tuple[str, ...]] = {}
+"""id(position after the deal) -> the three guests dealt on the way there (kept with the
+positions themselves in _MEMO, so an id is not reused while it is looked up)."""
 
 
 def _opening_ends(rules: Any, start: Any) -> list[Any]:
@@ -635,9 +651,14 @@ def _opening(rules: Any, state: Any, check: Callable[[Any, dict, Any], Problem])
     return None
 
 
-def _sorting(setup: Any, v: dict) -> bool:
-    """jd.ruling.opening-duplicates=at-setup: the first player sorts the dealt guests before the first draw."""
-    return setup.options.opening_duplicates == "at-setup" and bool(duplicated_suits(setup.components, v["centre"]))
+def _sorting(setup: Any, v: dict, end: Any = None) -> bool:
+    """jd.ruling.opening-duplicates=at-setup: the first player sorts the dealt guests before the first draw.
+    Only the three guests dealt decide it (``_DEALT``: the first three turned up on the way to
+    this position): with no suit twice among them the draw phase follows at once, and a guest
+    it turns up that repeats a suit waits for the discard phase."""
+    dealt = _DEALT.get(id(end)) if end is not None else None
+    guests = dealt if dealt is not None else v["centre"]
+    return setup.options.opening_duplicates == "at-setup" and bool(duplicated_suits(setup.components, guests))
 
 
 def p_deal_hands(rules: Any, state: Any) -> Problem:
@@ -647,7 +668,7 @@ def p_deal_hands(rules: Any, state: Any) -> Problem:
         n, deck = setup.players, setup.components
         left = len(deck.dessert_cards()) - 3 * n
         want = [3] * n
-        if not _sorting(setup, v) and left > 0:
+        if not _sorting(setup, v, end) and left > 0:
             want[0] = 4
         if actor(rules, end) is not TERMINAL and hand_sizes(v) != want:
             return f"after the deal the hands hold {hand_sizes(v)} desserts, not {want}"
@@ -660,7 +681,7 @@ def p_deal_guests(rules: Any, state: Any) -> Problem:
     first draw phase turned one up), nobody has claimed any, both discard piles are empty."""
     def check(setup, v, end):
         deck = setup.components
-        want = 3 if _sorting(setup, v) or len(deck.guests) == 3 else 4
+        want = 3 if _sorting(setup, v, end) or len(deck.guests) == 3 else 4
         if actor(rules, end) is TERMINAL:
             return None
         if len(v["centre"]) != want or any(v["claimed"]) or v["guest_discard"] or v["dessert_discard"]:
@@ -678,7 +699,7 @@ def p_first_player(rules: Any, state: Any) -> Problem:
             return None
         if a != 0 or v["turn"] != 0:
             return f"the first decision falls to {a}, not seat 0"
-        if _sorting(setup, v):
+        if _sorting(setup, v, end):
             return compare("sorting the dealt guests", depart_keys(setup, v), legal(rules, end))
         return compare("the first player's options", turn_start_keys(setup, v, 0), legal(rules, end))
     return _opening(rules, state, check)
@@ -748,7 +769,20 @@ def _draw_phase(rules: Any, s: Any, m: Any, t: Any) -> dict[str, str]:
         if any(not same(ve["hands"][q], vt["hands"][q]) for q in range(len(ve["hands"])) if q != b) \
                 or ve["claimed"] != vt["claimed"]:
             out.setdefault("jd.turn.draw-phase", "the draw phase changed another player's hand or the claimed guests")
-        if t.setup.options.no_serving in ("faq-score", "draw") and not serving_ever(t.setup, ve):
+        if t.setup.options.no_serving in ("faq-score", "draw") and not serving_ever(t.setup, ve) \
+                and not (nothing_unclaimed(ve) and t.setup.options.all_claimed in ("draw", "play-on")):
+            # all-guests-claimed=play-on: its meaning says play goes on once every guest is claimed.
+            # FINDING: all-guests-claimed=draw with Poaching (every option, or poaching alone), jd-famine,
+            # 2 players: every guest claimed, every dessert in a hand, no hand can poach, no buffet; the
+            # game never ends, though no-serving-possible=faq-score ends a turn that starts so (the
+            # model's all-claimed check plays on before the stuck check is reached).  24 moves:
+            # draw SPONGE ; draw WALNUT ; draw WALNUT ; draw PLUM ; draw SPONGE ; draw PLUM ; turn up PICKER ;
+            # turn up FORAGER ; turn up BAKER ; turn up NUTTER ; serve BAKER with SPONGE ; draw SPONGE ; stop ;
+            # depart FORAGER ; serve PICKER with PLUM ; draw PLUM ; serve FORAGER with PLUM+WALNUT ;
+            # draw WALNUT ; serve NUTTER with SPONGE+WALNUT ; stop ; draw PLUM ; kitchen ; draw WALNUT ;
+            # draw SPONGE -> seat 0 holds SPONGE+SPONGE+WALNUT and BAKER, NUTTER; seat 1 PLUM+PLUM+WALNUT and
+            # FORAGER, PICKER; seat 0 may only go to the kitchen (nothing to draw) or dump (the same cards
+            # come back), and so on for ever.
             out.setdefault("jd.win.any-time#stuck", "a turn starts with nothing ever to serve, poach or buffet, "
                                                    "but the game goes on")
         if not has_guest and t.setup.options.guest_supply == "draw-game":
@@ -1126,8 +1160,8 @@ def t_stuck_at_turn_start(rules: Any, s: Any, m: Any, t: Any) -> Problem:
     if actor(rules, t) is not TERMINAL or V(rules, t)["end_clause"] != "jd.ruling.no-serving-possible":
         return None
     k = mv(m)
-    if actor(rules, s) is CHANCE or k.verb == "surprise":
-        return None
+    if actor(rules, s) is CHANCE or k.verb == "surprise" or V(rules, s)["turn"] != V(rules, t)["turn"]:
+        return None  # after a draw phase (a move may end a turn and find nothing to draw), or an undone attempt
     return f"the game ended as stuck right after {m}, not as a turn starts"
 
 
@@ -1405,6 +1439,8 @@ def _serving(rules: Any, s: Any, m: Any, t: Any) -> dict[str, str]:
     rs = resolutions(rules, t)
     _answer_order(out, setup, p, able, rs)
     for r in rs:
+        if r.gap:
+            continue
         ve = V(rules, r.end)
         # -- every player who could block or surprise was asked before the serving succeeded
         if r.answer is None:
@@ -1430,6 +1466,8 @@ def _answer_order(out: dict, setup: Any, p: int, able: dict[int, set], rs: list[
     players are asked clockwise from the server."""
     key = "jd.surprise.first-offered#order"
     for r in rs:
+        if r.gap:
+            continue
         if len(set(r.order)) != len(r.order):
             _note(out, key, f"seat(s) answered the same serving twice: {r.order}")
         if r.answer is None and r.open:
@@ -1441,6 +1479,8 @@ def _answer_order(out: dict, setup: Any, p: int, able: dict[int, set], rs: list[
     elif setup.options.answer_order == "clockwise":
         n = setup.players
         for r in rs:
+            if r.gap:
+                continue
             dist = [(q - p) % n for q in r.order]
             if dist != sorted(dist):
                 _note(out, key, f"answers came in the order {r.order}, not clockwise from seat {p}")
