@@ -1346,7 +1346,7 @@ def _answers(verbs: tuple[str, ...], what: str) -> Callable:
 
 def p_window_only_answers(rules: Any, state: Any) -> Problem:
     """jd.surprise.first-offered: while a serving waits for answers, the only moves are answers
-    (block, surprise, pass), and a player answers at most once."""
+    (block, surprise, pass), and the server is not among those answering."""
     w = _window(rules, state)
     if w is None:
         return None
