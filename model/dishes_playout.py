@@ -28,10 +28,11 @@ import numpy as np
 from numba import njit
 
 from . import dishes_loops as loops
-from .compact_loops import mix64
+from .compact_loops import batch_seed, uniform as _uniform
 from .dishes import MAX_PLACES, NC, NT, FirstPlayer, Options, Pass, Place, Reveal, State, Turn
 from .core import Setup
 from .dishes_compact import DishesKernel, KernelUnavailable
+from .playout import Playout
 
 # action codes: flips, reveals, placements, the pass, who starts
 C_TURN = 0
@@ -47,16 +48,6 @@ MOVES: tuple = (
     + tuple(FirstPlayer(s) for s in range(4))
 )
 """Action code -> the model's move."""
-
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-@njit(cache=True)
-def _uniform(rng):
-    """The next draw in [0, 1) from the SplitMix64 stream whose state is ``rng[0]``."""
-    rng[0] += GOLDEN
-    return float(mix64(rng[0]) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
 
 @njit(cache=True)
 def _show(row, prm, fixed, slot, rng, oc, on, od):
@@ -201,24 +192,6 @@ def start_of(kernel: DishesKernel, state: State) -> tuple[np.ndarray, np.ndarray
 BATCH = 4096
 """Games per compiled call: bounds the codes buffer (BATCH x capacity actions)."""
 
-_MASK = 2**64 - 1
-
-
-def _mix(x: int) -> int:
-    """SplitMix64's finaliser on a Python int (the compiled loops use the same, mix64)."""
-    x ^= x >> 30
-    x = (x * 0xBF58476D1CE4E5B9) & _MASK
-    x ^= x >> 27
-    x = (x * 0x94D049BB133111EB) & _MASK
-    return x ^ (x >> 31)
-
-
-def batch_seed(seed: int, batch: int) -> np.uint64:
-    """The random stream of one batch: the seed (modulo 2**64) and the batch's number hashed
-    together, so that no two seeds share a batch's games in any way one could arrange."""
-    return np.uint64(_mix((_mix(seed & _MASK) + 0x9E3779B97F4A7C15 * (batch + 1)) & _MASK))
-
-
 def playable(setup: Setup) -> Setup:
     """The setup with the deal rulings of other player counts at their defaults: they cannot
     matter here (dishes.ruling.deal-2-players applies to two players, deal-3-players to
@@ -249,7 +222,7 @@ def available(setup: Setup) -> bool:
     return _kernel(setup) is not None
 
 
-def random_playouts(state: State, games: int, seed: int) -> Iterator[tuple[tuple, frozenset[int]]]:
+def random_playouts(state: State, games: int, seed: int) -> Iterator[Playout]:
     """``games`` games from ``state``, one after another: per game its moves and the seats
     doing the dishes (dishes.end.most-dishes-loses under the counting rulings; none on a
     no-loser tie).  Games are played ``BATCH`` at a time, so memory stays small however
@@ -268,8 +241,8 @@ def random_playouts(state: State, games: int, seed: int) -> Iterator[tuple[tuple
         losers = kernel.outcome(finals).losers.tolist()
         a = 0
         for b, named in zip(ends.tolist(), losers):
-            yield tuple([MOVES[c] for c in codes[a:b]]), frozenset(i for i, x in enumerate(named) if x)  # plumbing: codes back to moves
+            yield Playout(tuple([MOVES[c] for c in codes[a:b]]), frozenset(i for i, x in enumerate(named) if x))  # plumbing: codes back to moves
             a = b
 
 
-__all__ = ["available", "random_playouts", "MOVES", "batch_seed", "playable"]
+__all__ = ["available", "random_playouts", "MOVES", "playable"]

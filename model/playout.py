@@ -79,7 +79,7 @@ def iter_playouts(rules: RuleSet, state: Any, games: int, seed: int = 0) -> Iter
         raise ValueError(f"{type(state).__name__} is not a state of {rules.id} (its setup has no {rules.id} options)")
     fast = _compiled_module(rules, setup)
     if fast is not None:  # plumbing: the compiled playout can run this setup
-        return (Playout(moves, losers) for moves, losers in fast.random_playouts(state, games, seed))
+        return fast.random_playouts(state, games, seed)
     return step_playouts(rules, state, games, seed)
 
 

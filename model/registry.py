@@ -20,8 +20,9 @@ class Entry:
     """Module whose ``kernel(setup)`` gives the compact kernel (model/compact.py), for rule sets
     that declare a progress measure; None where the exact engine cannot run."""
     playout: str | None = None
-    """Module with a compiled ``random_playouts(state, games, seed)`` and ``available(setup)``
-    (model/playout.py uses it); None where whole games go through the step API."""
+    """Module with a compiled ``random_playouts(state, games, seed)`` (yielding
+    model/playout.py's ``Playout``) and ``available(setup)`` (model/playout.py uses it); None
+    where whole games go through the step API."""
 
 
 ENTRIES: dict[str, Entry] = {
