@@ -422,6 +422,15 @@ class Outcomes(tuple):
         self.cumulative = tuple(itertools.accumulate(p.numerator / p.denominator for _, p in self))
         return self
 
+    @classmethod
+    def of_counts(cls, moves: Sequence[Any], counts: Sequence[int], probability: Callable[[int, int], Fraction]) -> "Outcomes":
+        """Outcomes drawn from a pile: ``moves[i]`` has ``counts[i]`` of the pile's cards, so
+        probability ``counts[i] / total`` (``probability(k, total)`` gives the Fraction)."""
+        total = sum(counts)
+        self = super().__new__(cls, [(m, probability(k, total)) for m, k in zip(moves, counts)])
+        self.cumulative = tuple(itertools.accumulate(counts))
+        return self
+
 
 def pick_by_probability(items: Sequence[tuple[Any, Fraction]], r: float) -> Any:
     """The item a uniform draw ``r`` in [0, 1) selects when each has its probability (the

@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from tablerules.model.core import RuleSet, Setup, options_text
 
+from .endless import CLOSED, CYCLE, classify
 from .explorer import Budget, Exploration, Finding, explore, finding_traces, graph_analysis
 
 PASS = "pass"
@@ -162,6 +163,8 @@ def judge(rules: RuleSet, ex: Exploration, label: str, *, allowed: Iterable[tupl
         gr = graph_analysis(ex)
         rows.append(("every state can reach an end", "yes" if gr.traps == 0 else f"NO: {gr.traps:,} trap states"))
         rows.append(("longest game (moves incl. chance)", "cycle: unbounded" if gr.longest is None else str(gr.longest)))
+        if gr.longest is None:  # plumbing: a graph with cycles: which kind of endless play (proofs/endless.py)
+            rows += endless_rows(classify(ex))
         if gr.traps:
             start, steps, _ = ex.trace(gr.trap_example)
             bad.append(Finding("trap", "trap", "core.termination", "no end reachable", gr.trap_example, trace=steps,
@@ -174,6 +177,22 @@ def judge(rules: RuleSet, ex: Exploration, label: str, *, allowed: Iterable[tupl
     if bad:
         summary += "; unexpected: " + ", ".join(f"{f.kind} {f.key}" for f in bad)
     return CheckResult(rules.id, label, status, summary, rows, bad, ex.seconds)
+
+
+def endless_rows(components: dict[str, list]) -> list[tuple[str, str]]:
+    """Table rows for the components play can go round in (:func:`.endless.classify`): per kind,
+    how many, the states they hold, the nearest one's distance and a loop through it."""
+    rows = []
+    for kind in (CYCLE, CLOSED):
+        found = components.get(kind, [])
+        if not found:
+            rows.append((kind, "none"))
+            continue
+        near = found[0]
+        loop = " | ".join(near.loop[:8]) + (" | ..." if len(near.loop) > 8 else "")
+        rows.append((kind, f"{len(found):,} ({sum(c.states for c in found):,} states); nearest after {len(near.trace)} "
+                           f"moves, loop of {len(near.loop)}: {loop}"))
+    return rows
 
 
 def setup_label(setup: Setup) -> str:

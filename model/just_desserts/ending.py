@@ -6,7 +6,9 @@ Clause ids refer to spec/just_desserts.toml.  Two places where the rulebook is s
   publisher's FAQ (question 1026) answers it: play goes on until every guest has been
   served, then each player scores a point per guest and a bonus point per matching pair
   (jd.ruling.matching-pair); the highest score wins, a tie goes to the most desserts left
-  in hand, and a tie on both is jd.ruling.score-full-tie;
+  in hand, and a tie on both is jd.ruling.score-full-tie.  The FAQ answers for the basic
+  game; when the score is counted while an advanced rule could still move a claimed guest
+  is jd.ruling.faq-score-when;
 * nobody can ever serve, poach or open a buffet again, so nothing that decides the game
   can change and play would go round for ever (jd.ruling.no-serving-possible).
 """
@@ -38,7 +40,7 @@ def all_claimed_end(state: State) -> State:
     """jd.ruling.all-guests-claimed: every guest is with a player and nobody has won."""
     o = state.setup.options
     if o.all_claimed == FAQ_SCORE:  # rule: jd.ruling.all-guests-claimed
-        return evolve(state, phase="over", end_clause=ALL_CLAIMED)
+        return _faq_score_now(state)
     if o.all_claimed == "play-on":  # rule: jd.ruling.all-guests-claimed
         return state
     if o.all_claimed == STRICT:  # rule: jd.ruling.all-guests-claimed
@@ -48,6 +50,34 @@ def all_claimed_end(state: State) -> State:
     if o.poaching or o.buffet and buffet_possible(state):  # rule: jd.ruling.all-guests-claimed, jd.poach.attempt, jd.buffet.aces
         return state
     return evolve(state, phase="over", end_clause=ALL_CLAIMED)
+
+
+def _faq_score_now(state: State) -> State:
+    """jd.ruling.faq-score-when: the publisher's scoring the moment the last guest is claimed
+    (at-once), when that turn ends (turn-end, see :func:`turn_end_score`), or at the start of
+    the first turn from which no claimed guest can change hands any more (when-settled)."""
+    when = state.setup.options.faq_score_when
+    if when == "turn-end":  # rule: jd.ruling.faq-score-when
+        return state
+    if when == "when-settled" and not (at_turn_start(state) and not guests_can_move(state)):  # rule: jd.ruling.faq-score-when
+        return state
+    return evolve(state, phase="over", end_clause=ALL_CLAIMED)
+
+
+def turn_end_score(state: State) -> State | None:
+    """jd.ruling.faq-score-when=turn-end: a turn that ends with every guest claimed and no winner
+    ends the game, scored by the publisher's count; None where play goes on."""
+    o = state.setup.options
+    if o.all_claimed == FAQ_SCORE and o.faq_score_when == "turn-end" and all_claimed(state):  # rule: jd.ruling.faq-score-when
+        return evolve(state, phase="over", end_clause=ALL_CLAIMED)
+    return None
+
+
+def guests_can_move(state: State) -> bool:
+    """Could a claimed guest still change hands: a poach (jd.poach.attempt) anybody could make,
+    or a buffet (jd.buffet.others-return) anybody could open?"""
+    o = state.setup.options
+    return bool(o.poaching and state.setup.players > 1 and serving_possible(state)) or bool(o.buffet and buffet_possible(state))  # rule: jd.poach.attempt, jd.buffet.aces
 
 
 def _free_desserts(state: State) -> bool:

@@ -12,10 +12,13 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ..core import CHANCE, STRICT, TERMINAL, IllegalMove, Outcome, RuleGap, Setup
+from ..core import CHANCE, STRICT, TERMINAL, IllegalMove, Outcome, Outcomes, RuleGap, Setup
 from ..decks import Deck
 from . import advanced as adv
-from .ending import FAQ_SCORE, all_claimed, all_claimed_end, at_turn_start, no_serving_end, scored_outcome, serving_possible
+from .ending import (
+    FAQ_SCORE, all_claimed, all_claimed_end, at_turn_start, no_serving_end, scored_outcome, serving_possible,
+    turn_end_score,
+)
 from .moves import KITCHEN, STOP, Move
 from .serving import guest_servings
 from .state import (
@@ -116,8 +119,14 @@ def _chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
 @lru_cache(maxsize=1 << 10)
 def _draws(source: tuple[str, ...], kind: str) -> tuple[tuple[Move, Fraction], ...]:
     """Each card of a pile (a sorted tuple) with probability count / size (jd.reshuffle.desserts)."""
-    total = len(source)
-    return tuple((_chance_move(kind, c), _probability(k, total)) for c, k in sorted(Counter(source).items()))
+    cards, counts = [], []
+    for c in source:  # a sorted tuple: copies of a card stand together
+        if cards and cards[-1] == c:  # plumbing: one more copy of the same card
+            counts[-1] += 1
+        else:
+            cards.append(c)
+            counts.append(1)
+    return Outcomes.of_counts([_chance_move(kind, c) for c in cards], counts, _probability)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -130,9 +139,17 @@ def _probability(k: int, total: int) -> Fraction:
     return Fraction(k, total)
 
 
-@lru_cache(maxsize=1 << 8)
-def _outcome_moves(state: State) -> frozenset[Move]:
-    return frozenset(m for m, _ in chance_outcomes(state))
+def _is_outcome(state: State, move: Any) -> bool:
+    """Is ``move`` one of the next chance event's outcomes (:func:`chance_outcomes`)?  A draw
+    or a turn-up names a card of the pile it comes from; a race's result names an answerer."""
+    if not isinstance(move, Move):  # plumbing: not a move of this rule set
+        return False
+    if state.tasks:  # rule: jd.reshuffle.desserts, jd.reshuffle.guests
+        kind = state.tasks[0][0]
+        if kind == DRAW:  # plumbing: which pile the task draws from
+            return move.verb == "draw" and len(move.cards) == 1 and move.cards[0] in _dessert_source(state) and move == _chance_move(kind, move.cards[0])
+        return move.verb == "turn-up" and move.guest in _guest_source(state) and move == _chance_move(kind, move.guest)
+    return move in frozenset(m for m, _ in chance_outcomes(state))  # rule: jd.surprise.first-offered
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
@@ -226,7 +243,7 @@ def illegal_reason(state: State, move: Any) -> str | None:
     if actor is TERMINAL:  # rule: jd.win.any-time
         return "jd.win.any-time"
     if actor is CHANCE:  # plumbing: chance moves are checked against the outcomes
-        return None if move in _outcome_moves(state) else "jd.reshuffle.desserts"  # rule: jd.reshuffle.desserts
+        return None if _is_outcome(state, move) else "jd.reshuffle.desserts"  # rule: jd.reshuffle.desserts
     if not isinstance(move, Move):  # plumbing: not a move of this rule set
         return "jd.turn.one-option"
     if move in legal_moves(state):  # plumbing: legal moves need no clause
@@ -386,7 +403,7 @@ def _settle_once(state: State) -> State:
     if state.phase == "return" and not state.returning:  # rule: jd.buffet.draw-three
         return evolve(state, phase="buffet", tasks=((DRAW, state.turn),) * BUFFET_DRAWS)
     if state.phase == "discard" and not _duplicated_suits(state):  # rule: jd.discard.turn-ends
-        return _end_turn(state)
+        return turn_end_score(state) or _end_turn(state)
     if all_claimed(state):  # rule: jd.ruling.all-guests-claimed
         return all_claimed_end(state)
     if at_turn_start(state) and not serving_possible(state):  # rule: jd.ruling.no-serving-possible

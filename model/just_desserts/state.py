@@ -39,6 +39,7 @@ class Options:
     dessert_supply: str = ruling("jd.ruling.dessert-supply-empty", "skip", STRICT)
     guest_supply: str = ruling("jd.ruling.guest-supply-empty", "skip", "draw-game", STRICT)
     all_claimed: str = ruling("jd.ruling.all-guests-claimed", "faq-score", "draw", "play-on", STRICT)
+    faq_score_when: str = ruling("jd.ruling.faq-score-when", "at-once", "turn-end", "when-settled")
     matching_pair: str = ruling("jd.ruling.matching-pair", "pairs", "exactly-two", "every-two")
     score_full_tie: str = ruling("jd.ruling.score-full-tie", "draw", "shared-win")
     no_serving: str = ruling("jd.ruling.no-serving-possible", "faq-score", "draw", "play-on", STRICT)

@@ -12,7 +12,7 @@ compare with (tests/model/test_just_desserts_tastes.py).
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, product
 
 from ..decks import Deck
 
@@ -36,27 +36,51 @@ def _masks(deck: Deck, guest: str) -> tuple[int, dict[str, int]]:
     return (1 << len(wanted)) - 1, out
 
 
-@lru_cache(maxsize=1 << 16)
 def minimal_servings(deck: Deck, hand: tuple[str, ...], guest: str, max_cards: int) -> tuple[tuple[str, ...], ...]:
     """Every serving from ``hand`` (a sorted tuple) with no card to spare and at most ``max_cards``
-    desserts, in the canonical order of model/decks.py's ``servings``: by size, then by ids."""
+    desserts, in the canonical order of model/decks.py's ``servings``: by size, then by ids.
+
+    Only the kinds of dessert in the hand that show a wanted taste matter, so the servings are
+    cached by those (a retail hand of twenty cards has few kinds that matter to one guest)."""
+    _, masks = _masks(deck, guest)
+    return _servings_of_kinds(deck, guest, tuple(sorted({c for c in hand if c in masks})), max_cards)  # plumbing: only desserts that can be in such a serving
+
+
+@lru_cache(maxsize=1 << 16)
+def _servings_of_kinds(deck: Deck, guest: str, kinds: tuple[str, ...], max_cards: int) -> tuple[tuple[str, ...], ...]:
+    """:func:`minimal_servings` from one card of each of ``kinds`` (sorted, each showing a wanted taste).
+
+    Two desserts showing the same wanted tastes are never in one such serving (either could be
+    left out), so the servings are the minimal covers of the wanted tastes by the masks the
+    hand shows (:func:`_minimal_covers`, cached by masks), each mask filled by any of its kinds."""
     full, masks = _masks(deck, guest)
-    kinds = sorted({c for c in hand if c in masks})  # plumbing: only desserts that can be in such a serving
+    by_mask: dict[int, list[str]] = {}
+    for c in kinds:
+        by_mask.setdefault(masks[c], []).append(c)
+    out = [tuple(sorted(combo)) for cover in _minimal_covers(full, tuple(sorted(by_mask)), max_cards)
+           for combo in product(*(by_mask[m] for m in cover))]
+    out.sort(key=lambda combo: (len(combo), combo))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 12)
+def _minimal_covers(full: int, shown: tuple[int, ...], max_cards: int) -> tuple[tuple[int, ...], ...]:
+    """The sets of at most ``max_cards`` distinct masks among ``shown`` whose union is ``full``
+    and from which no mask can be left out (jd.serve.satisfies, jd.ruling.serving-size)."""
     out = []
-    for size in range(1, min(max_cards, len(kinds)) + 1):
-        for combo in combinations(kinds, size):
-            ms = [masks[c] for c in combo]
+    for size in range(1, min(max_cards, len(shown)) + 1):
+        for ms in combinations(shown, size):
             union = 0
             for m in ms:
                 union |= m
             if union != full:  # rule: jd.serve.satisfies, jd23.satisfy.tastes
                 continue
             if size == 1 or all(_others(ms, i) != full for i in range(size)):  # rule: jd.ruling.serving-size, jd23.ruling.spare-desserts
-                out.append(combo)
+                out.append(ms)
     return tuple(out)
 
 
-def _others(ms: list[int], skip: int) -> int:
+def _others(ms: tuple[int, ...], skip: int) -> int:
     union = 0
     for i, m in enumerate(ms):
         if i != skip:  # plumbing: the union without one card

@@ -18,8 +18,22 @@ def _offer_json(offer: Any) -> dict | None:
     return {"server": offer.server, "guest": offer.guest, "cards": list(offer.cards), "victim": offer.victim}
 
 
+def open_hands(state: Any) -> list[list[str]] | None:
+    """Every hand, when every dessert is in a hand (none in the pile or its discards), else None.
+
+    jd.ruling.no-serving-possible: from then on no hand changes until somebody serves, and
+    whether the game is stuck (and, under jd.ruling.all-guests-claimed=draw or
+    jd.ruling.faq-score-when=when-settled, whether a claimed guest can still move) depends on
+    the hands; the players lay them open to see it, so the end never tells a seat more than
+    it sees."""
+    if state.dessert_pile or state.dessert_discard:  # rule: jd.ruling.no-serving-possible
+        return None
+    return [list(h) for h in state.hands]
+
+
 def observation(state: Any, seat: int) -> dict[str, Any]:
-    """What ``seat`` may see: its own hand; other hands only as sizes; piles only as sizes."""
+    """What ``seat`` may see: its own hand; other hands only as sizes (all of them once every
+    dessert is in a hand, :func:`open_hands`); piles only as sizes."""
     actor = to_move(state)
     return {
         "seat": seat,
@@ -28,6 +42,7 @@ def observation(state: Any, seat: int) -> dict[str, Any]:
         "to_move": actor if isinstance(actor, int) else repr(actor),  # plumbing: JSON form of an actor
         "hand": list(state.hands[seat]),
         "hand_sizes": [len(h) for h in state.hands],
+        "open_hands": open_hands(state),
         "claimed": [list(c) for c in state.claimed],
         "centre": list(state.centre),
         "doorway": doorway(state),

@@ -14,15 +14,20 @@ means is caught:
 * a hand is its holder's (jd.setup.deal-hands, jd.turn.draw-phase: the cards are dealt to
   and drawn into *your* hand): a seat's observation shows its own hand, the others only as
   sizes, and the legal moves only of the seat to move, to that seat alone (a move names the
-  cards it plays, so another seat's moves would show its hand).
+  cards it plays, so another seat's moves would show its hand);
+* the end tells nobody more than they see (jd.ruling.no-serving-possible: the stuck-game end
+  looks at hands, so the players lay them open first): two positions a seat cannot tell
+  apart, because two other seats' hidden desserts are swapped, end alike after the same
+  move, or the hands are open where they part.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from typing import Any
 
-from tablerules.model.core import TERMINAL
+from tablerules.model.core import CHANCE, TERMINAL, IllegalMove, RuleGap
 
 from . import Property
 
@@ -88,10 +93,61 @@ def private_hands(rules: Any, state: Any) -> str | None:
     return None
 
 
+def hidden_twin(state: Any, seat: int) -> Any | None:
+    """The same position with one dessert swapped between the hands of two other seats (a
+    position ``seat`` cannot tell apart from this one), or None if there is no such swap.
+    The one place this module builds a state: by replacing its hands, no rule function."""
+    others = [s for s in range(len(state.hands)) if s != seat]
+    for i, a in enumerate(others):
+        for b in others[i + 1:]:
+            for x in sorted(set(state.hands[a])):
+                for y in sorted(set(state.hands[b])):
+                    if x != y:
+                        ha, hb = list(state.hands[a]), list(state.hands[b])
+                        ha.remove(x)
+                        hb.remove(y)
+                        hands = list(state.hands)
+                        hands[a], hands[b] = tuple(sorted(ha + [y])), tuple(sorted(hb + [x]))
+                        return dataclasses.replace(state, hands=tuple(hands))
+    return None
+
+
+def _over(rules: Any, state: Any) -> bool:
+    return rules.to_move(state) is TERMINAL
+
+
+def end_is_public(rules: Any, state: Any, move: Any, nxt: Any) -> str | None:
+    """jd.ruling.no-serving-possible: for each seat, a twin position it cannot tell apart
+    (two other seats' desserts swapped, :func:`hidden_twin`) ends after the same move exactly
+    when this one does, unless the hands lie open there (``open_hands`` in the observation
+    shows the two positions apart)."""
+    if rules.to_move(state) is CHANCE and getattr(move, "verb", "") == "first":
+        return None  # who speaks first in a race is drawn among the seats answering
+    for seat in range(state.setup.players):
+        twin = hidden_twin(state, seat)
+        if twin is None or rules.observation(twin, seat) != rules.observation(state, seat):
+            continue
+        try:
+            other = rules.apply(twin, move)
+        except (IllegalMove, RuleGap):
+            continue  # the move shows a card the twin's seat does not hold: the move itself is public
+        if _over(rules, nxt) == _over(rules, other):
+            continue
+        if rules.observation(nxt, seat).get("open_hands") != rules.observation(other, seat).get("open_hands"):
+            continue
+        ended = "ends" if _over(rules, nxt) else "goes on"
+        return (f"after {move}, the game {ended} here but not in a position seat {seat} cannot tell apart "
+                f"(hidden desserts of two other seats swapped): the end shows what the seat cannot see")
+    return None
+
+
 PROPERTIES = (
     Property("jd.ruling.all-guests-claimed", "the publisher's scoring: a point per guest, a bonus per matching pair "
              "(as matching-pair counts it); most points, then most desserts in hand, then score-full-tie",
              state=faq_scoring, name="faq-score"),
     Property("jd.setup.deal-hands", "a seat sees its own hand, the others' sizes, and the legal moves only when it moves",
              state=private_hands, name="private"),
+    Property("jd.ruling.no-serving-possible", "two positions a seat cannot tell apart (other seats' hidden desserts "
+             "swapped) end alike after the same move, or the hands lie open where they part",
+             transition=end_is_public, applies=lambda setup: setup.players >= 3, name="public-end"),
 )

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tablerules.model.core import CHANCE, play
+from tablerules.model.core import CHANCE, TERMINAL, play
 from tablerules.model.decks import embedded_deck
 from tablerules.model.just_desserts import RULES, Options
 from tablerules.proofs import just_desserts_check as check
@@ -99,14 +99,31 @@ def test_play_on_alternative_has_traps_the_default_avoids():
         assert RULES.state_vars(end) == w["last_state"], label
 
 
-@pytest.mark.parametrize("combo", [c for c in check.variant_combinations() if sum(c.values()) == 2],
-                         ids=lambda c: "+".join(k for k, v in c.items() if v))
-def test_pairs_of_advanced_rules_explored_to_the_end(combo):
-    """jd.advanced.options: the pairs `tablerules check` leaves out, explored to the end on jd-rivals."""
-    setup = RULES.setup(2, Options(**combo), embedded_deck("jd-rivals"))
-    r = explore_result(RULES, [setup], "t", budget=Budget(max_seconds=60), ctx=Context(), graph=True)
-    assert r.ok and "complete" in r.summary
-    assert dict(r.rows)["every state can reach an end"] == "yes"
+def test_endless_play_is_told_apart_from_play_that_can_never_end():
+    """proofs/endless.py on jd-rivals, 2 players: under the defaults play can go round (a kitchen
+    with no dessert left, a guest leaving and another turning up) but an end is always
+    reachable; under jd.ruling.all-guests-claimed=play-on it finds a closed set, with a trace
+    to it and a loop inside it that replay."""
+    from tablerules.proofs.endless import CLOSED, CYCLE, endless_play
+
+    deck = embedded_deck("jd-rivals")
+    default = endless_play(RULES, RULES.setup(2, Options(), deck), "default", 20_000)
+    assert default.complete and default.count(CYCLE) > 0 and default.count(CLOSED) == 0, default.summary()
+    play_on = endless_play(RULES, RULES.setup(2, Options(all_claimed="play-on"), deck), "play-on", 20_000)
+    assert play_on.complete and play_on.count(CLOSED) > 0, play_on.summary()
+    closed = play_on.nearest(CLOSED)
+    setup = RULES.setup(2, Options(all_claimed="play-on"), deck)
+    there = play(RULES, RULES.new_game(setup), [st.move for st in closed.trace])
+    back = play(RULES, there, list(closed.loop))
+    assert closed.loop and RULES.to_move(back) is not TERMINAL
+    assert RULES.state_vars(RULES.symmetries["twins"](back)) == RULES.state_vars(RULES.symmetries["twins"](there))
+
+
+def test_a_search_cut_by_its_budget_gives_no_verdict():
+    from tablerules.proofs.endless import endless_play
+
+    r = endless_play(RULES, RULES.setup(2, Options(poaching=True), embedded_deck("jd-rivals")), "cut", 500)
+    assert not r.complete and r.components == {} and r.summary().startswith("incomplete")
 
 
 def test_strict_mode_reaches_every_strict_ruling_and_only_registered_gaps():
@@ -130,7 +147,7 @@ def test_check_items_cover_the_defaults():
     names = [i.name for i in check.checks(Context(quick=True))]
     assert any("jd-two-suits" in n for n in names) and any("alone and together" in n for n in names)
     assert "prove max-guests-without-win" in names and "prove answer-order-matters" in names
-    assert len(check.variant_combinations()) == 8 and len(check.check_combinations()) == 5
+    assert len(check.variant_combinations()) == 8 and len(check.check_combinations()) == 8
 
 
 @pytest.mark.parametrize("ruling_id, alternative", check.advanced_alternatives())

@@ -82,3 +82,57 @@ def test_a_publisher_score_that_forgets_the_pairs_is_caught():
         pytest.skip("no random game here ended in the publisher's scoring with a matching pair")
     assert any(v.key == "jd.ruling.all-guests-claimed#faq-score"
                for _label, s in scored for v in check_state(jr.PROPERTIES, rules, s))
+
+
+# --------------------------------------------------------------------------- the end tells nobody more than they see
+
+
+def _famine_for_three():
+    """jd-famine with three copies of each dessert: three players hold every dessert after the deal."""
+    import json
+
+    from tablerules.model.decks import deck_from_json
+    from tablerules.spec import spec_path
+
+    data = json.loads(spec_path("decks/jd-famine.json").read_text())
+    for dessert in data["desserts"]:
+        dessert["copies"] = 3
+    return deck_from_json(data, name="jd-famine-3")
+
+
+def _first_leak(poaching: bool, games: int = 300) -> str | None:
+    from tablerules.model.core import pick_by_probability
+
+    (prop,) = [p for p in jr.PROPERTIES if p.key == "jd.ruling.no-serving-possible#public-end"]
+    setup = RULES.setup(3, RULES.Options(poaching=poaching), _famine_for_three())
+    rng = random.Random(1)
+    for _ in range(games):
+        s = RULES.new_game(setup)
+        for _ in range(300):
+            actor = RULES.to_move(s)
+            if actor is TERMINAL:
+                break
+            m = pick_by_probability(RULES.chance_outcomes(s), rng.random()) if actor is CHANCE else rng.choice(RULES.legal_moves(s))
+            t = RULES.apply(s, m)
+            problem = prop.transition(RULES, s, m, t)
+            if problem:
+                return problem
+            s = t
+    return None
+
+
+@pytest.mark.parametrize("poaching", [False, True])
+def test_the_stuck_game_end_tells_no_seat_what_it_cannot_see(poaching):
+    """Three players hold every dessert; whether the game is stuck depends on the hands, so
+    they lie open (jd.ruling.no-serving-possible): two positions a seat cannot tell apart end alike."""
+    assert _first_leak(poaching) is None
+
+
+def test_with_the_hands_kept_hidden_the_end_leaks(monkeypatch):
+    """The property finds the leak the open hands close: without them, a game ends at a turn
+    in one position and goes on in another that a seat cannot tell apart."""
+    from tablerules.model.just_desserts import views
+
+    monkeypatch.setattr(views, "open_hands", lambda state: None)
+    problem = _first_leak(True)
+    assert problem and "cannot tell apart" in problem, problem
