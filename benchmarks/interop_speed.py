@@ -9,7 +9,10 @@ probabilities; the time covers listing the choices, choosing and applying (and s
 new games).  "Step by step" rows call to_move, legal_moves or chance_outcomes, and apply
 once per action.  "Whole games" rows call ``random_playouts`` (model/playout.py), which
 plays 1,000 games a call and returns every game's moves as the model's move objects
-(Dishes: a compiled loop; Just Desserts: the step API inside the call).  Each row is run R
+(compiled loops: model/dishes_playout.py, model/just_desserts/playout.py,
+model/just_desserts/v23_playout.py; the step API where a setup has none).  With
+TABLERULES_RETAIL_DECK set, Just Desserts is also played on the retail card list, 2-5
+players with all three advanced rules, and 2.3 with its defaults.  Each row is run R
 times and the best (highest) rate kept, to damp the noise of a shared machine.  The last
 column divides each rate by the fastest pure-Python OpenSpiel game's; the aim is our API at
 2x or more.  Needs the extra tablerules[openspiel].
@@ -18,6 +21,7 @@ column divides each rate by the fastest pure-Python OpenSpiel game's; the aim is
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -32,18 +36,29 @@ from tablerules.model.core import CHANCE, TERMINAL, pick_by_probability
 from tablerules.model.playout import random_playouts
 from tablerules.report import table
 
-OURS = [("dishes", 2, "box"), ("dishes", 3, "box"), ("dishes", 4, "box"),
-        ("just-desserts", 2, "jd-crowd"), ("just-desserts-2.3", 3, "v23-tips")]
-WHOLE_GAMES = [("dishes", 2, "box"), ("dishes", 3, "box"), ("dishes", 4, "box"), ("just-desserts", 2, "jd-crowd")]
+RETAIL = os.environ.get("TABLERULES_RETAIL_DECK")
+ALL_RULES = {"poaching": True, "buffet": True, "surprise_parties": True}
+RETAIL_ROWS = [("just-desserts", n, RETAIL, ALL_RULES) for n in (2, 3, 4, 5)] + [
+    ("just-desserts-2.3", n, RETAIL, {}) for n in (2, 3, 4, 5)] if RETAIL else []
+"""Just Desserts on the retail card list (TABLERULES_RETAIL_DECK), all three advanced rules; 2.3 with its defaults."""
+OURS = [("dishes", 2, "box", {}), ("dishes", 3, "box", {}), ("dishes", 4, "box", {}),
+        ("just-desserts", 2, "jd-crowd", {}), ("just-desserts-2.3", 3, "v23-tips", {})] + (
+        [("just-desserts", 4, RETAIL, ALL_RULES), ("just-desserts-2.3", 4, RETAIL, {})] if RETAIL else [])
+WHOLE_GAMES = [("dishes", 2, "box", {}), ("dishes", 3, "box", {}), ("dishes", 4, "box", {}),
+               ("just-desserts", 2, "jd-crowd", {})] + RETAIL_ROWS
 ADAPTER = ["tablerules_dishes(players=2)", "tablerules_dishes(players=4)",
            "tablerules_just_desserts(players=2,deck=jd-crowd)"]
 OPENSPIEL_PYTHON = ["python_tic_tac_toe", "python_kuhn_poker", "python_liars_poker", "python_block_dominoes"]
 
 
-def ours(ruleset: str, players: int, deck: str) -> Callable[[int, random.Random], tuple[int, int]]:
-    """Random play through the core API: (actions, games) for at least ``n`` actions."""
+def _setup(ruleset: str, players: int, deck: str, options: dict):
     rules = registry.get(ruleset)
-    setup = rules.setup(players, None, rules.load_components(deck))
+    return rules, rules.setup(players, rules.Options(**options), rules.load_components(deck))
+
+
+def ours(ruleset: str, players: int, deck: str, options: dict) -> Callable[[int, random.Random], tuple[int, int]]:
+    """Random play through the core API: (actions, games) for at least ``n`` actions."""
+    rules, setup = _setup(ruleset, players, deck, options)
 
     def run(n: int, rng: random.Random) -> tuple[int, int]:
         actions = games = 0
@@ -65,11 +80,11 @@ def ours(ruleset: str, players: int, deck: str) -> Callable[[int, random.Random]
     return run
 
 
-def whole_games(ruleset: str, players: int, deck: str) -> Callable[[int, random.Random], tuple[int, int]]:
+def whole_games(ruleset: str, players: int, deck: str, options: dict) -> Callable[[int, random.Random], tuple[int, int]]:
     """Random play through ``random_playouts``: whole games per call, their moves returned as
-    the model's moves (compiled for Dishes; the step API for Just Desserts)."""
-    rules = registry.get(ruleset)
-    start = rules.new_game(rules.setup(players, None, rules.load_components(deck)))
+    the model's moves (compiled where the rule set has a compiled playout for the setup)."""
+    rules, setup = _setup(ruleset, players, deck, options)
+    start = rules.new_game(setup)
     random_playouts(rules, start, 1, seed=0)  # compiles (or loads) the loop before timing
 
     def run(n: int, rng: random.Random) -> tuple[int, int]:
@@ -105,6 +120,11 @@ def openspiel(name: str) -> Callable[[int, random.Random], tuple[int, int]]:
     return run
 
 
+def _label(ruleset: str, players: int, deck: str, options: dict) -> str:
+    deck = "retail deck" if deck == RETAIL else deck
+    return f"{ruleset}, {players} players, {deck}" + (", all advanced rules" if options else "")
+
+
 def measure(run: Callable[[int, random.Random], tuple[int, int]], n: int, repeats: int) -> tuple[float, int, int]:
     best = (0.0, 0, 0)
     for r in range(repeats):
@@ -123,11 +143,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeats", type=int, default=3, help="measurements per row; the best is kept (default 3)")
     args = p.parse_args(argv)
     rows: list[tuple[str, str, Any]] = []
-    for ruleset, players, deck in OURS:
-        rows.append(("our API, step by step", f"{ruleset}, {players} players, {deck}", measure(ours(ruleset, players, deck), args.actions, args.repeats)))
+    for ruleset, players, deck, options in OURS:
+        rows.append(("our API, step by step", _label(ruleset, players, deck, options), measure(ours(ruleset, players, deck, options), args.actions, args.repeats)))
         print(f"  {rows[-1][1]}: done", file=sys.stderr)
-    for ruleset, players, deck in WHOLE_GAMES:
-        rows.append(("our API, whole games", f"{ruleset}, {players} players, {deck}", measure(whole_games(ruleset, players, deck), args.actions, args.repeats)))
+    for ruleset, players, deck, options in WHOLE_GAMES:
+        rows.append(("our API, whole games", _label(ruleset, players, deck, options), measure(whole_games(ruleset, players, deck, options), args.actions, args.repeats)))
         print(f"  {rows[-1][1]}, whole games: done", file=sys.stderr)
     for name in ADAPTER:
         rows.append(("OpenSpiel adapter", name, measure(openspiel(name), args.actions, args.repeats)))
@@ -141,9 +161,13 @@ def main(argv: list[str] | None = None) -> int:
     table(out, header=("through", "game", "actions/s", "actions/game", f"vs {fastest_name}"), out=sys.stdout)
     print(f"\nfastest pure-Python OpenSpiel game: {fastest_name}, {fastest:,.0f} actions/s (target: 2x or more)")
     for through in ("our API, step by step", "our API, whole games"):
-        ratios = [f"{what.split(',')[1].strip()} {rate / fastest:.2f}x"
-                  for kind, what, (rate, _, _) in rows if kind == through and what.startswith("dishes")]
-        print(f"{through}, Dishes: {', '.join(ratios)}")
+        for game in ("dishes", "just-desserts,", "just-desserts-2.3"):
+            ratios = [f"{what.split(',', 1)[1].strip()} {rate / fastest:.2f}x"
+                      for kind, what, (rate, _, _) in rows if kind == through and what.startswith(game)]
+            if ratios:
+                print(f"{through}, {game.rstrip(',')}: {'; '.join(ratios)}")
+    if not RETAIL:
+        print("retail-deck rows left out: set TABLERULES_RETAIL_DECK to the retail card list")
     return 0
 
 

@@ -399,11 +399,15 @@ class RuleSet:
 
 
 def check_distribution(outcomes: Sequence[tuple[Any, Fraction]]) -> str | None:
-    """None if the chance outcomes are exact positive Fractions summing to 1."""
+    """None if the chance outcomes are distinct moves with exact positive Fractions summing to 1."""
     total = Fraction(0)
+    seen = set()
     for move, p in outcomes:
         if not isinstance(p, Fraction) or p <= 0:  # plumbing: validates a model's chance distribution
             return f"probability of {move} is {p!r}, not a positive Fraction"
+        if move in seen:  # plumbing: validates a model's chance distribution
+            return f"the chance outcome {move} is listed twice"
+        seen.add(move)
         total += p
     if outcomes and total != 1:  # plumbing: validates a model's chance distribution
         return f"chance probabilities sum to {total}, not 1"

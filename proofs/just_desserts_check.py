@@ -16,6 +16,8 @@
 * Play that can never end (jd.ruling.no-serving-possible): on jd-famine the play-on
   alternative must reach a set of states play can never leave (a bottom strongly connected
   component without an end, found within state budgets); the default must not.
+* The compiled playout (model/just_desserts/playout.py): its games replay on the model move
+  by move (proofs/just_desserts_playout_check.py).
 * The retail deck (when given): its deck facts, and random games (2 players basic, 4
   players with all options) with every invariant checked at every step.
 """
@@ -36,6 +38,7 @@ from tablerules.spec import load_spec
 
 from . import just_desserts_proofs as proofs
 from .decisions import decision_check_item
+from .just_desserts_playout_check import playout_check_item
 from .mutation.coverage import mutation_check_item
 from .divergence import witness_check_item
 from .checks import EXHAUSTIVE, FAIL, PASS, CheckItem, CheckResult, Context, ProofResult, explore_result, proof_item
@@ -329,6 +332,7 @@ def checks(ctx: Context) -> list[CheckItem]:
         proof_item(RULESET, "play-on-has-traps", _play_on_traps),
         proof_item(RULESET, "endless-play", _endless_play),
         decision_check_item(RULESET),
+        playout_check_item(),
         mutation_check_item(RULESET),
         witness_check_item(RULESET),
     ]

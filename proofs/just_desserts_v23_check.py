@@ -31,6 +31,7 @@ from tablerules.model.decks import embedded_deck, load_deck
 
 from . import just_desserts_v23_proofs as facts
 from .decisions import decision_check_item
+from .just_desserts_v23_playout_check import playout_check_item
 from .mutation.coverage import mutation_check_item
 from .divergence import witness_check_item
 from .checks import EXHAUSTIVE, FAIL, PASS, CheckItem, CheckResult, Context, explore_result, proof_item
@@ -228,6 +229,7 @@ def checks(ctx: Context) -> list[CheckItem]:
     ]
     items.append(proof_item(RULESET, "rounds-bounded", facts.rounds_bounded))
     items.append(decision_check_item(RULESET))
+    items.append(playout_check_item())
     items.append(mutation_check_item(RULESET))
     items.append(witness_check_item(RULESET))
     decks = [(name, (lambda n=name: embedded_deck(n))) for name in facts.TEACHING_DECKS]

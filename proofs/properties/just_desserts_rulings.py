@@ -73,7 +73,8 @@ def faq_scoring(rules: Any, state: Any) -> str | None:
 
 
 def private_hands(rules: Any, state: Any) -> str | None:
-    """jd.setup.deal-hands: each seat sees its own hand and only the sizes of the others;
+    """jd.setup.deal-hands: each seat sees its own hand and only the sizes of the others
+    (jd.ruling.no-serving-possible: all of them, exactly when every dessert is in a hand);
     it is shown the legal moves when it is the seat to move, and no one else's."""
     v = rules.state_vars(state)
     actor = rules.to_move(state)
@@ -84,6 +85,10 @@ def private_hands(rules: Any, state: Any) -> str | None:
             return f"seat {seat} is shown the hand {seen.get('hand')}, it holds {v['hands'][seat]}"
         if list(seen.get("hand_sizes", [])) != [len(h) for h in v["hands"]]:
             return f"seat {seat} is shown hand sizes {seen.get('hand_sizes')}"
+        every_dessert_held = not (v["dessert_pile"] or v["dessert_discard"])
+        if seen.get("open_hands") != ([list(h) for h in v["hands"]] if every_dessert_held else None):
+            return (f"seat {seat} is shown open hands {seen.get('open_hands')} while "
+                    + ("every dessert is in a hand" if every_dessert_held else "desserts lie in the pile or its discards"))
         shown = list(seen.get("legal_moves", []))
         expected = moves if actor == seat else []
         if shown != expected:
@@ -145,7 +150,8 @@ PROPERTIES = (
     Property("jd.ruling.all-guests-claimed", "the publisher's scoring: a point per guest, a bonus per matching pair "
              "(as matching-pair counts it); most points, then most desserts in hand, then score-full-tie",
              state=faq_scoring, name="faq-score"),
-    Property("jd.setup.deal-hands", "a seat sees its own hand, the others' sizes, and the legal moves only when it moves",
+    Property("jd.setup.deal-hands", "a seat sees its own hand, the others' sizes (every hand once every dessert is in "
+             "a hand), and the legal moves only when it moves",
              state=private_hands, name="private"),
     Property("jd.ruling.no-serving-possible", "two positions a seat cannot tell apart (other seats' hidden desserts "
              "swapped) end alike after the same move, or the hands lie open where they part",

@@ -20,7 +20,7 @@ import pytest
 from tablerules.model import registry
 from tablerules.model.core import CHANCE, TERMINAL
 from tablerules.model.dishes import RULES, FirstPlayer, Options, Pass, Reveal, Tiles
-from tablerules.model.playout import random_playouts, replay_problem, step_playouts
+from tablerules.model.playout import compiled, random_playouts, replay_problem, step_playouts
 from tablerules.proofs.dishes_playout_check import frequency_problem
 from tablerules.proofs.exact_run import solve
 
@@ -131,7 +131,8 @@ def test_rulings_the_compiled_playout_cannot_play_go_through_the_step_api():
         _replay(RULES, start, g)
 
 
-def test_just_desserts_plays_through_the_step_api():
+def test_both_just_desserts_editions_play_compiled_and_replay():
+    assert all(compiled(registry.get(r), registry.get(r).setup(2, None, registry.get(r).default_components())) for r in ("just-desserts", "just-desserts-2.3"))
     for ruleset, players, deck in (("just-desserts", 2, "jd-crowd"), ("just-desserts-2.3", 3, "v23-tips")):
         rules = registry.get(ruleset)
         start = rules.new_game(rules.setup(players, None, rules.load_components(deck)))

@@ -47,8 +47,16 @@ def test_the_report_is_a_table_with_units():
     assert "units: a game is one whole game" in r.stdout
 
 
-def test_just_desserts_plays_through_the_step_api_and_names_winners():
+def test_just_desserts_plays_compiled_and_names_winners():
     code, doc = _doc("just-desserts", "--players", "2", "--deck", "jd-crowd", "--games", "100")
+    assert code == 0 and doc["playout"] == "compiled"
+    assert abs(sum(s["sole_winner"]["share"] for s in doc["seats"]) + doc["nobody_named"]["share"] - 1) < 1e-9
+    assert doc["exact_source"].startswith("none: the exact engine cannot run")
+
+
+def test_a_ruling_the_compiled_playout_cannot_play_goes_through_the_step_api():
+    code, doc = _doc("just-desserts", "--players", "2", "--deck", "jd-crowd", "--games", "100",
+                     "--ruling", "serving-size=any")
     assert code == 0 and doc["playout"] == "step API"
     assert abs(sum(s["sole_winner"]["share"] for s in doc["seats"]) + doc["nobody_named"]["share"] - 1) < 1e-9
     assert doc["exact_source"].startswith("none: the exact engine cannot run")

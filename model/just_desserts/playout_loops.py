@@ -1,0 +1,1137 @@
+"""The compiled loops of Just Desserts' random playout (model/just_desserts/playout.py).
+
+Nothing here reads a State: a game is one int64 vector ``s`` (the layout below), the deck
+is a handful of int tables built in Python (:class:`~.playout.Tables`), and the options
+one int vector ``prm`` (the ``R_*`` slots).  The functions mirror the step API clause by
+clause: :func:`settle` is game.py's ``settle``, :func:`walk_moves` enumerates exactly
+``legal_moves`` (counting them, or picking the r-th), :func:`apply_move` is
+``_apply_seat`` with advanced.py's answers, and :func:`chance_step` is
+``chance_outcomes`` followed by ``_apply_chance``.
+
+A serving with no card to spare (jd.ruling.serving-size=minimal) holds distinct desserts,
+each showing a wanted taste no other card of the serving shows; so the serving's cards show
+distinct *masks* of wanted tastes, and the set of masks is a "cover" (precomputed per guest
+from the deck).  The servings a hand holds for a guest are, per cover, one dessert of the
+hand for each mask of the cover: their number is a sum of products, and the r-th is found
+by mixed-radix counting.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..compact_loops import below
+
+# --------------------------------------------------------------------------- the state vector
+
+S_N, S_D, S_G, S_NS = 0, 1, 2, 3
+S_TURN, S_PHASE, S_SERVED, S_COMMITTED, S_POACH, S_SPEAKER, S_DUMPED = 4, 5, 6, 7, 8, 9, 10
+S_WINNER, S_END, S_NTASKS = 11, 12, 13
+S_OFFER, S_OSERVER, S_OGUEST, S_OVICTIM, S_OBACK, S_ONCARDS = 14, 15, 16, 17, 18, 19
+S_NRET, S_NGDISC, S_NDPILE, S_NDDISC, S_NGPILE, S_NCENTRE, S_NANS = 20, 21, 22, 23, 24, 25, 26
+# offsets of the sections
+O_HAND, O_HSIZE, O_DPILE, O_DDISC, O_GPILE, O_CENTRE, O_HOLDER, O_SHIELD = 32, 33, 34, 35, 36, 37, 38, 39
+O_GDISC, O_TASKS, O_OCARDS, O_ANS, O_RET, O_SUITS, O_NCLAIMED = 40, 41, 42, 43, 44, 45, 46
+HEADER = 48
+MAX_TASKS = 64
+MAX_CARDS = 8
+"""Most desserts on the table in one offer (a minimal serving has one per wanted taste)."""
+
+P_SORT, P_CHOOSE, P_DUMP, P_WINDOW, P_RETURN, P_BUFFET, P_DISCARD, P_OVER = 0, 1, 2, 3, 4, 5, 6, 7
+K_DRAW, K_TURN_UP = 0, 1
+POACH_NONE, POACH_DONE, POACH_BLOCKED = 0, 1, 2
+END_NONE, END_WIN, END_GUEST_SUPPLY, END_ALL_CLAIMED, END_NO_SERVING = 0, 1, 2, 3, 4
+
+# --------------------------------------------------------------------------- options (prm)
+
+R_DUMP_NONE, R_TIP_PER_FAV, R_FAV_ALONE_ONLY, R_RESHUFFLE_AT_ONCE, R_GUEST_DRAW_GAME = 0, 1, 2, 3, 4
+R_ALL_CLAIMED, R_MATCHING, R_SHARED_WIN, R_NO_SERVING, R_CLOCKWISE_ANSWER = 5, 6, 7, 8, 9
+R_VICTIM_TIP, R_CCW, R_DISCARD_ANY, R_DOORWAY_ANY, R_SURPRISE_WITH_FAV = 10, 11, 12, 13, 14
+R_SERVE_NONE, R_VICTIM_BLOCK_ONLY, R_POACHING, R_BUFFET, R_SURPRISE, R_FAQ_WHEN, R_DECK_ACES = 15, 16, 17, 18, 19, 20, 21
+PRM_SIZE = 24
+AC_FAQ, AC_DRAW, AC_PLAY_ON = 0, 1, 2  # jd.ruling.all-guests-claimed (and no-serving-possible)
+FW_AT_ONCE, FW_TURN_END, FW_WHEN_SETTLED = 0, 1, 2  # jd.ruling.faq-score-when
+MP_PAIRS, MP_EXACTLY_TWO, MP_EVERY_TWO = 0, 1, 2  # jd.ruling.matching-pair
+
+# --------------------------------------------------------------------------- action codes
+
+V_DRAW, V_TURN_UP, V_FIRST, V_SERVE, V_POACH, V_BLOCK, V_SURPRISE, V_STOP = 0, 1, 2, 3, 4, 5, 6, 7
+V_KITCHEN, V_PASS, V_DUMP, V_DUMP_NONE, V_BUFFET, V_RETURN, V_DEPART = 8, 9, 10, 11, 12, 13, 14
+ARG_SHIFT, CARDS_SHIFT = 5, 20
+"""A code is verb | arg << 5 | ncards << 20, followed by ncards dessert types."""
+ST_DONE, ST_BUFFER_FULL, ST_ENDLESS = 0, 1, 2
+BUFFET_ACES, BUFFET_DRAWS, MAX_SERVINGS = 4, 3, 2
+
+# workspace (ws) layout: the chosen move, then scratch
+W_VERB, W_ARG, W_NCARDS, W_CARDS = 0, 1, 2, 3
+W_CNT = 16  # mask counts, 64
+W_CNT2 = 80  # mask counts without the excluded desserts, 64
+W_EXCL = 144  # per dessert type: excluded (D entries)
+
+
+@njit(cache=True)
+def hand_at(s, seat, t):
+    return s[s[O_HAND] + seat * s[S_D] + t]
+
+
+@njit(cache=True)
+def add_to_hand(s, seat, t, k):
+    s[s[O_HAND] + seat * s[S_D] + t] += k
+    s[s[O_HSIZE] + seat] += k
+
+
+@njit(cache=True)
+def discard_dessert(s, t):
+    s[s[O_DDISC] + t] += 1
+    s[S_NDDISC] += 1
+
+
+@njit(cache=True)
+def push_task(s, kind, seat):
+    k = s[S_NTASKS]
+    s[s[O_TASKS] + 2 * k] = kind
+    s[s[O_TASKS] + 2 * k + 1] = seat
+    s[S_NTASKS] = k + 1
+
+
+@njit(cache=True)
+def pop_task(s):
+    o, k = s[O_TASKS], s[S_NTASKS]
+    for i in range(2, 2 * k):
+        s[o + i - 2] = s[o + i]
+    s[S_NTASKS] = k - 1
+
+
+@njit(cache=True)
+def doorway(s):
+    """The guest in the doorway: the top of the guest discard pile (jd.discard.doorway), or -1."""
+    n = s[S_NGDISC]
+    return s[s[O_GDISC] + n - 1] if n > 0 else -1  # rule: jd.discard.doorway
+
+
+@njit(cache=True)
+def claim(s, suit_of, seat, g):
+    s[s[O_HOLDER] + g] = seat
+    s[s[O_SUITS] + seat * s[S_NS] + suit_of[g]] += 1
+    s[s[O_NCLAIMED] + seat] += 1
+
+
+@njit(cache=True)
+def unclaim(s, suit_of, g):
+    seat = s[s[O_HOLDER] + g]
+    s[s[O_HOLDER] + g] = -1
+    s[s[O_SUITS] + seat * s[S_NS] + suit_of[g]] -= 1
+    s[s[O_NCLAIMED] + seat] -= 1
+
+
+@njit(cache=True)
+def to_centre(s, g):
+    s[s[O_CENTRE] + g] = 1
+    s[S_NCENTRE] += 1
+
+
+@njit(cache=True)
+def from_centre(s, g):
+    s[s[O_CENTRE] + g] = 0
+    s[S_NCENTRE] -= 1
+
+
+# --------------------------------------------------------------------------- winning and the middle
+
+
+@njit(cache=True)
+def winner(s):
+    """jd.win.any-time: the first seat from the player whose turn it is whose guests show three
+    of a suit (jd.win.three-of-a-suit) or five suits (jd.win.five-suits); -1 if none."""
+    n, ns = s[S_N], s[S_NS]
+    for k in range(n):
+        seat = (s[S_TURN] + k) % n
+        o = s[O_SUITS] + seat * ns
+        suits = 0
+        for j in range(ns):
+            c = s[o + j]
+            if c >= 3:  # rule: jd.win.three-of-a-suit
+                return seat
+            if c > 0:  # plumbing: counts the suits shown
+                suits += 1
+        if suits >= 5:  # rule: jd.win.five-suits
+            return seat
+    return -1
+
+
+@njit(cache=True)
+def suit_shown_twice(s, suit_of, suit):
+    """Does ``suit`` show more than once in the middle (jd.discard.one-per-suit)?"""
+    k = 0
+    for g in range(s[S_G]):
+        if s[s[O_CENTRE] + g] and suit_of[g] == suit:  # rule: jd.discard.one-per-suit
+            k += 1
+    return k > 1
+
+
+@njit(cache=True)
+def duplicated_suits(s, suit_of):
+    """Does some suit show more than once in the middle (jd.discard.one-per-suit)?"""
+    seen = 0
+    for g in range(s[S_G]):
+        if s[s[O_CENTRE] + g]:  # plumbing: the middle's guests
+            bit = 1 << suit_of[g]
+            if seen & bit:  # rule: jd.discard.one-per-suit
+                return True
+            seen |= bit
+    return False
+
+
+# --------------------------------------------------------------------------- servings
+
+
+@njit(cache=True)
+def mask_counts(s, gmask, seat, g, excl, use_excl, cnt, width):
+    """cnt[m]: how many dessert types of the hand show exactly the wanted tastes ``m`` of guest
+    ``g`` (desserts the guest refuses, or excluded ones, left out)."""
+    for m in range(width):
+        cnt[m] = 0
+    D = s[S_D]
+    base = s[O_HAND] + seat * D
+    for t in range(D):
+        if s[base + t] > 0:  # plumbing: desserts in the hand
+            m = gmask[g, t]
+            if m > 0 and not (use_excl and excl[t]):  # rule: jd.serve.satisfies
+                cnt[m] += 1
+
+
+@njit(cache=True)
+def count_covers(covers, c0, c1, cnt):
+    """Servings a hand holds: per cover, the product of the hand's choices per mask."""
+    total = 0
+    for c in range(c0, c1):
+        p = 1
+        for j in range(covers.shape[1]):
+            m = covers[c, j]
+            if m < 0:  # plumbing: end of the cover
+                break
+            p *= cnt[m]
+            if p == 0:  # plumbing: the hand misses a mask
+                break
+        total += p
+    return total
+
+
+@njit(cache=True)
+def nth_type(s, gmask, seat, g, m, idx, excl, use_excl):
+    """The ``idx``-th dessert type of the hand (counted as :func:`mask_counts` does) with mask ``m``."""
+    D = s[S_D]
+    base = s[O_HAND] + seat * D
+    for t in range(D):
+        if s[base + t] > 0 and gmask[g, t] == m and not (use_excl and excl[t]):  # plumbing: the idx-th such dessert
+            if idx == 0:  # plumbing: found
+                return t
+            idx -= 1
+    return -1
+
+
+@njit(cache=True)
+def servings(s, T_gmask, T_covers, T_cstart, seat, g, need, r, ws, width):
+    """The servings of ``seat``'s hand for guest ``g`` (jd.turn.satisfy-guests under
+    jd.ruling.serving-size=minimal): returns their number; if 0 <= r < number, writes the
+    r-th into the chosen move's cards.  With ``need`` set, only servings holding one of the
+    dessert types flagged in ws[W_EXCL:] count (a favourite, jd.ruling.surprise-serving, or
+    the guest's other favourite, jd.block.favourite-only-by-other-favourite)."""
+    cnt = ws[W_CNT:W_CNT + width]
+    excl = ws[W_EXCL:]
+    mask_counts(s, T_gmask, seat, g, excl, False, cnt, width)
+    c0, c1 = T_cstart[g], T_cstart[g + 1]
+    total = count_covers(T_covers, c0, c1, cnt)
+    if need:  # rule: jd.ruling.surprise-serving, jd.block.favourite-only-by-other-favourite
+        cnt2 = ws[W_CNT2:W_CNT2 + width]
+        mask_counts(s, T_gmask, seat, g, excl, True, cnt2, width)
+        total -= count_covers(T_covers, c0, c1, cnt2)
+    if r < 0 or r >= total:  # plumbing: only counting
+        return total
+    for c in range(c0, c1):
+        p, k = 1, 0
+        for j in range(T_covers.shape[1]):
+            m = T_covers[c, j]
+            if m < 0:  # plumbing: end of the cover
+                break
+            p *= cnt[m]
+            k += 1
+        if p == 0:  # plumbing: the hand misses a mask
+            continue
+        if not need:  # plumbing: every serving of the cover counts
+            if r >= p:  # plumbing: not this cover
+                r -= p
+                continue
+            x = r
+            for j in range(k):
+                m = T_covers[c, j]
+                ws[W_CARDS + j] = nth_type(s, T_gmask, seat, g, m, x % cnt[m], excl, False)
+                x //= cnt[m]
+            ws[W_NCARDS] = k
+            sort_cards(ws, k)
+            return total
+        for x0 in range(p):  # rare path: walk the cover's servings, keeping those with a flagged dessert
+            x, hit = x0, False
+            for j in range(k):
+                m = T_covers[c, j]
+                t = nth_type(s, T_gmask, seat, g, m, x % cnt[m], excl, False)
+                ws[W_CARDS + j] = t
+                if excl[t]:  # plumbing: holds a flagged dessert
+                    hit = True
+                x //= cnt[m]
+            if hit:  # plumbing: a serving that counts
+                if r == 0:  # plumbing: the one drawn
+                    ws[W_NCARDS] = k
+                    sort_cards(ws, k)
+                    return total
+                r -= 1
+    return total
+
+
+@njit(cache=True)
+def sort_cards(ws, k):
+    for i in range(1, k):
+        j = i
+        while j > 0 and ws[W_CARDS + j - 1] > ws[W_CARDS + j]:  # plumbing: insertion sort
+            ws[W_CARDS + j - 1], ws[W_CARDS + j] = ws[W_CARDS + j], ws[W_CARDS + j - 1]
+            j -= 1
+
+
+@njit(cache=True)
+def has_serving(s, T_gmask, T_covers, T_cstart, seat, g, ws, width):
+    """Does ``seat``'s hand satisfy guest ``g`` at all (jd.serve.satisfies)?"""
+    cnt = ws[W_CNT:W_CNT + width]
+    mask_counts(s, T_gmask, seat, g, ws[W_EXCL:], False, cnt, width)
+    return count_covers(T_covers, T_cstart[g], T_cstart[g + 1], cnt) > 0
+
+
+@njit(cache=True)
+def tips_for(s, fav, prm, g, cards, k):
+    """jd.tip.favourite, jd.ruling.tip-count, jd.ruling.favourite-with-others."""
+    n = 0
+    for j in range(k):
+        if fav[g, cards[j]]:  # rule: jd.tip.favourite
+            n += 1
+    if k > 1 and prm[R_FAV_ALONE_ONLY]:  # rule: jd.ruling.favourite-with-others
+        return 0
+    if not prm[R_TIP_PER_FAV]:  # rule: jd.ruling.tip-count
+        return min(n, 1)
+    return n
+
+
+@njit(cache=True)
+def favourite_used(s, fav, g):
+    """The offer on the table holds one of the guest's favourites."""
+    o = s[O_OCARDS]
+    for j in range(s[S_ONCARDS]):
+        if fav[g, s[o + j]]:  # plumbing: a favourite among the offered desserts
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- the end without a win
+
+
+@njit(cache=True)
+def aces_in_hand(s, ace, seat):
+    D = s[S_D]
+    base = s[O_HAND] + seat * D
+    k = 0
+    for t in range(D):
+        if ace[t]:  # rule: jd.buffet.aces
+            k += s[base + t]
+    return k
+
+
+@njit(cache=True)
+def free_desserts(s):
+    return s[S_NDPILE] + s[S_NDDISC] > 0
+
+
+@njit(cache=True)
+def buffet_possible(s, ace, prm):
+    """ending.py's buffet_possible (jd.buffet.aces)."""
+    if free_desserts(s):  # rule: jd.reshuffle.desserts, jd.turn.dump-tray
+        return prm[R_DECK_ACES] >= BUFFET_ACES
+    for seat in range(s[S_N]):
+        if aces_in_hand(s, ace, seat) >= BUFFET_ACES:  # rule: jd.buffet.aces
+            return True
+    return False
+
+
+@njit(cache=True)
+def serving_possible(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):
+    """ending.py's serving_possible (jd.ruling.no-serving-possible): could anybody ever
+    serve, poach or open a buffet again?"""
+    if prm[R_BUFFET] and buffet_possible(s, ace, prm):  # rule: jd.buffet.aces
+        return True
+    G = s[S_G]
+    if free_desserts(s):  # rule: jd.reshuffle.desserts, jd.turn.dump-tray
+        for g in range(G):
+            held = s[s[O_HOLDER] + g] >= 0
+            if (not held or (prm[R_POACHING] and s[S_N] > 1)) and can_sat[g]:  # rule: jd.poach.attempt
+                return True
+        return False
+    for seat in range(s[S_N]):
+        for g in range(G):
+            h = s[s[O_HOLDER] + g]
+            if h < 0 or (prm[R_POACHING] and h != seat):  # rule: jd.poach.attempt
+                if has_serving(s, T_gmask, T_covers, T_cstart, seat, g, ws, width):  # rule: jd.serve.satisfies
+                    return True
+    return False
+
+
+@njit(cache=True)
+def all_claimed(s):
+    """No guest is left to serve: none in the piles, the middle or the doorway, none about to be turned up."""
+    return s[S_NCENTRE] == 0 and s[S_NGDISC] == 0 and s[S_NGPILE] == 0 and s[S_NTASKS] == 0
+
+
+@njit(cache=True)
+def at_turn_start(s):
+    return (s[S_PHASE] == P_CHOOSE and s[S_NTASKS] == 0 and not s[S_COMMITTED] and s[S_SERVED] == 0
+            and not s[S_OFFER])
+
+
+@njit(cache=True)
+def guests_can_move(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):
+    """ending.py's guests_can_move (jd.ruling.faq-score-when)."""
+    if prm[R_POACHING] and s[S_N] > 1 and serving_possible(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):  # rule: jd.poach.attempt
+        return True
+    return prm[R_BUFFET] and buffet_possible(s, ace, prm)  # rule: jd.buffet.aces
+
+
+@njit(cache=True)
+def game_over(s, end, win):
+    s[S_PHASE] = P_OVER
+    s[S_END] = end
+    s[S_WINNER] = win
+    s[S_NTASKS] = 0
+
+
+# --------------------------------------------------------------------------- settle
+
+
+@njit(cache=True)
+def refill_desserts(s):
+    """jd.reshuffle.desserts: an empty dessert pile is replaced by its shuffled discards."""
+    D = s[S_D]
+    for t in range(D):
+        s[s[O_DPILE] + t] = s[s[O_DDISC] + t]
+        s[s[O_DDISC] + t] = 0
+    s[S_NDPILE] = s[S_NDDISC]
+    s[S_NDDISC] = 0
+
+
+@njit(cache=True)
+def refill_guests(s):
+    """jd.reshuffle.guests: the discards but the top one become the pile; the top one stays."""
+    o, n = s[O_GDISC], s[S_NGDISC]
+    for i in range(n - 1):
+        s[s[O_GPILE] + s[o + i]] = 1
+    s[S_NGPILE] += n - 1
+    s[o] = s[o + n - 1]
+    s[S_NGDISC] = 1
+
+
+@njit(cache=True)
+def draw_phase(s, seat):
+    """jd.turn.draw-phase: one dessert to the player, then one guest into the middle."""
+    s[S_NTASKS] = 0
+    push_task(s, K_DRAW, seat)
+    push_task(s, K_TURN_UP, -1)
+
+
+@njit(cache=True)
+def end_turn(s, prm):
+    """jd.discard.turn-ends: the next seat (jd.ruling.turn-direction) starts with a draw phase."""
+    n = s[S_N]
+    nxt = (s[S_TURN] + (n - 1 if prm[R_CCW] else 1)) % n  # rule: jd.ruling.turn-direction
+    s[S_TURN] = nxt
+    s[S_PHASE] = P_CHOOSE
+    draw_phase(s, nxt)
+    s[S_SERVED] = 0
+    s[S_COMMITTED] = 0
+    s[S_POACH] = POACH_NONE
+    for g in range(s[S_G]):
+        s[s[O_SHIELD] + g] = 0
+    s[S_OFFER] = 0
+    s[S_ONCARDS] = 0
+    clear_answerers(s)
+    s[S_SPEAKER] = -1
+    s[S_NRET] = 0
+    s[S_DUMPED] = 0
+
+
+@njit(cache=True)
+def clear_answerers(s):
+    for i in range(s[S_N]):
+        s[s[O_ANS] + i] = 0
+    s[S_NANS] = 0
+
+
+@njit(cache=True)
+def settle(s, suit_of, fav, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):
+    """game.py's settle: everything that happens without a choice, to a fixed point."""
+    while True:  # plumbing: to a fixed point
+        if s[S_PHASE] == P_OVER:  # rule: jd.win.any-time
+            return
+        if prm[R_RESHUFFLE_AT_ONCE]:  # rule: jd.ruling.reshuffle-time
+            changed = False
+            if s[S_NDDISC] > 0 and s[S_NDPILE] == 0:  # rule: jd.ruling.reshuffle-time, jd.reshuffle.desserts
+                refill_desserts(s)
+                changed = True
+            if s[S_NGDISC] > 1 and s[S_NGPILE] == 0:  # rule: jd.reshuffle.guests
+                refill_guests(s)
+                changed = True
+            if changed:  # plumbing: something was rebuilt
+                continue
+        win = winner(s)
+        if win >= 0:  # rule: jd.win.any-time
+            game_over(s, END_WIN, win)
+            return
+        if s[S_NTASKS] > 0:  # rule: jd.ruling.dessert-supply-empty, jd.ruling.guest-supply-empty
+            kind = s[s[O_TASKS]]
+            if kind == K_DRAW and s[S_NDPILE] == 0 and s[S_NDDISC] == 0:  # rule: jd.ruling.dessert-supply-empty
+                pop_task(s)
+                continue
+            if kind == K_TURN_UP and s[S_NGPILE] == 0 and s[S_NGDISC] <= 1:  # rule: jd.ruling.guest-supply-empty
+                if prm[R_GUEST_DRAW_GAME]:  # rule: jd.ruling.guest-supply-empty
+                    game_over(s, END_GUEST_SUPPLY, -1)
+                    return
+                pop_task(s)
+                continue
+            return
+        phase = s[S_PHASE]
+        if phase == P_SORT:  # rule: jd.ruling.opening-duplicates
+            if not duplicated_suits(s, suit_of):  # rule: jd.ruling.opening-duplicates
+                s[S_PHASE] = P_CHOOSE
+                draw_phase(s, s[S_TURN])
+                continue
+            return
+        if phase == P_WINDOW:  # rule: jd.surprise.intercept, jd.block.defender
+            if s[S_NANS] == 0:  # rule: jd.surprise.intercept, jd.block.defender
+                serve_succeeds(s, suit_of, fav, prm)
+                continue
+            if s[S_SPEAKER] >= 0:  # plumbing: a speaker is already chosen
+                return
+            if s[S_NANS] == 1 or prm[R_CLOCKWISE_ANSWER]:  # rule: jd.surprise.first-offered, jd.ruling.answer-order
+                n = s[S_N]
+                for k in range(1, n + 1):  # the first answerer clockwise from the server
+                    seat = (s[S_OSERVER] + k) % n
+                    if s[s[O_ANS] + seat]:  # rule: jd.ruling.answer-order
+                        s[S_SPEAKER] = seat
+                        break
+                continue
+            return  # jd.surprise.first-offered: a chance race picks who speaks first
+        if phase == P_CHOOSE and s[S_SERVED] >= MAX_SERVINGS:  # rule: jd.turn.satisfy-guests
+            s[S_PHASE] = P_DISCARD
+            continue
+        if phase == P_RETURN and s[S_NRET] == 0:  # rule: jd.buffet.draw-three
+            s[S_PHASE] = P_BUFFET
+            s[S_NTASKS] = 0
+            for _ in range(BUFFET_DRAWS):
+                push_task(s, K_DRAW, s[S_TURN])
+            continue
+        if phase == P_DISCARD and not duplicated_suits(s, suit_of):  # rule: jd.discard.turn-ends
+            if prm[R_ALL_CLAIMED] == AC_FAQ and prm[R_FAQ_WHEN] == FW_TURN_END and all_claimed(s):  # rule: jd.ruling.faq-score-when
+                game_over(s, END_ALL_CLAIMED, -1)
+                return
+            end_turn(s, prm)
+            continue
+        if all_claimed(s):  # rule: jd.ruling.all-guests-claimed
+            rule = prm[R_ALL_CLAIMED]
+            if rule == AC_FAQ:  # rule: jd.ruling.all-guests-claimed, jd.ruling.faq-score-when
+                when = prm[R_FAQ_WHEN]
+                if when == FW_TURN_END:  # rule: jd.ruling.faq-score-when
+                    return
+                if when == FW_WHEN_SETTLED and not (at_turn_start(s) and not guests_can_move(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width)):  # rule: jd.ruling.faq-score-when
+                    return
+                game_over(s, END_ALL_CLAIMED, -1)
+                return
+            if rule == AC_PLAY_ON:  # rule: jd.ruling.all-guests-claimed
+                return
+            if prm[R_POACHING] or (prm[R_BUFFET] and buffet_possible(s, ace, prm)):  # rule: jd.ruling.all-guests-claimed, jd.poach.attempt, jd.buffet.aces
+                return
+            game_over(s, END_ALL_CLAIMED, -1)
+            return
+        if at_turn_start(s) and not serving_possible(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):  # rule: jd.ruling.no-serving-possible
+            if prm[R_NO_SERVING] == AC_PLAY_ON:  # rule: jd.ruling.no-serving-possible
+                return
+            game_over(s, END_NO_SERVING, -1)
+            return
+        return
+
+
+# --------------------------------------------------------------------------- serving and answering
+
+
+@njit(cache=True)
+def take_guest(s, suit_of, g, victim):
+    """Remove a guest from where it is: a player's guests, the middle or the doorway."""
+    if victim >= 0:  # rule: jd.poach.attempt
+        unclaim(s, suit_of, g)
+    elif s[s[O_CENTRE] + g]:  # rule: jd.turn.satisfy-guests
+        from_centre(s, g)
+    else:  # the doorway guest: the one beneath now stands in the doorway (jd.discard.doorway)
+        s[S_NGDISC] -= 1
+
+
+@njit(cache=True)
+def serve_succeeds(s, suit_of, fav, prm):
+    """serving.py's serve_succeeds: the guest joins the server, the desserts are discarded, tips follow (jd.tip.favourite)."""
+    g, server, victim = s[S_OGUEST], s[S_OSERVER], s[S_OVICTIM]
+    take_guest(s, suit_of, g, victim)
+    claim(s, suit_of, server, g)
+    o, k = s[O_OCARDS], s[S_ONCARDS]
+    tips = tips_for(s, fav, prm, g, s[o:o + k], k)
+    if victim >= 0:  # rule: jd.poach.one-opportunity, jd.poach.victim-tip
+        s[S_POACH] = POACH_DONE
+        push_task(s, K_DRAW, victim)
+    for _ in range(tips):
+        push_task(s, K_DRAW, server)
+    for j in range(k):
+        discard_dessert(s, s[o + j])
+    s[S_SERVED] += 1
+    s[S_COMMITTED] = 1
+    s[S_OFFER] = 0
+    s[S_ONCARDS] = 0
+    clear_answerers(s)
+    s[S_SPEAKER] = -1
+    s[S_PHASE] = P_DISCARD if s[S_OBACK] else P_CHOOSE  # rule: jd.buffet.serve-one
+
+
+@njit(cache=True)
+def may_be_surprised(s, fav, nfav, prm):
+    """advanced.py's may_be_surprised (jd.surprise.intercept, jd.ruling.surprise-doorway)."""
+    g = s[S_OGUEST]
+    if not (prm[R_SURPRISE] and nfav[g] > 0):  # rule: jd.surprise.intercept
+        return False
+    if favourite_used(s, fav, g):  # rule: jd.surprise.intercept
+        return False
+    from_doorway = s[S_OVICTIM] < 0 and not s[s[O_CENTRE] + g] and g == doorway(s)
+    return not (from_doorway and not prm[R_DOORWAY_ANY])  # rule: jd.ruling.surprise-doorway
+
+
+@njit(cache=True)
+def may_surprise(s, prm, seat):
+    """Anybody but the server (jd.surprise.intercept); the poached player only under jd.ruling.victim-surprise=allowed."""
+    if seat == s[S_OSERVER]:  # rule: jd.surprise.intercept
+        return False
+    return not (seat == s[S_OVICTIM] and prm[R_VICTIM_BLOCK_ONLY])  # rule: jd.ruling.victim-surprise
+
+
+@njit(cache=True)
+def offer(s, fav, nfav, prm, server, g, victim, ws):
+    """advanced.py's offer: the desserts go on the table and the answer window opens."""
+    k = ws[W_NCARDS]
+    o = s[O_OCARDS]
+    for j in range(k):
+        t = ws[W_CARDS + j]
+        add_to_hand(s, server, t, -1)
+        s[o + j] = t
+    s[S_ONCARDS] = k
+    s[S_OFFER] = 1
+    s[S_OSERVER] = server
+    s[S_OGUEST] = g
+    s[S_OVICTIM] = victim
+    s[S_OBACK] = 1 if s[S_PHASE] == P_BUFFET else 0  # rule: jd.buffet.serve-one
+    clear_answerers(s)
+    if victim >= 0 and prm[R_POACHING] and s[s[O_HSIZE] + victim] > 0:  # rule: jd.block.defender
+        other = True
+        if favourite_used(s, fav, g):  # rule: jd.block.favourite-only-by-other-favourite
+            other = False  # only the guest's other favourite can block
+            for t in range(s[S_D]):
+                if fav[g, t] and not offered(s, t):  # rule: jd.block.favourite-only-by-other-favourite
+                    other = True
+        if other:  # rule: jd.block.defender
+            add_answerer(s, victim)
+    if may_be_surprised(s, fav, nfav, prm):  # rule: jd.surprise.intercept
+        for seat in range(s[S_N]):
+            if may_surprise(s, prm, seat) and s[s[O_HSIZE] + seat] > 0:  # rule: jd.surprise.intercept
+                add_answerer(s, seat)
+    s[S_PHASE] = P_WINDOW
+    s[S_SPEAKER] = -1
+
+
+@njit(cache=True)
+def offered(s, t):
+    o = s[O_OCARDS]
+    for j in range(s[S_ONCARDS]):
+        if s[o + j] == t:  # plumbing: a look-up
+            return True
+    return False
+
+
+@njit(cache=True)
+def add_answerer(s, seat):
+    if not s[s[O_ANS] + seat]:  # plumbing: a set of seats
+        s[s[O_ANS] + seat] = 1
+        s[S_NANS] += 1
+
+
+@njit(cache=True)
+def return_offer(s):
+    """jd.block.cards-back / jd.surprise.continue: the thwarted server takes the desserts back."""
+    o, server = s[O_OCARDS], s[S_OSERVER]
+    for j in range(s[S_ONCARDS]):
+        add_to_hand(s, server, s[o + j], 1)
+    s[S_OFFER] = 0
+    clear_answerers(s)
+    s[S_SPEAKER] = -1
+    s[S_PHASE] = P_BUFFET if s[S_OBACK] else P_CHOOSE  # rule: jd.buffet.serve-one
+
+
+@njit(cache=True)
+def play_cards(s, seat, ws):
+    """The chosen move's desserts leave the seat's hand for the discard pile."""
+    for j in range(ws[W_NCARDS]):
+        t = ws[W_CARDS + j]
+        add_to_hand(s, seat, t, -1)
+        discard_dessert(s, t)
+
+
+@njit(cache=True)
+def block(s, fav, prm, seat, ws):
+    """jd.block.defender: the defender keeps the guest; jd.poach.blocked-no-retry; jd.tip.block-favourite."""
+    g = s[S_OGUEST]
+    return_offer(s)
+    k = ws[W_NCARDS]
+    tips = tips_for(s, fav, prm, g, ws[W_CARDS:W_CARDS + k], k)
+    for _ in range(tips):
+        push_task(s, K_DRAW, seat)
+    play_cards(s, seat, ws)
+    s[S_POACH] = POACH_BLOCKED
+    s[S_COMMITTED] = 1
+
+
+@njit(cache=True)
+def surprise(s, suit_of, prm, seat, ws):
+    """jd.surprise.intercept: the guest goes to the surprising player; jd.surprise.no-tip."""
+    g, victim = s[S_OGUEST], s[S_OVICTIM]
+    return_offer(s)
+    take_guest(s, suit_of, g, victim)
+    claim(s, suit_of, seat, g)
+    if victim >= 0 and victim != seat and prm[R_VICTIM_TIP]:  # rule: jd.poach.victim-tip, jd.ruling.victim-tip-on-surprise
+        push_task(s, K_DRAW, victim)
+    play_cards(s, seat, ws)
+    s[s[O_SHIELD] + g] = 1
+
+
+# --------------------------------------------------------------------------- the legal moves
+
+
+@njit(cache=True)
+def choose(ws, verb, arg):
+    ws[W_VERB] = verb
+    ws[W_ARG] = arg
+    ws[W_NCARDS] = 0
+
+
+@njit(cache=True)
+def serve_moves(s, T_gmask, T_covers, T_cstart, seat, r, ws, width):
+    """game.py's _serve_moves: every serving of a guest in the middle or the doorway (jd.discard.doorway)."""
+    total = 0
+    door = doorway(s)
+    for g in range(s[S_G]):
+        if s[s[O_CENTRE] + g] or g == door:  # rule: jd.turn.satisfy-guests, jd.discard.doorway
+            k = servings(s, T_gmask, T_covers, T_cstart, seat, g, False, r - total, ws, width)
+            if 0 <= r - total < k:  # plumbing: the move drawn
+                ws[W_VERB] = V_SERVE
+                ws[W_ARG] = g
+                return total + k
+            total += k
+    return total
+
+
+@njit(cache=True)
+def poach_moves(s, T_gmask, T_covers, T_cstart, seat, r, ws, width):
+    """advanced.py's poach_moves: serve a guest another player holds (jd.poach.attempt)."""
+    if s[S_POACH] != POACH_NONE:  # rule: jd.poach.one-opportunity, jd.poach.blocked-no-retry
+        return 0
+    total = 0
+    for g in range(s[S_G]):
+        h = s[s[O_HOLDER] + g]
+        if h >= 0 and h != seat and not s[s[O_SHIELD] + g]:  # rule: jd.poach.attempt, jd.surprise.no-poach-back
+            k = servings(s, T_gmask, T_covers, T_cstart, seat, g, False, r - total, ws, width)
+            if 0 <= r - total < k:  # plumbing: the move drawn
+                ws[W_VERB] = V_POACH
+                ws[W_ARG] = g
+                return total + k
+            total += k
+    return total
+
+
+@njit(cache=True)
+def dump_moves(s, seat, none_too, r, ws):
+    """game.py's _dump_moves: one card at a time (jd.turn.dump-tray); an empty dump under jd.ruling.dump-none=allowed."""
+    total = 0
+    base = s[O_HAND] + seat * s[S_D]
+    for t in range(s[S_D]):
+        if s[base + t] > 0:  # rule: jd.turn.dump-tray
+            if r == total:  # plumbing: the move drawn
+                choose(ws, V_DUMP, t)
+            total += 1
+    if none_too:  # rule: jd.ruling.dump-none
+        if r == total:  # plumbing: the move drawn
+            choose(ws, V_DUMP_NONE, 0)
+        total += 1
+    return total
+
+
+@njit(cache=True)
+def buffet_moves(s, ace, seat, r, ws):
+    """advanced.py's buffet_moves: every distinct four aces of the hand (jd.buffet.aces)."""
+    D = s[S_D]
+    base = s[O_HAND] + seat * D
+    # ways[i, k]: multisets of size k from the ace types i.. of the hand
+    types = np.empty(D, dtype=np.int64)
+    a = 0
+    for t in range(D):
+        if ace[t] and s[base + t] > 0:  # rule: jd.buffet.aces
+            types[a] = t
+            a += 1
+    ways = np.zeros((a + 1, BUFFET_ACES + 1), dtype=np.int64)
+    ways[a, 0] = 1
+    for i in range(a - 1, -1, -1):
+        c = s[base + types[i]]
+        for k in range(BUFFET_ACES + 1):
+            w = 0
+            for j in range(min(c, k) + 1):
+                w += ways[i + 1, k - j]
+            ways[i, k] = w
+    total = ways[0, BUFFET_ACES]
+    if 0 <= r < total:  # plumbing: the move drawn
+        choose(ws, V_BUFFET, 0)
+        rem, n = BUFFET_ACES, 0
+        for i in range(a):
+            c = s[base + types[i]]
+            for j in range(min(c, rem) + 1):
+                w = ways[i + 1, rem - j]
+                if r < w:  # plumbing: this many copies of the ace
+                    for _ in range(j):
+                        ws[W_CARDS + n] = types[i]
+                        n += 1
+                    rem -= j
+                    break
+                r -= w
+        ws[W_NCARDS] = n
+    return total
+
+
+@njit(cache=True)
+def answer_moves(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, r, ws, width):
+    """advanced.py's answers: the speaker's blocks, surprises, and pass."""
+    seat, g = s[S_SPEAKER], s[S_OGUEST]
+    total = 0
+    excl = ws[W_EXCL:]
+    D = s[S_D]
+    if seat == s[S_OVICTIM] and prm[R_POACHING]:  # rule: jd.block.defender
+        need = favourite_used(s, fav, g)  # rule: jd.block.favourite-only-by-other-favourite
+        for t in range(D):
+            excl[t] = 1 if (fav[g, t] and not offered(s, t)) else 0  # rule: jd.surprise.intercept
+        k = servings(s, T_gmask, T_covers, T_cstart, seat, g, need, r, ws, width)
+        if 0 <= r < k:  # plumbing: the move drawn
+            ws[W_VERB] = V_BLOCK
+            ws[W_ARG] = 0
+            return total + k
+        total += k
+    if may_be_surprised(s, fav, nfav, prm) and may_surprise(s, prm, seat):  # rule: jd.surprise.intercept, jd.ruling.victim-surprise
+        if prm[R_SURPRISE_WITH_FAV]:  # rule: jd.ruling.surprise-serving
+            for t in range(D):
+                excl[t] = fav[g, t]
+            k = servings(s, T_gmask, T_covers, T_cstart, seat, g, True, r - total, ws, width)
+            if 0 <= r - total < k:  # plumbing: the move drawn
+                ws[W_VERB] = V_SURPRISE
+                ws[W_ARG] = 0
+                return total + k
+            total += k
+        else:
+            base = s[O_HAND] + seat * D
+            for t in range(D):
+                if fav[g, t] and s[base + t] > 0:  # rule: jd.ruling.surprise-serving (a favourite alone)
+                    if r == total:  # plumbing: the move drawn
+                        choose(ws, V_SURPRISE, 0)
+                        ws[W_NCARDS] = 1
+                        ws[W_CARDS] = t
+                    total += 1
+    if r == total:  # plumbing: the move drawn
+        choose(ws, V_PASS, 0)
+    return total + 1
+
+
+@njit(cache=True)
+def walk_moves(s, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, prm, r, ws, width):
+    """game.py's legal_moves for the seat to move: returns their number; if 0 <= r < number,
+    the r-th is written into ws (verb, arg, cards)."""
+    phase = s[S_PHASE]
+    if phase == P_WINDOW:  # rule: jd.surprise.intercept, jd.block.defender
+        return answer_moves(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, r, ws, width)
+    if phase == P_RETURN:  # rule: jd.buffet.others-return
+        seat = s[s[O_RET]]
+        total = 0
+        for g in range(s[S_G]):
+            if s[s[O_HOLDER] + g] == seat:  # rule: jd.buffet.others-return
+                if r == total:  # plumbing: the move drawn
+                    choose(ws, V_RETURN, g)
+                total += 1
+        return total
+    if phase == P_DISCARD or phase == P_SORT:  # rule: jd.discard.one-per-suit, jd.ruling.opening-duplicates
+        anyone = prm[R_DISCARD_ANY] and duplicated_suits(s, suit_of)  # rule: jd.ruling.discard-which
+        total = 0
+        for g in range(s[S_G]):
+            if s[s[O_CENTRE] + g] and (anyone or suit_shown_twice(s, suit_of, suit_of[g])):  # rule: jd.discard.one-per-suit, jd.ruling.discard-which
+                if r == total:  # plumbing: the move drawn
+                    choose(ws, V_DEPART, g)
+                total += 1
+        return total
+    seat = s[S_TURN]
+    if phase == P_DUMP:  # rule: jd.turn.dump-tray
+        total = dump_moves(s, seat, False, r, ws)
+        if r == total:  # plumbing: the move drawn
+            choose(ws, V_STOP, 0)
+        return total + 1
+    if phase == P_BUFFET:  # rule: jd.buffet.serve-one
+        total = serve_moves(s, T_gmask, T_covers, T_cstart, seat, r, ws, width)
+        if r == total:  # plumbing: the move drawn
+            choose(ws, V_STOP, 0)
+        return total + 1
+    total = 0  # phase choose
+    if s[S_SERVED] < MAX_SERVINGS:  # rule: jd.turn.satisfy-guests
+        total += serve_moves(s, T_gmask, T_covers, T_cstart, seat, r, ws, width)
+        if prm[R_POACHING]:  # rule: jd.poach.attempt
+            total += poach_moves(s, T_gmask, T_covers, T_cstart, seat, r - total, ws, width)
+    if s[S_COMMITTED]:  # rule: jd.turn.one-option
+        if r == total:  # plumbing: the move drawn
+            choose(ws, V_STOP, 0)
+        return total + 1
+    if r == total:  # plumbing: the move drawn
+        choose(ws, V_KITCHEN, 0)
+    total += 1
+    total += dump_moves(s, seat, prm[R_DUMP_NONE] != 0, r - total, ws)
+    if prm[R_SERVE_NONE]:  # rule: jd.ruling.serve-none
+        if r == total:  # plumbing: the move drawn
+            choose(ws, V_STOP, 0)
+        total += 1
+    if prm[R_BUFFET]:  # rule: jd.buffet.aces
+        total += buffet_moves(s, ace, seat, r - total, ws)
+    return total
+
+
+@njit(cache=True)
+def apply_move(s, suit_of, fav, nfav, prm, ws):
+    """game.py's _apply_seat for the move in ws."""
+    verb, arg = ws[W_VERB], ws[W_ARG]
+    phase = s[S_PHASE]
+    if verb == V_SERVE:  # rule: jd.turn.satisfy-guests
+        offer(s, fav, nfav, prm, s[S_TURN], arg, -1, ws)
+    elif verb == V_POACH:  # rule: jd.poach.attempt
+        offer(s, fav, nfav, prm, s[S_TURN], arg, s[s[O_HOLDER] + arg], ws)
+    elif verb == V_PASS:  # rule: jd.surprise.first-offered
+        s[s[O_ANS] + s[S_SPEAKER]] = 0
+        s[S_NANS] -= 1
+        s[S_SPEAKER] = -1
+    elif verb == V_BLOCK:  # rule: jd.block.defender
+        block(s, fav, prm, s[S_SPEAKER], ws)
+    elif verb == V_SURPRISE:  # rule: jd.surprise.intercept
+        surprise(s, suit_of, prm, s[S_SPEAKER], ws)
+    elif verb == V_RETURN:  # rule: jd.buffet.others-return
+        unclaim(s, suit_of, arg)
+        to_centre(s, arg)
+        o = s[O_RET]
+        for i in range(1, s[S_NRET]):
+            s[o + i - 1] = s[o + i]
+        s[S_NRET] -= 1
+    elif verb == V_BUFFET:  # rule: jd.buffet.aces
+        seat, n = s[S_TURN], s[S_N]
+        play_cards(s, seat, ws)
+        s[S_COMMITTED] = 1
+        s[S_PHASE] = P_RETURN
+        k = 0
+        for j in range(1, n):
+            other = (seat + j) % n
+            if s[s[O_NCLAIMED] + other] > 0:  # rule: jd.buffet.others-return
+                s[s[O_RET] + k] = other
+                k += 1
+        s[S_NRET] = k
+    elif verb == V_STOP and phase == P_DUMP:  # rule: jd.turn.dump-tray
+        s[S_PHASE] = P_DISCARD
+        s[S_NTASKS] = 0
+        for _ in range(s[S_DUMPED]):
+            push_task(s, K_DRAW, s[S_TURN])
+        s[S_DUMPED] = 0
+    elif verb == V_STOP:  # rule: jd.turn.one-option
+        s[S_PHASE] = P_DISCARD
+    elif verb == V_KITCHEN:  # rule: jd.turn.kitchen
+        s[S_COMMITTED] = 1
+        s[S_PHASE] = P_DISCARD
+        s[S_NTASKS] = 0
+        push_task(s, K_DRAW, s[S_TURN])
+    elif verb == V_DUMP_NONE:  # rule: jd.ruling.dump-none
+        s[S_COMMITTED] = 1
+        s[S_PHASE] = P_DISCARD
+    elif verb == V_DUMP:  # rule: jd.turn.dump-tray
+        add_to_hand(s, s[S_TURN], arg, -1)
+        discard_dessert(s, arg)
+        s[S_COMMITTED] = 1
+        s[S_PHASE] = P_DUMP
+        s[S_DUMPED] += 1
+    elif verb == V_DEPART:  # rule: jd.discard.one-per-suit, jd.discard.doorway
+        from_centre(s, arg)
+        s[s[O_GDISC] + s[S_NGDISC]] = arg
+        s[S_NGDISC] += 1
+
+
+# --------------------------------------------------------------------------- chance
+
+
+@njit(cache=True)
+def chance_step(s, rng, out):
+    """game.py's chance_outcomes and _apply_chance: a draw, a turn-up or the answer race.
+    Writes (code, numerator, denominator) into out."""
+    if s[S_NTASKS] == 0:  # rule: jd.surprise.first-offered
+        k = below(rng, s[S_NANS])
+        for seat in range(s[S_N]):
+            if s[s[O_ANS] + seat]:  # plumbing: the k-th answerer
+                if k == 0:  # plumbing: the outcome drawn
+                    s[S_SPEAKER] = seat
+                    out[0], out[1], out[2] = V_FIRST | (seat << ARG_SHIFT), 1, s[S_NANS]
+                    return
+                k -= 1
+    kind, seat = s[s[O_TASKS]], s[s[O_TASKS] + 1]
+    if kind == K_DRAW:  # rule: jd.reshuffle.desserts
+        if s[S_NDPILE] == 0:  # rule: jd.reshuffle.desserts
+            refill_desserts(s)
+        size = s[S_NDPILE]
+        x = below(rng, size)
+        o = s[O_DPILE]
+        for t in range(s[S_D]):
+            c = s[o + t]
+            if x < c:  # plumbing: the card drawn
+                s[o + t] -= 1
+                s[S_NDPILE] -= 1
+                add_to_hand(s, seat, t, 1)
+                pop_task(s)
+                out[0], out[1], out[2] = V_DRAW | (t << ARG_SHIFT), c, size
+                return
+            x -= c
+    if s[S_NGPILE] == 0:  # rule: jd.reshuffle.guests
+        refill_guests(s)
+    size = s[S_NGPILE]
+    x = below(rng, size)
+    o = s[O_GPILE]
+    for g in range(s[S_G]):
+        if s[o + g]:  # plumbing: a guest of the pile
+            if x == 0:  # plumbing: the guest turned up
+                s[o + g] = 0
+                s[S_NGPILE] -= 1
+                to_centre(s, g)
+                pop_task(s)
+                out[0], out[1], out[2] = V_TURN_UP | (g << ARG_SHIFT), 1, size
+                return
+            x -= 1
+
+
+# --------------------------------------------------------------------------- the outcome
+
+
+@njit(cache=True)
+def outcome(s, prm, res):
+    """game.py's outcome as bit masks of seats: res[0] winners, res[1] losers (both 0 on a draw)."""
+    n, ns = s[S_N], s[S_NS]
+    everyone = (1 << n) - 1
+    res[0], res[1] = 0, 0
+    end = s[S_END]
+    if end == END_WIN:  # rule: jd.win.any-time
+        res[0] = 1 << s[S_WINNER]
+        res[1] = everyone ^ res[0]
+        return
+    scored = (end == END_ALL_CLAIMED and prm[R_ALL_CLAIMED] == AC_FAQ) or (end == END_NO_SERVING and prm[R_NO_SERVING] == AC_FAQ)
+    if not scored:  # rule: jd.ruling.all-guests-claimed, jd.ruling.no-serving-possible
+        return
+    best_p, best_h, top, tops = -1, -1, 0, 0
+    for seat in range(n):
+        p = s[s[O_NCLAIMED] + seat]
+        for j in range(ns):
+            k = s[s[O_SUITS] + seat * ns + j]
+            if prm[R_MATCHING] == MP_EXACTLY_TWO:  # rule: jd.ruling.matching-pair
+                p += 1 if k == 2 else 0  # rule: jd.ruling.matching-pair
+            elif prm[R_MATCHING] == MP_EVERY_TWO:  # rule: jd.ruling.matching-pair
+                p += k * (k - 1) // 2
+            else:
+                p += k // 2
+        h = s[s[O_HSIZE] + seat]
+        # most points, then most desserts in hand
+        if p > best_p or (p == best_p and h > best_h):  # rule: jd.ruling.all-guests-claimed
+            best_p, best_h, top, tops = p, h, 1 << seat, 1
+        elif p == best_p and h == best_h:  # plumbing: a tie on both
+            top |= 1 << seat
+            tops += 1
+    if tops == 1 or prm[R_SHARED_WIN]:  # rule: jd.ruling.score-full-tie
+        res[0] = top
+        res[1] = everyone ^ top
+
+
+# --------------------------------------------------------------------------- whole games
+
+
+@njit(cache=True)
+def to_move_is_chance(s):
+    return s[S_NTASKS] > 0 or (s[S_PHASE] == P_WINDOW and s[S_SPEAKER] < 0)
+
+
+@njit(cache=True)
+def play(start, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, can_sat, prm, width, games, rng,
+         codes, info, debug, ends, results, max_actions):
+    """Play up to ``games`` games from ``start`` at random.  Writes each action's code (and
+    its cards) into ``codes``, where each game ends into ``ends`` (codes, actions), its
+    winners and losers into ``results``, and with ``debug`` per action the number of moves
+    chosen among (seat) or the probability's numerator and denominator (chance) into
+    ``info``.  Returns (games played, status): status ST_BUFFER_FULL when the next game might
+    not fit (``rng`` is then left at that game's start), ST_ENDLESS when a game reached
+    ``max_actions``."""
+    s = start.copy()
+    ws = np.zeros(W_EXCL + start[S_D] + 8, dtype=np.int64)
+    out = np.zeros(3, dtype=np.int64)
+    res = np.zeros(2, dtype=np.int64)
+    n, a = 0, 0
+    cap = codes.shape[0]
+    for g in range(games):
+        saved = rng[0]
+        s[:] = start
+        n0, a0 = n, a
+        actions = 0
+        while True:  # plumbing: until the rules end the game
+            settle(s, suit_of, fav, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width)
+            if s[S_PHASE] == P_OVER:  # rule: jd.win.any-time
+                break
+            if actions >= max_actions:  # plumbing: a game that does not end is refused, never played for ever
+                return g, ST_ENDLESS
+            if n + 1 + MAX_CARDS > cap:  # plumbing: a full buffer is never overrun; the game is played again in the next call
+                rng[0] = saved
+                return g, ST_BUFFER_FULL
+            if to_move_is_chance(s):  # plumbing: chance or a seat
+                chance_step(s, rng, out)
+                codes[n] = out[0]
+                n += 1
+                if debug:  # plumbing: the checks' record
+                    info[a, 0], info[a, 1] = out[1], out[2]
+            else:
+                count = walk_moves(s, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, prm, -1, ws, width)
+                r = below(rng, count)
+                walk_moves(s, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, prm, r, ws, width)
+                k = ws[W_NCARDS]
+                codes[n] = ws[W_VERB] | (ws[W_ARG] << ARG_SHIFT) | (k << CARDS_SHIFT)
+                for j in range(k):
+                    codes[n + 1 + j] = ws[W_CARDS + j]
+                n += 1 + k
+                if debug:  # plumbing: the checks' record
+                    info[a, 0], info[a, 1] = count, 0
+                apply_move(s, suit_of, fav, nfav, prm, ws)
+            a += 1
+            actions += 1
+        outcome(s, prm, res)
+        ends[g, 0], ends[g, 1] = n, a
+        results[g, 0], results[g, 1] = res[0], res[1]
+    return games, ST_DONE
