@@ -124,12 +124,13 @@ def classify(ex: Exploration) -> dict[str, list[Component]]:
             if p not in can_end:
                 can_end.add(p)
                 stack.append(p)
+    order = {s: i for i, s in enumerate(ex.parents)}  # discovery order: ties never depend on set order
     out: dict[str, list[tuple[int, Component]]] = {CYCLE: [], CLOSED: []}
     for members in nx.strongly_connected_components(g):
         first = next(iter(members))
         if len(members) == 1 and not g.has_edge(first, first):
             continue  # a single state play passes through once
-        nearest = min(members, key=lambda s: len(ex.key_path(s)))
+        nearest = min(members, key=lambda s: (len(ex.key_path(s)), order[s]))
         kind = CYCLE if nearest in can_end else CLOSED
         _, steps, _ = ex.trace(nearest)
         comp = Component(kind, len(members), steps, _move_texts(ex.rules, ex, _loop(g, nearest, members)))

@@ -785,6 +785,9 @@ def _draw_phase(rules: Any, s: Any, m: Any, t: Any) -> dict[str, str]:
             # come back), and so on for ever.
             out.setdefault("jd.win.any-time#stuck", "a turn starts with nothing ever to serve, poach or buffet, "
                                                    "but the game goes on")
+        late = faq_score_late(t.setup, ve)
+        if late:
+            out.setdefault("jd.win.any-time#faq-late", late)
         if not has_guest and t.setup.options.guest_supply == "draw-game":
             out.setdefault("jd.turn.draw-phase#no-guest-left", "no guest was left to turn up, but the game goes on "
                                                                "(guest-supply-empty=draw-game)")
@@ -1149,8 +1152,22 @@ def p_all_claimed_ends(rules: Any, state: Any) -> Problem:
     if v["offer"] is not None or not nothing_unclaimed(v):
         return None
     choice = setup.options.all_claimed
-    if choice == "faq-score" or (choice == "draw" and not setup.options.poaching and not buffet_ever(setup, v)):
+    if choice == "faq-score" and setup.options.faq_score_when == "at-once" \
+            or (choice == "draw" and not setup.options.poaching and not buffet_ever(setup, v)):
         return f"every guest is claimed but play goes on (all-guests-claimed={choice})"
+    return None
+
+
+def faq_score_late(setup: Any, v: dict) -> Problem:
+    """jd.ruling.faq-score-when: a turn starts (after its draw phase) with every guest claimed under
+    faq-score: under turn-end the turn that claimed the last guest should have ended the game; under
+    when-settled the game should end now unless a claimed guest can still change hands (a poach or
+    a buffet anybody could still make)."""
+    if setup.options.all_claimed != "faq-score" or v["offer"] is not None or not nothing_unclaimed(v):
+        return None
+    when = setup.options.faq_score_when
+    if when == "turn-end" or when == "when-settled" and not serving_ever(setup, v):
+        return f"a turn starts with every guest claimed and the game goes on (faq-score-when={when})"
     return None
 
 
@@ -2292,8 +2309,11 @@ PROPERTIES: tuple[Property, ...] = (
     P("jd.win.any-time", "a game ends without a win only as the chosen ending says, with the publisher's score or a "
       "draw (all-guests-claimed, no-serving-possible, guest-supply-empty, matching-pair, score-full-tie)",
       state=p_end_without_win, name="other-ends"),
-    P("jd.win.any-time", "once every guest is claimed the game is over (all-guests-claimed=faq-score; =draw unless "
-      "guests can still move)", state=p_all_claimed_ends, name="all-claimed"),
+    P("jd.win.any-time", "once every guest is claimed the game is over (all-guests-claimed=faq-score at once; "
+      "=draw unless guests can still move)", state=p_all_claimed_ends, name="all-claimed"),
+    P("jd.win.any-time", "under faq-score, no turn starts with every guest claimed (faq-score-when=turn-end), nor "
+      "with every guest claimed and none able to change hands (when-settled)",
+      transition=draw_phase("jd.win.any-time#faq-late"), name="faq-late"),
     P("jd.win.any-time", "a turn that starts with nothing ever to serve, poach or buffet ends the game "
       "(no-serving-possible=faq-score or draw)", transition=draw_phase("jd.win.any-time#stuck"), name="stuck"),
     P("jd.win.any-time", "a stuck game ends as a turn starts, not in the middle of one (no-serving-possible)",

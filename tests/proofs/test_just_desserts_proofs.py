@@ -178,3 +178,24 @@ def test_endless_play_is_found_with_play_on_and_not_with_the_default():
     assert complete and closed and all(RULES.outcome(s) is None for s in closed[0])
     default_end = play(RULES, RULES.new_game(RULES.setup(2, Options(), embedded_deck("jd-famine"))), w["moves"])
     assert proofs.closed_sets(RULES, default_end, 2_000) == ([], True)
+
+
+def test_the_endless_play_table_does_not_depend_on_the_hash_seed():
+    """proofs/endless.py names the nearest cycle by its trace; among cycles as near as each other
+    the first found is named, never whichever a set happens to yield first (string hashing is
+    salted per process, so two runs of `tablerules check` must still print the same table)."""
+    import os
+    import subprocess
+    import sys
+
+    script = ("from tablerules.model import registry; from tablerules.model.decks import embedded_deck; "
+              "from tablerules.proofs.endless import endless_play; r = registry.get('just-desserts'); "
+              "e = endless_play(r, r.setup(2, r.Options(), embedded_deck('jd-rivals')), 'basic', 20_000); "
+              "print([(k, c.states, [str(x) for x in c.trace], c.loop) for k, cs in e.components.items() for c in cs])")
+    outs = set()
+    for seed in ("1", "2", "3"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0, run.stderr[-2000:]
+        outs.add(run.stdout)
+    assert len(outs) == 1, "\n----\n".join(sorted(outs))

@@ -322,3 +322,15 @@ def test_an_example_fails_when_the_little_girl_takes_the_carrot_cake():
         return moves
     failed = {v.key for v in check_examples(jd.EXAMPLES, with_legal(add))}
     assert "jd.turn.example#example" in failed
+
+
+@pytest.mark.parametrize("when", ["turn-end", "when-settled"])
+def test_a_faq_score_that_never_comes_is_caught(monkeypatch, when):
+    """jd.win.any-time#faq-late: under faq-score-when=turn-end or when-settled, a model that
+    forgets the later scoring plays on into a turn with every guest claimed."""
+    from tablerules.model.just_desserts import ending, game
+
+    monkeypatch.setattr(game, "turn_end_score", lambda state: None)
+    monkeypatch.setattr(ending, "at_turn_start", lambda state: False)
+    found = bent_sweep(RULES, max_states=3_000, all_claimed="faq-score", faq_score_when=when)
+    assert "jd.win.any-time#faq-late" in found
