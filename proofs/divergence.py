@@ -78,8 +78,9 @@ def _short_list(items: Sequence[str], limit: int = 6) -> str:
     return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "")
 
 
-def read_state(rules: RuleSet, state: Any) -> Reading:
-    """The observable signature of a state (or of a Raised pseudo-state)."""
+def read_state(rules: RuleSet, state: Any, with_vars: bool = True) -> Reading:
+    """The observable signature of a state (or of a Raised pseudo-state); ``with_vars=False``
+    leaves out the recorded state (a caller that ignores differences there saves its cost)."""
     if isinstance(state, Raised):
         text = {"gap": f"raises RuleGap {state.key}", "illegal": f"refuses the move [{state.key}]"}.get(state.kind, f"fails: {state.key}")
         return Reading((state.kind, state.key), "", text + (f": {state.detail}" if state.detail else ""),
@@ -109,6 +110,8 @@ def read_state(rules: RuleSet, state: Any) -> Reading:
     except Exception as e:  # a model fault is a difference too, and worth seeing
         return Reading(("error", type(e).__name__), "", f"fails: {type(e).__name__}: {e}",
                        {"raises": "error", "key": type(e).__name__, "detail": str(e)})
+    if not with_vars:
+        return Reading(sig, "", text, data)
     try:
         vars_text = json.dumps(rules.state_vars(state), sort_keys=True, default=str)
     except Exception as e:  # pragma: no cover - state_vars must not fail
@@ -161,9 +164,13 @@ class PairBudget:
     max_pairs: int = 100_000
     max_seconds: float | None = None
     max_depth: int | None = None
+    probe_games: int = 20
+    """Random lockstep games that test whether a setting is worth a breadth-first search."""
+    witness_games: int = 60
+    """Random lockstep games that look for a witness where the breadth-first search was cut."""
 
     def text(self) -> str:
-        parts = [f"{self.max_pairs:,} state pairs"]
+        parts = [f"{self.max_pairs:,} state pairs", f"{self.probe_games} probe games ({self.witness_games} for a witness)"]
         if self.max_depth is not None:
             parts.append(f"depth {self.max_depth}")
         if self.max_seconds:
@@ -480,7 +487,7 @@ def probe(rules: RuleSet, ruling_id: str, a: str, b: str, configs: Sequence[Conf
         config, sa, sb = starts[g % len(starts)]
         steps: list[Step] = []
         for _ in range(step_cap):
-            ra, rb = read_state(rules, sa), read_state(rules, sb)
+            ra, rb = read_state(rules, sa, with_vars=False), read_state(rules, sb, with_vars=False)
             if difference_kind(ra, rb) not in ("", "state"):
                 return ProbeHit(config, tuple(steps), sa, sb)
             if isinstance(sa, Raised) or isinstance(sb, Raised) or ra.sig[0] not in ("seat", "chance"):
@@ -532,7 +539,8 @@ def _search(rules: RuleSet, rid: str, a: str, b: str, cfgs: Sequence[Config], bu
     d = diverge(rules, rid, a, b, cfgs, budget=budget, base=base)
     if d.found and d.kind != "state" or d.complete:
         return d
-    hit = probe(rules, rid, a, b, cfgs, rules.Options() if base is None else base, games=60)
+    games = budget.witness_games if budget is not None else PairBudget.witness_games
+    hit = probe(rules, rid, a, b, cfgs, rules.Options() if base is None else base, games=games)
     return from_probe(rules, rid, a, b, hit, d) if hit is not None else d
 
 
@@ -581,7 +589,9 @@ def all_divergences(rules: RuleSet, configs: Configs | Sequence[Config] | None =
             for label, base in other_bases(rules, rid):
                 if progress:
                     progress(f"divergence {short_ruling_name(rid)} with {label}")
-                if any(probe(rules, rid, first, o, w, base) for w in (cfgs, wide) if w for o in rd.alternatives[1:]):
+                games = budget.probe_games if budget is not None else PairBudget.probe_games
+                if any(probe(rules, rid, first, o, w, base, games=games)
+                       for w in (cfgs, wide) if w for o in rd.alternatives[1:]):
                     rd.base, rd.base_options = label, base
                     rd.pairs = search_pairs(base)
                     break

@@ -35,7 +35,7 @@ from tablerules.proofs import decisions as dp
 from tablerules.proofs import divergence as dv
 from tablerules.proofs import gaps as gp
 from tablerules.proofs import impact as im
-from tablerules.proofs.mutation.coverage import CHECK_BUDGET, Coverage, CoverageBudget, run_coverage
+from tablerules.proofs.mutation.coverage import Coverage, CoverageBudget, run_coverage
 from tablerules.proofs.mutation.mutants import STEP_API_FILES
 
 from . import console
@@ -82,13 +82,15 @@ class Budgets:
     """Counts only (states, pairs, games): the answers do not depend on the machine."""
 
     def __init__(self, quick: bool, bounded: bool) -> None:
-        self.gaps = gp.GapBudget(max_states=100_000 if quick else 300_000)
-        self.pairs = dv.PairBudget(max_pairs=8_000 if quick else 15_000)
+        self.gaps = gp.GapBudget(max_states=20_000 if quick else 300_000)
+        self.pairs = dv.PairBudget(max_pairs=1_500, probe_games=6, witness_games=20) if quick else dv.PairBudget(max_pairs=15_000)
         # Full-size defaults (no SMALL_CONFIGS): exact is out of reach, and games are long.
         g = 3 if bounded else 1
-        self.impact = im.ImpactBudget(max_states=3_000 if quick else 6_000, games=(100 if quick else 300) // g)
-        self.race_states = 5_000 if quick else 20_000
-        self.decisions = dp.DecisionBudget(states=200 if quick else 600, games=3 if quick else 8)
+        self.impact = im.ImpactBudget(max_states=2_000 if quick else 6_000, games=(100 if quick else 300) // g)
+        self.race_states = 2_000 if quick else 20_000
+        self.decisions = dp.DecisionBudget(states=100 if quick else 600, games=2 if quick else 8)
+        self.coverage = not quick
+        """The mutation coverage runs in the full report only (`tablerules check` runs a fixed subset)."""
 
 
 # --------------------------------------------------------------------------- configurations
@@ -190,9 +192,9 @@ def study(ruleset_id: str, args: argparse.Namespace) -> "Report":
     register, spec_problem = gp.load_register(rules.id)
 
     coverage = None
-    if rules.id in STEP_API_FILES:  # a rule set of ours (a test's toy has no step API files to mutate)
-        _stderr(f"rulings {rules.id}: mutation coverage{' (a fixed subset)' if args.quick else ''} ...")
-        coverage = run_coverage(rules.id, _coverage_budget(args.quick), progress=lambda s: _stderr("  " + s))
+    if rules.id in STEP_API_FILES and budgets.coverage:  # a rule set of ours (a test's toy has no step API files)
+        _stderr(f"rulings {rules.id}: mutation coverage ...")
+        coverage = run_coverage(rules.id, CoverageBudget(), progress=lambda s: _stderr("  " + s))
         _stderr(f"  {coverage.counts()['mutants']} mutants, {coverage.counts()['uncovered and unregistered']} "
                 f"uncovered and unregistered ({coverage.seconds:.0f} s)")
 
@@ -235,9 +237,6 @@ def study(ruleset_id: str, args: argparse.Namespace) -> "Report":
                   time.perf_counter() - t0, args.quick, solved=_solved(rules), coverage=coverage)
 
 
-def _coverage_budget(quick: bool) -> CoverageBudget:
-    """The full mutation coverage, or with --quick the check suite's fixed subset."""
-    return CHECK_BUDGET if quick else CoverageBudget()
 
 
 def _solved(rules: Any) -> dict | None:
@@ -487,6 +486,9 @@ def write_report(out: TextIO, r: Report) -> None:
     w(f"# Rulings: {rules.title} (`{rules.id}`)\n\n")
     if r.coverage is not None:
         write_coverage(out, r.coverage)
+    elif r.quick and rules.id in STEP_API_FILES:
+        w("## Mutation coverage\n\nNot run with `--quick`: the full report runs it (`tablerules mutants "
+          f"{rules.id}` alone; `tablerules check` runs a fixed subset).\n\n")
     w("## Summary\n\n")
     w(md_table(("", ""), r.summary_rows()))
     w(f"\nConfigurations ({r.configs.source}): " + "; ".join(c.label() for c in r.configs.configs) + ". ")

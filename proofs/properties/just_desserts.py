@@ -1123,6 +1123,8 @@ def p_end_without_win(rules: Any, state: Any) -> Problem:
             return "the game ended as if every guest were claimed, but some are not"
         if choice == "draw" and (opts.poaching or buffet_ever(setup, v)):
             return "all-guests-claimed=draw ended the game while guests could still change hands"
+        if choice == "faq-score" and opts.faq_score_when == "when-settled" and serving_ever(setup, v):
+            return "faq-score-when=when-settled scored the game while a claimed guest could still change hands"
     elif serving_ever(setup, v):
         return "the game ended as stuck, but a serving, poach or buffet is still possible"
     if choice == "draw":

@@ -305,6 +305,7 @@ def _win_shares(games, players):
     return [sum(seat in g.winners for g in games) / len(games) for seat in range(players)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", [dict(), dict(surprise_parties=True)], ids=["basic", "S"])
 def test_win_shares_match_the_exact_values_of_random_play(options):
     """A tiny game (jd-rivals, 2 players, from the first deal of hands and middle; 2,743 and
@@ -319,6 +320,7 @@ def test_win_shares_match_the_exact_values_of_random_play(options):
         assert abs(standard_errors(share, exact[seat], len(games))) <= 5, (seat, share, exact)
 
 
+@pytest.mark.slow
 def test_compiled_and_step_api_win_shares_agree_on_a_teaching_deck():
     start = RULES.new_game(_setup("jd-crowd", 3, **ALL_ON))
     fast = random_playouts(RULES, start, 20_000, seed=5)

@@ -10,6 +10,7 @@ jd.block.defender), a race whose entrants reveal a favourite (jd23.call.favourit
 
 from __future__ import annotations
 
+import pytest
 import dataclasses
 import random
 
@@ -105,6 +106,7 @@ def _leaks_on(rules, make_setup, games: int, before: int) -> list[str]:
     return leaks
 
 
+@pytest.mark.slow
 def test_current_edition_observations_on_the_retail_deck(retail_deck_path):
     """The same property on the retail deck, every player count, all advanced rules (seeded)."""
     deck = load_deck(retail_deck_path, name="retail-2015")

@@ -246,6 +246,7 @@ def test_bad_arguments_are_refused_in_one_line():
         random_playouts(jd, start, 1)
 
 
+@pytest.mark.slow
 def test_the_boxed_two_player_game_loses_as_the_solved_file_says():
     """100,000 games of the boxed game against spec/solved/dishes-2p-box.json (exact values
     for random play over every deal)."""

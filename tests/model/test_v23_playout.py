@@ -134,6 +134,7 @@ def test_every_kind_of_move_is_played():
     assert seen == {"Call", "Pass", "Favourite", "Serve", "Fail", "TurnUp", "Race", "Race-tie", "Penalty", "Draw"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_every_step_is_one_the_model_offers_on_the_retail_deck(retail_deck, players):
     for options in (jd.Options(), alternatives(1), MIXED[0]):
@@ -217,6 +218,7 @@ def test_compiled_win_shares_are_the_exact_values_of_random_play(label, pick):
         assert abs(standard_errors(share, float(value), len(games))) <= 5, (seen, exact.tolist())
 
 
+@pytest.mark.slow
 def test_compiled_win_shares_are_the_exact_values_from_the_shuffle():
     """v23-tiny, two players, the whole game from the shuffle (the deal included: some 87,000 states)."""
     start = _start("v23-tiny", 2)
@@ -227,6 +229,7 @@ def test_compiled_win_shares_are_the_exact_values_from_the_shuffle():
         assert abs(standard_errors(share, float(value), len(games))) <= 5, (seen, exact.tolist())
 
 
+@pytest.mark.slow
 def test_compiled_win_shares_are_the_step_apis_on_a_larger_deck():
     """v23-tips, three players from the shuffle: the compiled shares against the step API's
     (a two-sample comparison, within five standard errors of the difference)."""

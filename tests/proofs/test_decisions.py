@@ -208,6 +208,7 @@ def test_the_just_desserts_package_is_judged():
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset, states", [("just-desserts-2.3", 200), ("just-desserts", 120)])
 def test_the_explorations_find_no_unregistered_decision_in_just_desserts(ruleset, states):
     """A small exploration of each edition of Just Desserts: the points it reaches in the package are annotated."""

@@ -206,6 +206,7 @@ def test_worker_processes_give_the_same_figures_as_one_process():
     assert serial.random_play == parallel.random_play and serial.optimal_play == parallel.optimal_play
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_figures_as_one_process():
     pytest.importorskip("dask.distributed", reason="dask.distributed is not installed")
     from tablerules.proofs.exact_run import DaskExecutor
@@ -249,6 +250,7 @@ class _SlowKernel:
         return self.kern.expand(rows)
 
 
+@pytest.mark.slow
 def test_a_time_limit_stops_a_level_in_progress_and_only_marks_the_run_incomplete():
     """The limit stops the run inside a level (the worker processes are stopped mid-task);
     the levels counted before it stand, the one in progress is dropped, nothing is claimed
@@ -286,6 +288,7 @@ class _HungryKernel(_SlowKernel):
         return self.kern.expand(rows)
 
 
+@pytest.mark.slow
 def test_the_peak_memory_counts_a_task_the_time_limit_stopped():
     """A worker's peak is read from the system before the worker is stopped, so a level too
     large to finish still shows in peak_memory_mb."""

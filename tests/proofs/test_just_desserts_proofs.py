@@ -126,6 +126,7 @@ def test_a_search_cut_by_its_budget_gives_no_verdict():
     assert not r.complete and r.components == {} and r.summary().startswith("incomplete")
 
 
+@pytest.mark.slow
 def test_strict_mode_reaches_every_strict_ruling_and_only_registered_gaps():
     r = check._strict(Context())
     assert r.ok, r.rows
@@ -150,6 +151,7 @@ def test_check_items_cover_the_defaults():
     assert len(check.variant_combinations()) == 8 and len(check.check_combinations()) == 8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruling_id, alternative", check.advanced_alternatives())
 def test_advanced_ruling_alternatives_explored_to_the_end(ruling_id, alternative):
     """The alternatives `tablerules check` leaves out (jd.ruling.victim-tip-on-surprise, ...), with Poaching and Surprise Parties."""
@@ -180,6 +182,7 @@ def test_endless_play_is_found_with_play_on_and_not_with_the_default():
     assert proofs.closed_sets(RULES, default_end, 2_000) == ([], True)
 
 
+@pytest.mark.slow
 def test_the_endless_play_table_does_not_depend_on_the_hash_seed():
     """proofs/endless.py names the nearest cycle by its trace; among cycles as near as each other
     the first found is named, never whichever a set happens to yield first (string hashing is

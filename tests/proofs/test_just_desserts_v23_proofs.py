@@ -73,6 +73,7 @@ def test_rounds_are_bounded_by_twice_the_guests():
     assert "jd23.end.second-exhaustion" in result.clauses
 
 
+@pytest.mark.slow
 def test_exploration_agrees_with_the_round_bound(default_exploration):
     """On v23-tiny (two guests) no game turns up more than four guests."""
     ex = default_exploration
@@ -126,6 +127,7 @@ def default_exploration():
     return explore(RULES, [RULES.new_game(RULES.setup(2))], budget=Budget(max_seconds=60), keep_graph=True)
 
 
+@pytest.mark.slow
 def test_default_rulings_explored_exhaustively(default_exploration):
     """Every state of the two-player game on v23-tiny: invariants hold, no dead end, every state can
     still reach an end (jd23.end.second-exhaustion), exact chance everywhere."""

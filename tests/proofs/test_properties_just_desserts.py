@@ -62,14 +62,19 @@ def test_properties_hold_breadth_first():
     assert not result.violations, report(result)
 
 
+CHUNKS = 4
+"""The slow tests come in this many parts, so that a parallel run spreads them over its workers."""
+
+
 @pytest.mark.slow
-def test_properties_hold_breadth_first_every_setting():
-    result = sweep(RULES, setups(SETTINGS, extra=True), jd.PROPERTIES, max_states=800)
+@pytest.mark.parametrize("part", range(CHUNKS))
+def test_properties_hold_breadth_first_every_setting(part):
+    result = sweep(RULES, setups(sorted(SETTINGS)[part::CHUNKS], extra=True), jd.PROPERTIES, max_states=800)
     assert not result.violations, report(result)
 
 
 def random_games(games: int, seed: int = 0, steps: int = 250,
-                 with_examples_deck: bool = False) -> tuple[dict, int, int]:
+                 with_examples_deck: bool = False, first: int = 0) -> tuple[dict, int, int]:
     """Seeded random games over every setting (and each alternative over the basic game), on the
     teaching decks and a few more (and the examples' deck, larger and slower); every state and
     transition property along the way.  Returns (first violation per key, steps, games that ended)."""
@@ -80,7 +85,7 @@ def random_games(games: int, seed: int = 0, steps: int = 250,
     labels = sorted(chosen)
     found: dict[str, str] = {}
     moves = ended = 0
-    for g in range(games):
+    for g in range(first, games):
         rng = random.Random(seed * 100_003 + g)
         label = rng.choice(labels)
         players, name = rng.choice(decks)
@@ -117,6 +122,7 @@ def random_games(games: int, seed: int = 0, steps: int = 250,
     return found, moves, ended
 
 
+@pytest.mark.slow
 def test_properties_hold_in_random_games():
     found, moves, ended = random_games(100)
     assert moves > 4_000 and ended > 70
@@ -124,8 +130,10 @@ def test_properties_hold_in_random_games():
 
 
 @pytest.mark.slow
-def test_properties_hold_in_many_random_games():
-    found, moves, ended = random_games(1_000, seed=7, with_examples_deck=True)
+@pytest.mark.parametrize("part", range(CHUNKS))
+def test_properties_hold_in_many_random_games(part):
+    games = 1_000 // CHUNKS
+    found, moves, ended = random_games(games * (part + 1), seed=7, with_examples_deck=True, first=games * part)
     assert not found, "\n".join(f"{k}: {v}" for k, v in sorted(found.items()))
 
 
@@ -324,6 +332,7 @@ def test_an_example_fails_when_the_little_girl_takes_the_carrot_cake():
     assert "jd.turn.example#example" in failed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("when", ["turn-end", "when-settled"])
 def test_a_faq_score_that_never_comes_is_caught(monkeypatch, when):
     """jd.win.any-time#faq-late: under faq-score-when=turn-end or when-settled, a model that

@@ -121,6 +121,7 @@ def _first_leak(poaching: bool, games: int = 300) -> str | None:
     return None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("poaching", [False, True])
 def test_the_stuck_game_end_tells_no_seat_what_it_cannot_see(poaching):
     """Three players hold every dessert; whether the game is stuck depends on the hands, so

@@ -107,6 +107,7 @@ def test_every_property_holds_breadth_first_under_the_defaults():
     assert sweep_report(result) == {}
 
 
+@pytest.mark.slow
 def test_every_property_holds_breadth_first_under_every_alternative():
     """Every other alternative of every ruling, breadth-first on v23-crowd: its deal has 75 states
     (v23-tiny's has 1,092), so a small budget reaches the rounds, trumps and penalties; v23-tiny

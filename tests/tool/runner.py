@@ -20,8 +20,13 @@ def run_cli(*args: str, input: bytes | str | None = None, timeout: float = 300, 
     checkout's own folder), text mode unless ``input`` is bytes."""
     text = not isinstance(input, bytes)
     return subprocess.run([sys.executable, "-P", "-m", "tablerules", *args], input=input, stdout=stdout,
-                          stderr=subprocess.PIPE, text=text, timeout=timeout, env={**os.environ, **(env or {})},
-                          cwd=cwd)
+                          stderr=subprocess.PIPE, text=text, timeout=timeout, env=_environment(env), cwd=cwd)
+
+
+def _environment(extra: dict | None) -> dict:
+    """The caller's environment without its terminal width (a test runner may set COLUMNS;
+    the tool's plain-text width must not follow it), plus ``extra``."""
+    return {**{k: v for k, v in os.environ.items() if k != "COLUMNS"}, **(extra or {})}
 
 
 def interrupt_after(args: list[str], wait_for: str, *, env: dict | None = None, timeout: float = 300,
@@ -29,7 +34,7 @@ def interrupt_after(args: list[str], wait_for: str, *, env: dict | None = None, 
     """Start ``tablerules ARGS``, send ``signum`` once ``wait_for`` appears on its standard
     error, and return (exit status, stdout, stderr)."""
     proc = subprocess.Popen([sys.executable, "-P", "-m", "tablerules", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})}, cwd=cwd)
+                            stderr=subprocess.PIPE, text=True, env=_environment(env), cwd=cwd)
     err_lines: list[str] = []
     deadline = time.monotonic() + timeout
     assert proc.stderr is not None

@@ -194,6 +194,7 @@ def test_a_command_module_written_with_add_parser_and_run_is_wired_in(monkeypatc
     assert cli.main(["fake", "dishes", "--players", "9"]) == 2
 
 
+@pytest.mark.slow
 def test_solve_gives_the_same_figures_whatever_the_number_of_partitions():
     import json
 

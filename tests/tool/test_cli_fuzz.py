@@ -11,6 +11,7 @@ CI runs a small number of cases with a fixed seed (``derandomize``).  A larger r
 
 from __future__ import annotations
 
+import pytest
 import json
 import os
 import resource
@@ -159,6 +160,7 @@ def _cases(test):
 TRIED: list[str] = []
 
 
+@pytest.mark.slow
 @_cases
 @given(invocations, st.binary(max_size=64), st.binary(max_size=200), signals)
 def test_every_run_ends_with_a_documented_status(argv, stdin, random_bytes, sig):

@@ -46,6 +46,7 @@ def test_the_installed_package_ships_every_schema():
 CASES = [(p.name.removesuffix(".schema.json"), cmd) for p in FILES for cmd in json.loads(p.read_text())["x-commands"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command,argv", CASES, ids=[" ".join(c[1]) for c in CASES])
 def test_real_output_matches_its_schema(command, argv):
     r = run_cli(*argv, input="{", cwd=REPO)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from tablerules import rulings_cli
 from tablerules.cli import main as top_main
 from tablerules.model import registry
@@ -9,6 +10,7 @@ from tablerules.model import registry
 SMALL = ["--config", "2:2x4", "--config", "3:2x4"]
 
 
+@pytest.mark.slow
 def test_report_for_dishes_on_small_configurations(tmp_path, capsys):
     out = tmp_path / "dishes.md"
     rc = top_main(["rulings", "dishes", "--quick", *SMALL, "--ruling", "stuck-player", "--ruling", "tie-for-most",
@@ -29,6 +31,7 @@ def test_report_for_dishes_on_small_configurations(tmp_path, capsys):
     assert "gap finder" in err and "wrote" in err
 
 
+@pytest.mark.slow
 def test_top_level_cli_forwards_to_rulings(capsys):
     rc = top_main(["rulings", "dishes", "--quick", "--config", "2:2x4", "--ruling", "voluntary-pass"])
     assert rc == 0
@@ -71,6 +74,7 @@ def test_a_trace_opening_with_chance_events_shows_the_deal_in_one_line():
     assert rulings_cli.steps_md(steps[3:]).splitlines()[0] == "1. seat 0: call"
 
 
+@pytest.mark.slow
 def test_json_report_has_the_summary_rulings_and_decisions(capsys):
     import json
 
@@ -86,6 +90,7 @@ def test_json_report_has_the_summary_rulings_and_decisions(capsys):
     assert doc["decisions"]["findings"] == []
 
 
+@pytest.mark.slow
 def test_the_2_3_report_states_the_race_odds_its_statistics_used(capsys):
     """jd23.ruling.race-odds weighs chance only: the summary, and every impact row in the JSON, say which alternative."""
     import json
@@ -102,6 +107,7 @@ def test_the_2_3_report_states_the_race_odds_its_statistics_used(capsys):
     assert "statistics weigh chance by" not in json.loads(capsys.readouterr().out)["rulesets"][0]["summary"]  # dishes weighs no race
 
 
+@pytest.mark.slow
 def test_gap_traces_are_written_as_itf_and_shown_with_their_states(tmp_path, capsys):
     folder = tmp_path / "gaps"
     out = tmp_path / "report.md"

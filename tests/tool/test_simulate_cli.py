@@ -3,6 +3,7 @@ exact values beside them where spec/solved/ holds them."""
 
 from __future__ import annotations
 
+import pytest
 import json
 
 from tests.tool.runner import run_cli
@@ -14,6 +15,7 @@ def _doc(*args: str) -> tuple[int, dict]:
     return r.returncode, json.loads(r.stdout)
 
 
+@pytest.mark.slow
 def test_the_boxed_two_player_game_agrees_with_the_exact_values_and_a_seed_repeats():
     code, doc = _doc("dishes", "--players", "2", "--games", "20000", "--seed", "3")
     assert code == 0 and doc["complete"] and doc["games"] == 20000 and doc["playout"] == "compiled"
@@ -30,6 +32,7 @@ def test_the_boxed_two_player_game_agrees_with_the_exact_values_and_a_seed_repea
     assert other["seats"] != doc["seats"]
 
 
+@pytest.mark.slow
 def test_a_ruling_alternative_on_record_is_compared_and_others_are_said_to_be_missing():
     code, doc = _doc("dishes", "--players", "2", "--games", "5000", "--ruling", "movable-stacks=any-stack")
     assert code == 0 and "movable-stacks=any-stack" in doc["exact_source"]
@@ -62,6 +65,7 @@ def test_a_ruling_the_compiled_playout_cannot_play_goes_through_the_step_api():
     assert doc["exact_source"].startswith("none: the exact engine cannot run")
 
 
+@pytest.mark.slow
 def test_a_gap_or_the_time_limit_stops_the_run_as_incomplete():
     code, doc = _doc("dishes", "--players", "3", "--deck", "2x4", "--games", "5000", "--ruling", "tie-for-most=strict")
     assert code == 3 and not doc["complete"] and "dishes.ruling.tie-for-most" in doc["stopped"]

@@ -53,6 +53,7 @@ def test_a_store_that_cannot_be_a_folder_is_named_in_one_line(tmp_path, under, n
     assert f"--store {store}" in line and needle in line and "cannot write the output" not in line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("address", ["nonsense", "tcp://127.0.0.1:1"])
 def test_a_scheduler_that_cannot_be_reached_is_one_line_naming_it(address):
     pytest.importorskip("dask.distributed", reason="dask.distributed is not installed")
@@ -78,6 +79,7 @@ def test_every_alternative_writes_out_and_prints_its_own_document(tmp_path):
     assert json.loads(out.read_text())["alternatives"] == json.loads(r.stdout)["alternatives"]
 
 
+@pytest.mark.slow
 def test_every_alternative_stops_each_alternative_at_the_state_budget_and_says_so(tmp_path):
     """The budget applies to each alternative on its own; the command that remakes the file
     carries it; the run is incomplete (exit 3) when an alternative stopped."""
@@ -129,6 +131,7 @@ def test_help_says_what_json_and_the_budget_mean():
     assert "rulings, simulate, solve and vectors verify writes a document" in top
 
 
+@pytest.mark.slow
 def test_first_player_advantage_is_not_claimed_when_chance_picks_the_first_player():
     docs = {alt: json.loads(run_cli(*SMALL, "--json", "--ruling", f"first-player={alt}", timeout=120).stdout)
             for alt in ("seat-0", "random")}

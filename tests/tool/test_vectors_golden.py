@@ -14,6 +14,7 @@ from tablerules.vector_set import generate_ruleset
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", registry.ruleset_ids())
 def test_golden_set_equals_a_fresh_regeneration(ruleset, tmp_path):
     report = generate_ruleset(ruleset)
