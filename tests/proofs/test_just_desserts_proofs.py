@@ -198,7 +198,7 @@ def test_the_endless_play_table_does_not_depend_on_the_hash_seed():
     outs = set()
     for seed in ("1", "2", "3"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
+        run = subprocess.run([sys.executable, "-P", "-c", script], env=env, capture_output=True, text=True, timeout=600)
         assert run.returncode == 0, run.stderr[-2000:]
         outs.add(run.stdout)
     assert len(outs) == 1, "\n----\n".join(sorted(outs))
