@@ -305,8 +305,6 @@ class GapReport:
     findings: list[GapFinding] = field(default_factory=list)
     unreached: list[str] = field(default_factory=list)
     """Rulings with a strict alternative whose gap no run reached."""
-    unhunted: list[str] = field(default_factory=list)
-    """Strict rulings the first runs did not reach and the budget did not hunt (GapBudget.hunt)."""
     spec_problem: str = ""
     seconds: float = 0.0
 
@@ -326,8 +324,6 @@ class GapReport:
             text += " (" + ", ".join(f.title() for f in self.unregistered) + ")"
         if self.unreached:
             text += f"; strict rulings not reached: {', '.join(self.unreached)}"
-        if self.unhunted:
-            text += f"; not reached by the first runs and not hunted (a smaller budget): {', '.join(self.unhunted)}"
         if self.spec_problem:
             text += f"; spec: {self.spec_problem}"
         return text
@@ -348,9 +344,6 @@ class GapBudget:
 
     max_states: int = 200_000
     max_seconds: float | None = None
-    hunt: bool = True
-    """Hunt each strict ruling the first runs did not reach with a run of its own (and random
-    games for a setting that opens it); without, such rulings are listed as not hunted."""
 
     def budget(self) -> Budget:
         return Budget(self.max_states, self.max_seconds)
@@ -582,9 +575,6 @@ def find_gaps(rules: RuleSet, configs: Configs | Sequence[Config] | None = None,
 
     for rid in strict_rulings(rules):
         if rid in reached:
-            continue
-        if not budget.hunt:
-            report.unhunted.append(rid)
             continue
         # Only where the strict run was complete: there another gap cut the way; where the
         # budget cut the run, the same budget would not reach further.
