@@ -10,8 +10,9 @@ The real-time scramble is a chain of decision windows and chance events:
   decides nothing, because who called first is the race's business;
 * ``race``: chance decides who of the callers still in contention called first, or that
   the call was truly simultaneous (jd23.call.first-serves, jd23.call.simultaneous).  The
-  rulebook gives no odds; every result is equally likely (a modelling convention: the
-  explorer needs every result, not their weights);
+  rulebook gives no odds: jd23.ruling.race-odds weighs them (by default a tie one time in ten,
+  the callers equally likely otherwise; ``equal`` makes every result equally likely).  The
+  explorer needs every result, not their weights; only statistics use them;
 * ``serve``: the first caller serves one to three desserts, or fails when no serving is in the
   hand (jd23.serve.one-to-three, jd23.call.erroneous-covered); after a failure the race goes on
   among the other callers, so every order of the callers is reachable;
