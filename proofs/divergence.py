@@ -536,11 +536,11 @@ def other_bases(rules: RuleSet, ruling_id: str) -> list[tuple[str, Any]]:
 def _search(rules: RuleSet, rid: str, a: str, b: str, cfgs: Sequence[Config], budget: PairBudget | None,
             base: Any = None) -> Divergence:
     """Breadth-first; if cut by its budget without a difference, a random lockstep game's trace when one finds it."""
+    budget = budget or PairBudget()
     d = diverge(rules, rid, a, b, cfgs, budget=budget, base=base)
     if d.found and d.kind != "state" or d.complete:
         return d
-    games = budget.witness_games if budget is not None else PairBudget.witness_games
-    hit = probe(rules, rid, a, b, cfgs, rules.Options() if base is None else base, games=games)
+    hit = probe(rules, rid, a, b, cfgs, rules.Options() if base is None else base, games=budget.witness_games)
     return from_probe(rules, rid, a, b, hit, d) if hit is not None else d
 
 
@@ -561,6 +561,7 @@ def all_divergences(rules: RuleSet, configs: Configs | Sequence[Config] | None =
     if configs is None:
         configs = small_configs(rules)
     cfgs = configs.configs if isinstance(configs, Configs) else tuple(configs)
+    budget = budget or PairBudget()
     wide = tuple(wider_configs(rules, cfgs))
     out = []
     fields_ = ruling_fields(rules.Options)
@@ -589,8 +590,7 @@ def all_divergences(rules: RuleSet, configs: Configs | Sequence[Config] | None =
             for label, base in other_bases(rules, rid):
                 if progress:
                     progress(f"divergence {short_ruling_name(rid)} with {label}")
-                games = budget.probe_games if budget is not None else PairBudget.probe_games
-                if any(probe(rules, rid, first, o, w, base, games=games)
+                if any(probe(rules, rid, first, o, w, base, games=budget.probe_games)
                        for w in (cfgs, wide) if w for o in rd.alternatives[1:]):
                     rd.base, rd.base_options = label, base
                     rd.pairs = search_pairs(base)
