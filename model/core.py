@@ -24,6 +24,9 @@ import itertools
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache, update_wrapper
+from inspect import CO_VARARGS
+from operator import is_
 from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence
 
 # --------------------------------------------------------------------------- actors
@@ -414,6 +417,34 @@ def check_distribution(outcomes: Sequence[tuple[Any, Fraction]]) -> str | None:
     return None
 
 
+class Probability(Fraction):
+    """An exact chance probability that also keeps its float value: ``float(p)`` is the hot
+    path of random play (``Fraction`` works it out anew each time).  It compares, hashes,
+    prints and computes as the ``Fraction`` of the same value (arithmetic gives a ``Fraction``)."""
+
+    __slots__ = ("_float",)
+
+    def __new__(cls, numerator: Any = 0, denominator: Any = None) -> "Probability":
+        self = super().__new__(cls, numerator, denominator)
+        self._float = self._numerator / self._denominator
+        return self
+
+    def __float__(self) -> float:
+        return self._float
+
+    def __repr__(self) -> str:
+        return f"Fraction({self._numerator}, {self._denominator})"
+
+    def __reduce__(self) -> tuple:
+        return (Probability, (self._numerator, self._denominator))
+
+
+@lru_cache(maxsize=1 << 12)
+def probability(k: int, total: int) -> Probability:
+    """``k / total`` as a shared :class:`Probability` (the chance of one of ``k`` cards among ``total``)."""
+    return Probability(k, total)
+
+
 class Outcomes(tuple):
     """Chance outcomes, a tuple of (move, probability), that keeps its running float sums for
     sampling (:func:`pick_by_probability`).  A rule set may return one from
@@ -427,13 +458,111 @@ class Outcomes(tuple):
         return self
 
     @classmethod
+    def of_draw(cls, moves: "MoveTable", cards: Sequence[Any], counts: Sequence[int]) -> "Outcomes":
+        """Outcomes drawn from a pile: ``moves[cards[i]]`` with ``counts[i]`` of the pile's cards
+        (:func:`draw_outcomes`)."""
+        self = super().__new__(cls, draw_outcomes(moves, cards, counts))
+        self.cumulative = tuple(itertools.accumulate(counts))
+        return self
+
+    @classmethod
     def of_counts(cls, moves: Sequence[Any], counts: Sequence[int], probability: Callable[[int, int], Fraction]) -> "Outcomes":
         """Outcomes drawn from a pile: ``moves[i]`` has ``counts[i]`` of the pile's cards, so
         probability ``counts[i] / total`` (``probability(k, total)`` gives the Fraction)."""
-        total = sum(counts)
-        self = super().__new__(cls, [(m, probability(k, total)) for m, k in zip(moves, counts)])
+        self = super().__new__(cls, zip(moves, chances_of_counts(counts, probability)))
         self.cumulative = tuple(itertools.accumulate(counts))
         return self
+
+
+def remember_last(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn(state, ...)`` remembered for the arguments it was last asked about, by identity
+    (states, piles and decks are immutable).  Play asks twice about each state (the harness or
+    explorer, then ``apply`` checking the move), so this serves the second question without
+    hashing the state, and keeps nothing else alive (an ``lru_cache`` of states that are never
+    asked about again only makes work for the garbage collector).  ``cache_clear`` forgets it,
+    as for ``functools.lru_cache``."""
+    last: list[tuple[tuple, Any]] = [((), None)]  # (the arguments, the answer), replaced as one value
+
+    def remembered_any(*args: Any) -> Any:
+        asked, value = last[0]
+        if len(args) == len(asked) and all(map(is_, args, asked)):  # plumbing: the arguments asked last
+            return value
+        value = fn(*args)
+        last[0] = (args, value)
+        return value
+
+    def remembered_one(arg: Any) -> Any:
+        asked, value = last[0]
+        if asked and arg is asked[0]:  # plumbing: the argument asked last
+            return value
+        value = fn(arg)
+        last[0] = ((arg,), value)
+        return value
+
+    def cache_clear() -> None:
+        last[0] = ((), None)
+
+    one = fn.__code__.co_argcount == 1 and not fn.__code__.co_flags & CO_VARARGS  # plumbing: one argument, no *args
+    remembered = remembered_one if one else remembered_any  # plumbing: the quicker check for one argument
+    update_wrapper(remembered, fn)
+    remembered.cache_clear = cache_clear  # type: ignore[attr-defined]
+    return remembered
+
+
+def pile_counts(pile: Sequence[Any]) -> tuple[Sequence[Any], Sequence[int]]:
+    """(the cards, how many copies of each) of a pile held as a sorted tuple, where the copies of
+    a card stand together: what a draw of one card chooses among."""
+    if len(set(pile)) == len(pile):  # plumbing: no two copies of a card (every retail card is one of a kind)
+        return pile, (1,) * len(pile)
+    cards: list[Any] = []
+    counts: list[int] = []
+    for c in pile:
+        if cards and cards[-1] == c:  # plumbing: one more copy of the same card
+            counts[-1] += 1
+        else:
+            cards.append(c)
+            counts.append(1)
+    return cards, counts
+
+
+def chances_of_counts(counts: Sequence[int],
+                      probability: Callable[[int, int], Fraction] = probability) -> Sequence[Fraction]:
+    """``probability(k, total)`` for each count ``k`` of a pile of ``total`` cards."""
+    total = sum(counts)
+    if total and total == len(counts):  # plumbing: one of each card: one chance for all
+        return (probability(1, total),) * total
+    return tuple(map(probability, counts, itertools.repeat(total)))
+
+
+class MoveTable(dict):
+    """Card -> the chance move that draws it, each made by ``make(card)`` on first use and then
+    shared (a draw from a pile of seventy cards lists seventy moves)."""
+
+    def __init__(self, make: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.make = make
+        self.by_size: dict[int, MoveTable] = {}
+
+    def __missing__(self, card: Any) -> Any:
+        move = self[card] = self.make(card)
+        return move
+
+    def at_chance(self, total: int) -> "MoveTable":
+        """Card -> (its move, probability 1 / ``total``): the outcomes of a draw from a pile of
+        ``total`` cards, one of each, shared by every such pile."""
+        table = self.by_size.get(total)
+        if table is None:  # plumbing: the first pile of this size
+            p = probability(1, total)
+            table = self.by_size[total] = MoveTable(lambda card: (self[card], p))
+        return table
+
+
+def draw_outcomes(moves: MoveTable, cards: Sequence[Any], counts: Sequence[int]) -> Iterator[tuple[Any, Fraction]]:
+    """(the move that draws it, its probability) for each card of a pile where ``cards[i]``
+    has ``counts[i]`` copies (:func:`pile_counts`)."""
+    if len(cards) == sum(counts) and cards:  # plumbing: one of each card: the pairs shared by every pile of this size
+        return map(moves.at_chance(len(cards)).__getitem__, cards)
+    return zip(map(moves.__getitem__, cards), chances_of_counts(counts))
 
 
 def pick_by_probability(items: Sequence[tuple[Any, Fraction]], r: float) -> Any:

@@ -14,7 +14,7 @@ from itertools import combinations
 from ..core import STRICT, RuleGap
 from ..decks import favorite_used
 from .moves import PASS, Move
-from .serving import guest_servings, serve_succeeds, take_guest, tips_for
+from .serving import guest_servings, serve_succeeds, serving_moves, take_guest, tips_for
 from .state import BUFFET_ACES, DRAW, Offer, State, deck_of, doorway, evolve, holder, minus, plus, set_seat
 
 # --------------------------------------------------------------------------- poaching
@@ -24,16 +24,15 @@ def poach_moves(state: State) -> list[Move]:
     """jd.poach.attempt: serve a guest another player holds, within jd.poach.one-opportunity."""
     if state.poach:  # rule: jd.poach.one-opportunity, jd.poach.blocked-no-retry
         return []
-    hand = state.hands[state.turn]
-    moves = []
+    targets = []
     for seat, guests in enumerate(state.claimed):
         if seat == state.turn:  # rule: jd.poach.attempt
             continue
         for g in sorted(set(guests)):
             if g in state.shielded:  # rule: jd.surprise.no-poach-back
                 continue  # jd.surprise.no-poach-back
-            moves += [Move("poach", g, s) for s in guest_servings(state, hand, g)]
-    return moves
+            targets.append(g)
+    return serving_moves(state, "poach", targets)
 
 
 def why_bad_poach(state: State, move: Move) -> str:

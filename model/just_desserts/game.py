@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
+from operator import attrgetter
 from typing import Any
 
-from ..core import CHANCE, STRICT, TERMINAL, IllegalMove, Outcome, Outcomes, RuleGap, Setup
+from ..core import (
+    CHANCE, STRICT, TERMINAL, IllegalMove, MoveTable, Outcome, Outcomes, RuleGap, Setup, pile_counts, probability,
+    remember_last,
+)
 from ..decks import Deck
 from . import advanced as adv
 from .ending import (
@@ -20,7 +24,7 @@ from .ending import (
     turn_end_score,
 )
 from .moves import KITCHEN, STOP, Move
-from .serving import guest_servings
+from .serving import serving_moves
 from .state import (
     BUFFET_DRAWS, CENTRE_SIZE, DRAW, HAND_SIZE, MAX_SERVINGS, TURN_UP, Offer, State, deck_of, doorway, evolve, holder,
     minus, plus, set_seat,
@@ -96,47 +100,47 @@ def _guest_source(state: State) -> tuple[str, ...]:
 
 
 def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
-    """Exact outcomes of the next chance event: a draw, a turn-up or a race (cached)."""
+    """Exact outcomes of the next chance event: a draw, a turn-up or a race (remembered for the
+    last state asked)."""
     return _chance_outcomes(state)
 
 
-@lru_cache(maxsize=1 << 12)
+@remember_last
 def _chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
     if state.tasks:  # rule: jd.reshuffle.desserts, jd.reshuffle.guests
         kind, _seat = state.tasks[0]
         source = _dessert_source(state) if kind == DRAW else _guest_source(state)  # plumbing: which pile the task draws from
-        return _draws(source, kind)
+        return _draws(deck_of(state), source, kind)
     if state.phase == "window" and state.speaker < 0:  # rule: jd.surprise.first-offered
         # jd.surprise.first-offered: who speaks first is a race; every order is explored.
-        k = len(state.answerers)
-        return tuple((Move("first", seat=s), Fraction(1, k)) for s in state.answerers)
+        p = probability(1, len(state.answerers))
+        return tuple((_first_move(s), p) for s in state.answerers)
     return ()
+
+
+@lru_cache(maxsize=64)
+def _first_move(seat: int) -> Move:
+    return Move("first", seat=seat)
 
 
 # --------------------------------------------------------------------------- legal moves
 
 
-@lru_cache(maxsize=1 << 10)
-def _draws(source: tuple[str, ...], kind: str) -> tuple[tuple[Move, Fraction], ...]:
+@remember_last
+def _draws(deck: Deck, source: tuple[str, ...], kind: str) -> tuple[tuple[Move, Fraction], ...]:
     """Each card of a pile (a sorted tuple) with probability count / size (jd.reshuffle.desserts)."""
-    cards, counts = [], []
-    for c in source:  # a sorted tuple: copies of a card stand together
-        if cards and cards[-1] == c:  # plumbing: one more copy of the same card
-            counts[-1] += 1
-        else:
-            cards.append(c)
-            counts.append(1)
-    return Outcomes.of_counts([_chance_move(kind, c) for c in cards], counts, _probability)
+    cards, counts = pile_counts(source)
+    return Outcomes.of_draw(_chance_moves(deck, kind), cards, counts)
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=64)
+def _chance_moves(deck: Deck, kind: str) -> MoveTable:
+    """Card of this deck -> the chance move that draws it (a dessert) or turns it up (a guest)."""
+    return MoveTable(partial(_chance_move, kind))
+
+
 def _chance_move(kind: str, card: str) -> Move:
-    return Move("draw", cards=(card,)) if kind == DRAW else Move("turn-up", card)  # plumbing: the text of the chance move
-
-
-@lru_cache(maxsize=1 << 10)
-def _probability(k: int, total: int) -> Fraction:
-    return Fraction(k, total)
+    return Move("draw", cards=(card,)) if kind == DRAW else Move("turn-up", card)  # plumbing: which chance move
 
 
 def _is_outcome(state: State, move: Any) -> bool:
@@ -147,17 +151,28 @@ def _is_outcome(state: State, move: Any) -> bool:
     if state.tasks:  # rule: jd.reshuffle.desserts, jd.reshuffle.guests
         kind = state.tasks[0][0]
         if kind == DRAW:  # plumbing: which pile the task draws from
-            return move.verb == "draw" and len(move.cards) == 1 and move.cards[0] in _dessert_source(state) and move == _chance_move(kind, move.cards[0])
-        return move.verb == "turn-up" and move.guest in _guest_source(state) and move == _chance_move(kind, move.guest)
+            return (move.verb == "draw" and len(move.cards) == 1 and move.cards[0] in _dessert_source(state)
+                    and move == _chance_moves(deck_of(state), kind)[move.cards[0]])
+        return (move.verb == "turn-up" and move.guest in _guest_source(state)
+                and move == _chance_moves(deck_of(state), kind)[move.guest])
     return move in frozenset(m for m, _ in chance_outcomes(state))  # rule: jd.surprise.first-offered
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
-    """The seat's moves in canonical (sorted) order; cached, since apply checks against them."""
+    """The seat's moves in canonical (sorted) order; remembered for the last state asked, since
+    apply checks against them."""
     return _legal_moves(state)
 
 
-@lru_cache(maxsize=1 << 12)
+_MOVE_ORDER = attrgetter("verb", "guest", "cards", "seat")
+"""The order of moves (``Move`` compares these fields in turn), as a sort key."""
+
+
+def _sorted(moves: list[Move]) -> tuple[Move, ...]:
+    return tuple(sorted(moves, key=_MOVE_ORDER))
+
+
+@remember_last
 def _legal_moves(state: State) -> tuple[Move, ...]:
     actor = to_move(state)
     if actor is TERMINAL or actor is CHANCE:  # plumbing: only a seat has moves
@@ -170,11 +185,11 @@ def _legal_moves(state: State) -> tuple[Move, ...]:
         return tuple(Move("depart", g) for g in _departable(state))
     moves: list[Move] = []
     if state.phase == "dump":  # rule: jd.turn.dump-tray
-        return tuple(sorted(_dump_moves(state) + [STOP]))
+        return _sorted(_dump_moves(state) + [STOP])
     if state.phase == "buffet":  # rule: jd.buffet.serve-one
         moves += _serve_moves(state)
         moves.append(STOP)
-        return tuple(sorted(moves))
+        return _sorted(moves)
     # phase == "choose"
     if state.served < MAX_SERVINGS:  # rule: jd.turn.satisfy-guests
         moves += _serve_moves(state)
@@ -189,7 +204,7 @@ def _legal_moves(state: State) -> tuple[Move, ...]:
             moves.append(STOP)  # the serving option taken, no guest served: in effect a pass
         if state.setup.options.buffet:  # rule: jd.buffet.aces
             moves += adv.buffet_moves(state)
-    return tuple(sorted(moves))
+    return _sorted(moves)
 
 
 def _unclaimed_servable(state: State) -> list[str]:
@@ -202,8 +217,7 @@ def _unclaimed_servable(state: State) -> list[str]:
 
 
 def _serve_moves(state: State) -> list[Move]:
-    hand = state.hands[state.turn]
-    return [Move("serve", g, s) for g in _unclaimed_servable(state) for s in guest_servings(state, hand, g)]
+    return serving_moves(state, "serve", _unclaimed_servable(state))
 
 
 def _dump_moves(state: State) -> list[Move]:
@@ -212,16 +226,26 @@ def _dump_moves(state: State) -> list[Move]:
     One card per move keeps the branching linear in the hand size (a retail hand of twenty
     cards has a million subsets); the explorer merges the orders that reach the same state.
     """
-    moves = [Move("dump", cards=(c,)) for c in sorted(set(state.hands[state.turn]))]
+    moves = list(map(_dump_move, sorted(set(state.hands[state.turn]))))
     if state.phase == "choose" and state.setup.options.dump_none == "allowed":  # rule: jd.ruling.dump-none
         moves.append(Move("dump"))
     return moves
 
 
-def _duplicated_suits(state: State) -> set[str]:
-    deck = deck_of(state)
-    counts = Counter(deck.suit_of(g) for g in state.centre)
-    return {s for s, k in counts.items() if k > 1}  # rule: jd.discard.one-per-suit
+@lru_cache(maxsize=1 << 10)
+def _dump_move(card: str) -> Move:
+    return Move("dump", cards=(card,))
+
+
+def _duplicated_suits(state: State) -> frozenset[str]:
+    return _suits_twice(deck_of(state), state.centre)
+
+
+@lru_cache(maxsize=1 << 12)
+def _suits_twice(deck: Deck, centre: tuple[str, ...]) -> frozenset[str]:
+    """The suits that show more than once among these guests in the middle."""
+    counts = Counter(deck.suit_of(g) for g in centre)
+    return frozenset(s for s, k in counts.items() if k > 1)  # rule: jd.discard.one-per-suit
 
 
 def _departable(state: State) -> list[str]:
@@ -385,7 +409,7 @@ def _settle_once(state: State) -> State:
         refilled = _refill_desserts(state) if state.dessert_discard else state  # rule: jd.ruling.reshuffle-time, jd.reshuffle.desserts
         if len(refilled.guest_discard) > 1:  # rule: jd.reshuffle.guests
             refilled = _refill_guests(refilled)
-        if refilled != state:  # plumbing: something was rebuilt
+        if refilled is not state:  # plumbing: something was rebuilt (a refill always changes a pile)
             return refilled
     win = winner(state)
     if win is not None:  # rule: jd.win.any-time

@@ -7,10 +7,12 @@ answers it (advanced.py opens the answer window first when somebody may).
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import repeat
 
 from ..decks import Deck, servings
+from .moves import Move
 from .state import DRAW, Offer, State, deck_of, evolve, minus, plus, set_seat
-from .tastes import minimal_servings
+from .tastes import hand_bits, servable_kinds, servings_of_bits
 
 
 def guest_servings(state: State, hand: tuple[str, ...], guest: str) -> tuple[tuple[str, ...], ...]:
@@ -22,6 +24,44 @@ def guest_servings(state: State, hand: tuple[str, ...], guest: str) -> tuple[tup
     return satisfying_sets(deck_of(state), hand, guest, state.setup.options.serving_size == "minimal")
 
 
+def serving_moves(state: State, verb: str, guests: list[str]) -> list[Move]:
+    """``Move(verb, g, s)`` for every serving ``s`` of each guest ``g`` of ``guests`` from the hand
+    of the player whose turn it is (jd.turn.satisfy-guests): each guest's moves together, in the
+    order of moves, as :func:`guest_servings` finds them."""
+    deck = deck_of(state)
+    hand = state.hands[state.turn]
+    if state.setup.options.serving_size != "minimal":  # rule: jd.ruling.serving-size
+        return [m for g in guests for m in _moves_of_hand(deck, verb, g, hand)]
+    kinds = hand_bits(deck, hand)
+    out: list[Move] = []
+    for g in guests:
+        usable = servable_kinds(deck, g, kinds)
+        if usable:  # plumbing: servable_kinds found no serving possible
+            out += _moves_of_kinds(deck, verb, g, usable)
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _moves_of_kinds(deck: Deck, verb: str, guest: str, kinds: int) -> tuple[Move, ...]:
+    """The moves of :func:`serving_moves` for servings with no card to spare from these kinds of dessert."""
+    return _moves(verb, guest, _minimal_sets(deck, guest, kinds))
+
+
+@lru_cache(maxsize=1 << 12)
+def _moves_of_hand(deck: Deck, verb: str, guest: str, hand: tuple[str, ...]) -> tuple[Move, ...]:
+    """The moves of :func:`serving_moves` for any servings from this hand (jd.ruling.serving-size=any)."""
+    return _moves(verb, guest, satisfying_sets(deck, hand, guest, False))
+
+
+def _moves(verb: str, guest: str, sets: tuple[tuple[str, ...], ...]) -> tuple[Move, ...]:
+    return tuple(map(_move, repeat(verb), repeat(guest), sorted(sets)))
+
+
+@lru_cache(maxsize=1 << 14)
+def _move(verb: str, guest: str, cards: tuple[str, ...]) -> Move:
+    return Move(verb, guest, cards)
+
+
 @lru_cache(maxsize=1 << 16)
 def satisfying_sets(deck: Deck, hand: tuple[str, ...], guest: str, minimal: bool = True) -> tuple[tuple[str, ...], ...]:
     """Given a hand and a guest: every set of desserts from the hand that may be served to it.
@@ -31,8 +71,14 @@ def satisfying_sets(deck: Deck, hand: tuple[str, ...], guest: str, minimal: bool
     """
     hand = tuple(sorted(hand))
     if minimal:  # rule: jd.ruling.serving-size
-        return minimal_servings(deck, hand, guest, len(deck.guest(guest).wants))
+        return _minimal_sets(deck, guest, servable_kinds(deck, guest, hand_bits(deck, hand)))
     return servings(deck, hand, guest)
+
+
+def _minimal_sets(deck: Deck, guest: str, kinds: int) -> tuple[tuple[str, ...], ...]:
+    """The servings with no card to spare from one card of each of ``kinds`` (bits, as
+    :func:`servable_kinds` leaves them): at most one card per wanted taste (jd.ruling.serving-size)."""
+    return servings_of_bits(deck, guest, kinds, len(deck.guest(guest).wants))
 
 
 def tips_for(state: State, guest: str, cards: tuple[str, ...]) -> int:

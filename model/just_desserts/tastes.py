@@ -11,8 +11,9 @@ compare with (tests/model/test_just_desserts_tastes.py).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, reduce
 from itertools import combinations, product
+from operator import or_
 
 from ..decks import Deck
 
@@ -36,17 +37,72 @@ def _masks(deck: Deck, guest: str) -> tuple[int, dict[str, int]]:
     return (1 << len(wanted)) - 1, out
 
 
+@lru_cache(maxsize=64)
+def _dessert_bits(deck: Deck) -> tuple[dict[str, int], dict[int, str]]:
+    """(dessert id -> a bit of its own, bit -> dessert id), bits in id order: a set of kinds of
+    dessert is then a whole number, and its kinds come out of it sorted."""
+    bits = {d: 1 << i for i, d in enumerate(sorted(x.id for x in deck.desserts))}
+    return bits, {b: d for d, b in bits.items()}
+
+
+def hand_bits(deck: Deck, hand: tuple[str, ...]) -> int:
+    """The kinds of dessert in ``hand`` as a set of bits (:func:`_dessert_bits`)."""
+    return reduce(or_, map(_dessert_bits(deck)[0].__getitem__, hand), 0)
+
+
+@lru_cache(maxsize=1 << 12)
+def _guest_bits(deck: Deck, guest: str) -> tuple[int, tuple[int, ...]]:
+    """(the desserts that can be in a serving of ``guest`` with no card to spare, per wanted taste
+    the desserts among them that show it), as sets of bits (:func:`_masks`)."""
+    full, masks = _masks(deck, guest)
+    bits = _dessert_bits(deck)[0]
+    need = [0] * full.bit_length()
+    for d, m in masks.items():
+        for i in range(len(need)):
+            if m >> i & 1:  # plumbing: the wanted tastes this dessert shows
+                need[i] |= bits[d]
+    return sum(bits[d] for d in masks), tuple(need)
+
+
+def servable_kinds(deck: Deck, guest: str, kinds: int) -> int:
+    """The kinds (bits) among ``kinds`` that can be in a serving of ``guest`` with no card to
+    spare, or 0 when together they miss a wanted taste, so that no serving is possible."""
+    usable, need = _guest_bits(deck, guest)
+    kinds &= usable
+    for n in need:
+        if not kinds & n:  # rule: jd.serve.satisfies, jd23.satisfy.tastes
+            return 0
+    return kinds
+
+
 def minimal_servings(deck: Deck, hand: tuple[str, ...], guest: str, max_cards: int) -> tuple[tuple[str, ...], ...]:
     """Every serving from ``hand`` (a sorted tuple) with no card to spare and at most ``max_cards``
     desserts, in the canonical order of model/decks.py's ``servings``: by size, then by ids.
 
-    Only the kinds of dessert in the hand that show a wanted taste matter, so the servings are
-    cached by those (a retail hand of twenty cards has few kinds that matter to one guest)."""
-    _, masks = _masks(deck, guest)
-    return _servings_of_kinds(deck, guest, tuple(sorted({c for c in hand if c in masks})), max_cards)  # plumbing: only desserts that can be in such a serving
+    Only the kinds of dessert in the hand that can be in such a serving matter (:func:`servable_kinds`),
+    so callers cache the servings by those (a retail hand of twenty cards has few kinds that matter
+    to one guest)."""
+    return servings_of_bits(deck, guest, servable_kinds(deck, guest, hand_bits(deck, hand)), max_cards)
 
 
-@lru_cache(maxsize=1 << 16)
+def servings_of_bits(deck: Deck, guest: str, kinds: int, max_cards: int) -> tuple[tuple[str, ...], ...]:
+    """:func:`minimal_servings` from one card of each of ``kinds`` (:func:`servable_kinds`)."""
+    if not kinds:  # plumbing: nothing can be served (servable_kinds found a wanted taste missing)
+        return ()
+    return _servings_of_kinds(deck, guest, kinds_of_bits(deck, kinds), max_cards)
+
+
+def kinds_of_bits(deck: Deck, kinds: int) -> tuple[str, ...]:
+    """The dessert ids of a set of bits (:func:`_dessert_bits`), sorted."""
+    by_bit = _dessert_bits(deck)[1]
+    ids = []
+    while kinds:  # plumbing: each kind in the set, in id order
+        low = kinds & -kinds
+        ids.append(by_bit[low])
+        kinds ^= low
+    return tuple(ids)
+
+
 def _servings_of_kinds(deck: Deck, guest: str, kinds: tuple[str, ...], max_cards: int) -> tuple[tuple[str, ...], ...]:
     """:func:`minimal_servings` from one card of each of ``kinds`` (sorted, each showing a wanted taste).
 

@@ -32,11 +32,12 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from typing import Any
+from functools import lru_cache, partial
+from typing import Any, Sequence
 
 from ..core import (
-    CHANCE, STRICT, TERMINAL, IllegalMove, Invariant, MoveSyntaxError, Outcome, RuleGap, RuleSet, Setup, ruling,
+    CHANCE, STRICT, TERMINAL, IllegalMove, Invariant, MoveSyntaxError, Outcome, Probability, RuleGap, RuleSet, Setup,
+    MoveTable, draw_outcomes, pile_counts, probability, remember_last, ruling,
 )
 from ..decks import Deck, deck_argument, embedded_deck, favorite_used, satisfies, servings
 from .frozen import replacer
@@ -272,24 +273,27 @@ def _add(cards: tuple[str, ...], more: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _contains(cards: tuple[str, ...], part: tuple[str, ...]) -> bool:
-    have = Counter(cards)
-    return all(have[c] >= k for c, k in Counter(part).items())
+    left = list(cards)
+    for c in part:
+        if c not in left:  # plumbing: a card the hand does not hold (or not so many times)
+            return False
+        left.remove(c)
+    return True
 
 
 def _set(seq: tuple, i: int, value: Any) -> tuple:
     return seq[:i] + (value,) + seq[i + 1:]
 
 
-@lru_cache(maxsize=1 << 10)
-def _draw_one(pile: tuple[str, ...]) -> tuple[tuple[str, Fraction], ...]:
-    """Each distinct card with probability count / size."""
-    n = len(pile)
-    return tuple((c, _probability(k, n)) for c, k in sorted(Counter(pile).items()))
+@remember_last
+def _draw_one(pile: tuple[str, ...]) -> tuple[Sequence[str], Sequence[int]]:
+    """(each distinct card, sorted; how many copies of it the pile holds)."""
+    return pile_counts(tuple(sorted(pile)))
 
 
-@lru_cache(maxsize=1 << 10)
-def _probability(k: int, n: int) -> Fraction:
-    return Fraction(k, n)
+def _outcomes(moves: MoveTable, pile: tuple[str, ...]) -> tuple[tuple[Move, Fraction], ...]:
+    """``(the move of the card, probability count / size)`` for each distinct card of the pile."""
+    return tuple(draw_outcomes(moves, *_draw_one(pile)))
 
 
 # --------------------------------------------------------------------------- servings
@@ -305,8 +309,11 @@ def _servings(deck: Deck, hand: tuple[str, ...], guest: str, minimal: bool) -> t
 
 def hand_servings(state: State, seat: int) -> tuple[tuple[str, ...], ...]:
     """The servings ``seat`` could give the guest on the table (jd23.ruling.spare-desserts)."""
-    minimal = state.setup.options.spare_desserts == "minimal"
-    return _servings(state.setup.components, state.hands[seat], state.guest, minimal)
+    return _hand_servings(state.setup, state.hands[seat], state.guest)
+
+
+def _hand_servings(setup: Setup, hand: tuple[str, ...], guest: str) -> tuple[tuple[str, ...], ...]:
+    return _servings(setup.components, hand, guest, setup.options.spare_desserts == "minimal")
 
 
 def favourites_served(deck: Deck, cards: tuple[str, ...], guest: str, options: Options) -> int:
@@ -322,12 +329,23 @@ def favourites_served(deck: Deck, cards: tuple[str, ...], guest: str, options: O
 
 def favourite_servings(state: State, seat: int) -> tuple[tuple[str, ...], ...]:
     """The servings of ``seat`` that give the guest a favourite (jd23.favourite.extra-card)."""
-    deck, options = state.setup.components, state.setup.options
-    return tuple(s for s in hand_servings(state, seat) if favourites_served(deck, s, state.guest, options))  # rule: jd23.favourite.extra-card
+    return _favourite_servings(state.setup, state.hands[seat], state.guest)
+
+
+@lru_cache(maxsize=1 << 14)
+def _favourite_servings(setup: Setup, hand: tuple[str, ...], guest: str) -> tuple[tuple[str, ...], ...]:
+    deck, options = setup.components, setup.options
+    every = _hand_servings(setup, hand, guest)
+    return tuple(s for s in every if favourites_served(deck, s, guest, options))  # rule: jd23.favourite.extra-card
 
 
 def callers(state: State) -> tuple[int, ...]:
-    return tuple(i for i, a in enumerate(state.answers) if a == CALL)  # rule: jd23.call.got-it
+    return _callers(state.answers)
+
+
+@lru_cache(maxsize=1 << 10)
+def _callers(answers: tuple[str, ...]) -> tuple[int, ...]:
+    return tuple(i for i, a in enumerate(answers) if a == CALL)  # rule: jd23.call.got-it
 
 
 def contenders(state: State) -> tuple[int, ...]:
@@ -339,13 +357,15 @@ def contenders(state: State) -> tuple[int, ...]:
     return live
 
 
+@remember_last
 def offered_servings(state: State) -> tuple[tuple[str, ...], ...]:
-    """What the first caller may serve: a favourite serving when it won by a favourite trump."""
+    """What the first caller may serve: a favourite serving when it won by a favourite trump
+    (remembered for the last state asked: apply checks the serving against them)."""
     seat = state.first
     if (state.setup.options.favourite_trump == "favourite-caller-first"  # rule: jd23.ruling.favourite-trump
             and len([s for s in callers(state) if s not in state.mistaken]) > 1  # rule: jd23.call.erroneous-covered
-            and favourite_servings(state, seat)):
-        return favourite_servings(state, seat)
+            and (favs := favourite_servings(state, seat))):
+        return favs
     return hand_servings(state, seat)
 
 
@@ -387,44 +407,85 @@ def to_move(state: State) -> Any:
 
 def _next_asked(state: State) -> int:
     """The next caller asked for a trump, clockwise from the first caller."""
-    n = state.setup.players
-    return min((s for s, a in enumerate(state.trumps) if a == ""), key=lambda s: (s - state.first) % n)  # rule: jd23.call.favourite-trump
+    return _next_to_ask(state.trumps, state.first, state.setup.players)
+
+
+@lru_cache(maxsize=1 << 10)
+def _next_to_ask(trumps: tuple[str, ...], first: int, n: int) -> int:
+    asked = (s for s, a in enumerate(trumps) if a == "")  # rule: jd23.call.favourite-trump
+    return min(asked, key=lambda s: (s - first) % n)
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
-    """Seat moves in canonical order: call before pass; servings smallest first, then fail."""
+    """Seat moves in canonical order: call before pass; servings smallest first, then fail
+    (remembered for the last state asked: apply checks a trump's answer against them)."""
+    return _legal_moves(state)
+
+
+@remember_last
+def _legal_moves(state: State) -> tuple[Move, ...]:
     if state.phase == ANSWER:  # rule: jd23.call.got-it, jd23.call.pass
-        return (Call(), Pass())
+        return _CALL_OR_PASS
     if state.phase in (TRUMP, COUNTER):  # rule: jd23.call.favourite-trump
         # a caller holding a Favorite serving says so; one without cannot (jd23.call.favourite-trump)
-        return (Favourite(),) if favourite_servings(state, to_move(state)) else (Pass(),)  # rule: jd23.call.favourite-trump
+        return _FAVOURITE if favourite_servings(state, to_move(state)) else _PASS  # rule: jd23.call.favourite-trump
     if state.phase == SERVE:  # rule: jd23.call.first-serves
         offered = offered_servings(state)
-        return tuple(Serve(s) for s in offered) if offered else (Fail(),)  # rule: jd23.call.erroneous-covered
+        return _serve_moves(offered) if offered else _FAIL  # rule: jd23.call.erroneous-covered
     return ()
+
+
+_CALL_OR_PASS, _FAVOURITE, _PASS, _FAIL = (Call(), Pass()), (Favourite(),), (Pass(),), (Fail(),)
+
+
+@lru_cache(maxsize=1 << 12)
+def _serve_moves(offered: tuple[tuple[str, ...], ...]) -> tuple[Serve, ...]:
+    return tuple(Serve(s) for s in offered)
 
 
 def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
     phase = state.phase
     if phase == TURN_UP:  # rule: jd23.round.turn-up-guest
-        p = Fraction(1, len(state.guest_pile))
-        return tuple((TurnUp(g), p) for g in state.guest_pile)
+        p = probability(1, len(state.guest_pile))
+        return tuple(zip(map(_turn_ups(state.setup.components).__getitem__, state.guest_pile), itertools.repeat(p)))
     if phase == RACE:  # rule: jd23.call.first-serves, jd23.call.simultaneous
         who = contenders(state)
         if state.trumped:  # rule: jd23.call.favourite-trump
-            p = Fraction(1, len(who))
-            return tuple((Race(s), p) for s in who)
+            p = probability(1, len(who))
+            return tuple((_race_move(s), p) for s in who)
         _favourite_gap(state)
         tie, each = race_odds(state.setup.options, len(who))
-        return tuple((Race(s), each) for s in who) + ((Race(None), tie),)
+        return tuple((_race_move(s), each) for s in who) + ((_race_move(None), tie),)
     if phase == PENALTY:  # rule: jd23.call.erroneous-penalty
         seat = state.penalties[0]
-        taker = penalty_taker(state, seat)
-        return tuple((Penalty(taker, seat, c), p) for c, p in _draw_one(state.hands[seat]))
+        moves = _penalties(state.setup.components, penalty_taker(state, seat), seat)
+        return _outcomes(moves, state.hands[seat])
     if phase in (DEAL, DRAW):  # rule: jd23.setup.deal-five, jd23.draw.guest-leaves-hungry
-        seat = state.draws[0]
-        return tuple((Draw(seat, c), p) for c, p in _draw_one(state.dessert_pile))
+        return _outcomes(_draws(state.setup.components, state.draws[0]), state.dessert_pile)
     return ()
+
+
+@lru_cache(maxsize=64)
+def _turn_ups(deck: Deck) -> MoveTable:
+    """Guest of this deck -> the chance move that turns it up."""
+    return MoveTable(TurnUp)
+
+
+@lru_cache(maxsize=64)
+def _race_move(seat: int | None) -> Race:
+    return Race(seat)
+
+
+@lru_cache(maxsize=256)
+def _penalties(deck: Deck, taker: int, seat: int) -> MoveTable:
+    """Dessert of this deck -> the chance move by which ``taker`` takes it from ``seat``."""
+    return MoveTable(partial(Penalty, taker, seat))
+
+
+@lru_cache(maxsize=64)
+def _draws(deck: Deck, seat: int) -> MoveTable:
+    """Dessert of this deck -> the chance move by which ``seat`` draws it."""
+    return MoveTable(partial(Draw, seat))
 
 
 CHANCE_WEIGHTS = ("jd23.ruling.race-odds",)
@@ -438,10 +499,15 @@ def race_odds(options: Options, callers: int) -> tuple[Fraction, Fraction]:
     """(chance of a truly simultaneous call, chance of each caller being first) among ``callers``
     live callers (jd23.call.simultaneous, jd23.ruling.race-odds).  The checks branch on every
     outcome whatever the odds; only statistics weigh them."""
-    if options.race_odds == "equal":  # rule: jd23.ruling.race-odds
-        return Fraction(1, callers + 1), Fraction(1, callers + 1)
-    tie = Fraction(1, 10)
-    return tie, (1 - tie) / callers
+    return _race_odds(options.race_odds, callers)
+
+
+@lru_cache(maxsize=256)
+def _race_odds(choice: str, callers: int) -> tuple[Fraction, Fraction]:
+    if choice == "equal":  # rule: jd23.ruling.race-odds
+        return probability(1, callers + 1), probability(1, callers + 1)
+    tie = probability(1, 10)
+    return tie, Probability((1 - tie) / callers)
 
 
 def _favourite_gap(state: State) -> None:
@@ -529,6 +595,8 @@ def apply(state: State, move: Move) -> State:
     reason = illegal_reason(state, move)
     if reason is not None:  # plumbing: illegal moves raise
         raise IllegalMove(reason, move, f"not allowed in phase {state.phase}")
+    if isinstance(move, Draw):  # plumbing: dispatch on the move (the commonest first)
+        return _draw(state, move)
     if isinstance(move, TurnUp):  # plumbing: dispatch on the move
         return _turn_up(state, move.guest)
     if state.phase in (TRUMP, COUNTER):  # plumbing: dispatch on the phase
@@ -543,8 +611,6 @@ def apply(state: State, move: Move) -> State:
         return _fail(state)
     if isinstance(move, Penalty):  # plumbing: dispatch on the move
         return _penalty(state, move)
-    if isinstance(move, Draw):  # plumbing: dispatch on the move
-        return _draw(state, move)
     raise IllegalMove("jd23.call.got-it", move, "unknown move")
 
 
