@@ -99,6 +99,33 @@ def compiled(rules: RuleSet, setup: Any) -> bool:
     return _compiled_module(rules, setup) is not None
 
 
+def _registered_module(rules: RuleSet) -> Any:
+    """The rule set's compiled playout module (whether or not it can run a given setup), or None."""
+    from .registry import ENTRIES
+
+    entry = ENTRIES.get(rules.id)
+    if entry is None or not entry.playout:  # plumbing: no compiled playout registered
+        return None
+    return importlib.import_module(entry.playout)
+
+
+def seat_moves(rules: RuleSet, moves: tuple) -> int:
+    """How many of a game's ``moves`` (a Playout's, from either path) are seat moves, chance outcomes left out:
+    the rule set's compiled module counts them (its ``seat_moves``).  ValueError where it has none."""
+    count = getattr(_registered_module(rules), "seat_moves", None)
+    if count is None:  # plumbing: a rule set whose compiled module cannot tell seat moves from chance
+        raise ValueError(f"{rules.id}: no seat-move count for its playouts")
+    return count(moves)
+
+
+def first_seat(rules: RuleSet) -> int:
+    """The seat that moves first after a fresh deal (the compiled module's ``FIRST_SEAT``); ValueError where unknown."""
+    seat = getattr(_registered_module(rules), "FIRST_SEAT", None)
+    if seat is None:  # plumbing: a rule set whose compiled module does not say
+        raise ValueError(f"{rules.id}: no first seat known for its playouts")
+    return seat
+
+
 def replay_problem(rules: RuleSet, state: Any, games: Iterable[Playout]) -> str | None:
     """The first game that does not replay on the model from ``state``, and why; None if all
     do.  Every move must be legal (``apply`` names the clause it breaks), every chance move
@@ -137,4 +164,5 @@ def random_playouts(rules: RuleSet, state: Any, games: int, seed: int = 0) -> li
     return list(iter_playouts(rules, state, games, seed))
 
 
-__all__ = ["Playout", "compiled", "iter_playouts", "random_playouts", "replay_problem", "standard_errors", "step_playouts"]
+__all__ = ["Playout", "compiled", "first_seat", "iter_playouts", "random_playouts", "replay_problem", "seat_moves",
+           "standard_errors", "step_playouts"]

@@ -35,6 +35,7 @@ from tablerules.proofs import decisions as dp
 from tablerules.proofs import divergence as dv
 from tablerules.proofs import gaps as gp
 from tablerules.proofs import impact as im
+from tablerules.proofs import retail_impact as rim
 from tablerules.proofs.mutation.coverage import Coverage, CoverageBudget, run_coverage
 from tablerules.proofs.mutation.mutants import STEP_API_FILES
 
@@ -45,15 +46,24 @@ from .limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, TimeLimit, time_limit
 from .schemas import document
 from .traces import finding_json, trace_lines, write_itf
 
+TIMES = ("the full report, measured on this project's 2-core machine with other jobs running, 2026-12-02: "
+         "just-desserts 2,321 s (1,376 s of it the retail deck), just-desserts-2.3 298 s (237 s the retail deck); "
+         "dishes not measured again (no retail deck)")
+
+
 def add_parsers(sub: Any) -> None:
     p = add_command(
         sub, "rulings", "find every gap and divergence of a rule set's rulings, with witnesses",
         "Write the rulings report: the gap finder in strict mode, where each pair of a ruling's alternatives "
         "parts (with the shortest witness), the impact of each alternative under uniform random play, and "
-        "whether the order of out-of-turn answers matters.",
+        "whether the order of out-of-turn answers matters.  For the two Just Desserts rule sets the full report "
+        "also measures every alternative on the retail deck (--retail-deck FILE or $TABLERULES_RETAIL_DECK): "
+        "100,000 random games per alternative with 95% intervals, or a note that it was not measured.",
         ["tablerules rulings dishes", "tablerules rulings dishes --quick --config 2:2x4 --ruling stuck-player",
          "tablerules rulings all --out rulings.md", "tablerules rulings just-desserts --json > rulings.json",
-         "tablerules rulings dishes --out-itf gaps/"])
+         "tablerules rulings dishes --out-itf gaps/",
+         "tablerules rulings just-desserts --retail-deck just_desserts_2015_deck.json --out rulings.md"],
+        f"Time: {TIMES}.")
     p.add_argument("ruleset", type=_ruleset_or_all, help="rule set id, or 'all': " + ", ".join(registry.ruleset_ids()))
     p.add_argument("--out", metavar="FILE.md", help="write the report here, in one piece when complete (default: standard output)")
     p.add_argument("--quick", action="store_true",
@@ -63,12 +73,52 @@ def add_parsers(sub: Any) -> None:
                    help="search this configuration instead of the model's small ones; repeatable (e.g. 2:3x4 for dishes)")
     p.add_argument("--ruling", action="append", default=[], metavar="ID",
                    help="only this ruling (full or short id) for divergence and impact; repeatable")
+    p.add_argument("--retail-deck", metavar="FILE",
+                   help="also measure every ruling's impact on this deck (the retail card list) in the full report, "
+                        f"{rim.RetailBudget().games:,} random games per alternative (default: $TABLERULES_RETAIL_DECK; "
+                        "not with --quick)")
+    p.add_argument("--retail-games", type=_games, default=rim.RetailBudget().games, metavar="N",
+                   help="random games per alternative on the retail deck where the compiled playout plays it "
+                        "(default %(default)s; the step API plays a hundredth as many)")
     p.add_argument("--write-witnesses", action="store_true",
                    help="rewrite spec/witnesses/<rule set>-<ruling>.json from the divergence search")
     add_max_seconds(p)
     add_json(p, "rulings")
     p.add_argument("--out-itf", metavar="DIR", help="write the shortest trace of every gap finding as an ITF file in DIR")
     p.set_defaults(run=run)
+
+
+def _games(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and 0 < len(text) <= 9 and int(text) > 0):
+        raise argparse.ArgumentTypeError(f"expected a whole number of games from 1 to 999,999,999, not {text!r}")
+    return int(text)
+
+
+def retail_budget(games: int) -> rim.RetailBudget:
+    """The retail budget for ``games`` per alternative: a hundredth through the step API, and a tenth (at most
+    300) to probe which rulings the model reads."""
+    return rim.RetailBudget(games=games, step_games=max(1, games // 100), probe_games=min(300, max(10, games // 10)))
+
+
+RETAIL_RULESETS = ("just-desserts", "just-desserts-2.3")
+"""The rule sets the retail card list is a deck of."""
+
+
+def load_retail(args: argparse.Namespace) -> tuple[Any, str] | None:
+    """The retail deck (``--retail-deck``, else $TABLERULES_RETAIL_DECK) and its file name, or None if neither
+    is given; SetupError (one line) for a file that is missing or not a deck."""
+    from tablerules.model.decks import load_deck
+
+    path = args.retail_deck or os.environ.get("TABLERULES_RETAIL_DECK") or None
+    if path is None:
+        return None
+    option = "--retail-deck" if args.retail_deck else "TABLERULES_RETAIL_DECK"
+    if not Path(path).is_file():
+        raise SetupError(f"{option} {path!r}: no such file")
+    try:
+        return load_deck(path, name="retail-2015"), Path(path).name
+    except SetupError as e:
+        raise SetupError(f"{option}: {e}") from None
 
 
 def _ruleset_or_all(text: str) -> str:
@@ -222,6 +272,8 @@ def study(ruleset_id: str, args: argparse.Namespace) -> "Report":
                              progress=lambda s: _stderr("  " + s))
     _stderr(f"  {sum(len(r.rows) for r in impacts)} rows in {time.perf_counter() - t1:.1f} s")
 
+    retail = _retail(rules, args, only, workers)
+
     race = dv.order_of_resolution(rules, configs, module=module, max_states=budgets.race_states)
 
     decisions = None
@@ -236,7 +288,26 @@ def study(ruleset_id: str, args: argparse.Namespace) -> "Report":
         for p in written:
             _stderr(f"  wrote {p}")
     return Report(rules, configs, register, spec_problem, gap_report, divs, impacts, race, written, decisions,
-                  time.perf_counter() - t0, args.quick, solved=_solved(rules), coverage=coverage)
+                  time.perf_counter() - t0, args.quick, solved=_solved(rules), coverage=coverage, retail=retail)
+
+
+def _retail(rules: Any, args: argparse.Namespace, only: list[str] | None, workers: int) -> rim.RetailImpact | None:
+    """The impact on the retail deck (full report, deck given), or why it was not measured; None for a rule
+    set the retail deck is not a deck of."""
+    if rules.id not in RETAIL_RULESETS:
+        return None
+    budget = retail_budget(args.retail_games)
+    deck = getattr(args, "retail", None)
+    if args.quick:
+        return rim.not_measured("", "not measured with --quick (the full report plays "
+                                f"{budget.games:,} games per alternative)", budget)
+    if deck is None:
+        return rim.not_measured("", "not measured: no retail deck given (--retail-deck FILE or "
+                                "TABLERULES_RETAIL_DECK); the retail card list is not shipped with the project", budget)
+    _stderr(f"rulings {rules.id}: impact on the retail deck ({budget.text()}) ...")
+    out = rim.all_retail(rules, deck[0], deck[1], budget, rulings=only, workers=workers, progress=_stderr)
+    _stderr(f"  {len(out.rows) + len(out.defaults)} rows in {out.seconds:.0f} s")
+    return out
 
 
 
@@ -255,6 +326,8 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         check_writable_file(args.out, "--out")
     out_itf = check_writable_folder(args.out_itf, "--out-itf") if args.out_itf else None
+    wants_retail = not args.quick and any(rid in RETAIL_RULESETS for rid in ids)
+    args.retail = load_retail(args) if wants_retail or args.retail_deck else None  # a bad file fails at once
     results: list[Report] = []
     try:
         with time_limit(args.max_seconds):
@@ -323,6 +396,8 @@ class Report:
     """Gap finding (by id) -> the ITF file its trace was written to (``--out-itf``)."""
     coverage: Coverage | None = None
     """Mutation coverage of the model (tablerules mutants): the report opens with it."""
+    retail: rim.RetailImpact | None = None
+    """The impact of every alternative on the retail deck, or why it was not measured (None: no retail deck)."""
 
     def unregistered_decisions(self) -> list[dp.DecisionFinding]:
         if self.decisions is None:
@@ -432,6 +507,7 @@ class Report:
                 "findings": [f.to_json() for f in self.decisions.findings if f.kind != dp.UNREACHED],
             },
             "rulings": rulings,
+            "retail_impact": None if self.retail is None else retail_json(self.retail),
             "statistics_weigh_chance_by": self.weights() or None,
             "order_of_resolution": {"statement": self.race.statement, "matters": self.race.matters,
                                     "steps": steps_json(self.race.steps),
@@ -583,6 +659,8 @@ def write_report(out: TextIO, r: Report) -> None:
             else:
                 w("\nImpact: the same numbers under every alternative on every configuration measured "
                   "(the ruling is never consulted there, or changes nothing the measures see).\n")
+    if r.retail is not None:
+        write_retail(w, r.retail)
     if r.solved is not None:
         _exact_impact(w, r.solved)
     w("\n## Order of resolution\n\n")
@@ -635,3 +713,66 @@ def _exact_impact(w: Any, solved: dict) -> None:
                      f"{a['table_states']:,}" if a.get("table_states") else "-"))
     w(md_table(("alternative", "solved", "random: P(seat loses)", "random: E(actions)", "optimal: P(seat loses)",
                 "optimal: E(actions)", "table states"), rows))
+
+
+# --------------------------------------------------------------------------- the retail deck
+
+RETAIL_UNITS = (
+    "A *game* is one random game from a fresh deal to its end: every seat picks uniformly among its legal moves, "
+    "chance picks each outcome with its exact probability. The *first seat* moves first after the deal (seat 0). "
+    "*Length*: seat moves per game (chance outcomes not counted), mean with a 95% normal interval. The six outcome "
+    "columns are shares of the games, separate outcomes that add up to 100%: the first seat is the only winner; "
+    "one of several winners; another seat wins; the rules name no winner (a draw); the game never ends (the "
+    "compiled loop's 100,000 actions, or 10,000 steps through the step API); a strict alternative's gap stops it. "
+    "Intervals are 95% Wilson intervals (about ±0.3 points at 100,000 games). *Δ wins*: the first seat's win share "
+    "minus the default's on the same configuration, with Newcombe's 95% interval from the two Wilson intervals, "
+    "taken as if the samples were independent "
+    "(they share seeds, so the true interval is narrower). *Read in*: the probe games in which the model read the "
+    "ruling: play is the same under every alternative until it is read, so a ruling read in no probe game moves "
+    "any share by less than 3 / (probe games) at 95% (the rule of three) and is left out.")
+
+
+def _retail_cells(x: rim.RetailRow, ri: rim.RetailImpact, ruling: str) -> list[str]:
+    default = ri.defaults.get(x.config)
+    delta = "-" if not ruling or default is None or not x.games else rim.difference(x, default).text()
+    probe = next((p for p in ri.probes if p.config.label == x.config), None)
+    read = "-" if not ruling or probe is None else f"{probe.read_in.get(ruling, 0):,}/{probe.games:,}"
+    return [f"`{short_ruling_name(ruling)}`" if ruling else "(every default)", *x.cells(), delta, read]
+
+
+RETAIL_HEADER = ("ruling", *rim.HEADER, "Δ wins", "read in")
+
+
+def write_retail(w: Any, ri: rim.RetailImpact) -> None:
+    w("\n## Impact on the retail deck\n\n")
+    if not ri.measured:
+        w(f"The retail impact was {ri.reason}.\n")
+        return
+    configs = "; ".join(p.config.label for p in ri.probes)
+    where = (" (each ruling on the first where the model reads it: the basic rulings on the basic game, the advanced "
+             "ones with all three advanced rules)") if len(ri.probes) > 1 else ""
+    w(f"Deck `{ri.deck}`; configurations: {configs}{where}; {ri.budget.text()}; every other "
+      f"ruling at its default. Measured in {ri.seconds:.0f} s. The teaching-deck tables above are exact over the "
+      "chance tree where a deck fits.\n\n" + RETAIL_UNITS + "\n\n")
+    rows = [_retail_cells(d, ri, "") for d in ri.defaults.values()]
+    rows += [_retail_cells(x, ri, x.ruling) for x in ri.rows]
+    w(md_table(RETAIL_HEADER, rows))
+    if ri.left_out:
+        w("\nLeft out (read in no probe game on any configuration, so no alternative can move a share by "
+          f"{300 / max(1, min(p.games for p in ri.probes)):.1f} points or more at 95%): "
+          + ", ".join(f"`{short_ruling_name(r)}`" for r in ri.left_out) + ".\n")
+
+
+def retail_json(ri: rim.RetailImpact) -> dict[str, Any]:
+    def row(x: rim.RetailRow, ruling: str) -> dict[str, Any]:
+        cells = dict(zip(RETAIL_HEADER, _retail_cells(x, ri, ruling)))
+        cells["ruling"] = ruling or None
+        cells["seconds"] = round(x.seconds, 3)
+        return cells
+
+    return {"measured": ri.measured, "reason": ri.reason or None, "deck": ri.deck or None,
+            "budget": ri.budget.text(), "games": ri.budget.games, "step_games": ri.budget.step_games,
+            "probe_games": ri.budget.probe_games, "seed": ri.budget.seed, "seconds": round(ri.seconds, 3),
+            "configurations": [p.config.label for p in ri.probes],
+            "defaults": [row(d, "") for d in ri.defaults.values()],
+            "rows": [row(x, x.ruling) for x in ri.rows], "left_out": list(ri.left_out)}

@@ -67,6 +67,17 @@ CODE_BUFFER = 1 << 20
 """Codes per compiled call (a game takes at most (1 + MAX_CARDS) x MAX_ACTIONS)."""
 
 
+CHANCE_VERBS = frozenset({"draw", "turn-up", "first"})
+"""The verbs of chance outcomes (moves.py: a draw, a guest turned up, who answered first); the rest are seat moves."""
+FIRST_SEAT = 0
+"""The seat that moves first after a fresh deal: seats are numbered from the first player (jd.ruling.turn-direction)."""
+
+
+def seat_moves(moves: tuple) -> int:
+    """How many of a game's moves are seat moves (chance outcomes left out): its length as impact tables count it."""
+    return len(moves) - sum(m.verb in CHANCE_VERBS for m in moves)
+
+
 class EndlessGame(RuntimeError):
     """A random game reached MAX_ACTIONS actions without ending."""
 
@@ -404,4 +415,5 @@ def random_playouts(state: State, games: int, seed: int) -> Iterator[Playout]:
         yield playout
 
 
-__all__ = ["available", "random_playouts", "played", "playable", "tables", "encode", "EndlessGame", "MAX_ACTIONS"]
+__all__ = ["available", "random_playouts", "played", "playable", "tables", "encode", "EndlessGame", "MAX_ACTIONS",
+           "CHANCE_VERBS", "FIRST_SEAT", "seat_moves"]

@@ -55,6 +55,17 @@ MAX_WANTED = 62
 """Most tastes a guest may want here (they are bits of an int64)."""
 
 
+CHANCE_MOVES = frozenset({Draw, TurnUp, Race, Penalty})
+"""The move classes of chance outcomes (v23.py); Call, Pass, Favourite, Serve and Fail are a seat's."""
+FIRST_SEAT = 0
+"""The seat that moves first after a fresh deal: seat 0 answers the first guest first (jd23.call.got-it)."""
+
+
+def seat_moves(moves: tuple) -> int:
+    """How many of a game's moves are seat moves (chance outcomes left out): its length as impact tables count it."""
+    return len(moves) - sum(type(m) in CHANCE_MOVES for m in moves)
+
+
 # --------------------------------------------------------------------------- the deck as tables
 
 
@@ -309,4 +320,5 @@ def random_playouts(state: State, games: int, seed: int) -> Iterator[Playout]:
             a = b
 
 
-__all__ = ["available", "random_playouts", "play_batches", "tables", "params", "encode", "capacity", "codebook"]
+__all__ = ["available", "random_playouts", "play_batches", "tables", "params", "encode", "capacity", "codebook",
+           "CHANCE_MOVES", "FIRST_SEAT", "seat_moves"]

@@ -118,3 +118,75 @@ def test_gap_traces_are_written_as_itf_and_shown_with_their_states(tmp_path, cap
     assert top_main(["vectors", "verify", *map(str, files)]) == 0
     text = out.read_text(encoding="utf-8")
     assert "the state at each step" in text and "ITF trace: `" in text
+
+
+# --------------------------------------------------------------------------- the retail deck
+
+
+def test_retail_options_parse():
+    args = __import__("tablerules.cli", fromlist=["parser"]).parser().parse_args(
+        ["rulings", "just-desserts", "--retail-deck", "deck.json", "--retail-games", "5000"])
+    assert args.retail_deck == "deck.json" and args.retail_games == 5000
+    default = __import__("tablerules.cli", fromlist=["parser"]).parser().parse_args(["rulings", "just-desserts"])
+    assert default.retail_deck is None and default.retail_games == 100_000
+    budget = rulings_cli.retail_budget(100_000)
+    assert (budget.games, budget.step_games, budget.probe_games) == (100_000, 1_000, 300)
+
+
+def test_bad_retail_input_is_one_line_and_status_2(tmp_path, capsys, monkeypatch):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    monkeypatch.delenv("TABLERULES_RETAIL_DECK", raising=False)
+    for argv in (["just-desserts", "--retail-deck", str(tmp_path / "missing.json")], ["just-desserts", "--retail-deck", str(bad)],
+                 ["just-desserts", "--retail-deck", str(tmp_path)], ["just-desserts", "--retail-games", "0"],
+                 ["just-desserts", "--retail-games", "many"]):
+        assert top_main(["rulings", *argv]) == 2, argv
+        err = capsys.readouterr().err.strip()
+        assert err.count("\n") == 0 and "error" in err and "Traceback" not in err, (argv, err)
+    monkeypatch.setenv("TABLERULES_RETAIL_DECK", str(bad))
+    assert top_main(["rulings", "just-desserts-2.3"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "TABLERULES_RETAIL_DECK" in err
+
+
+def test_without_a_retail_deck_the_report_says_it_was_not_measured(monkeypatch):
+    import argparse
+    import io
+
+    monkeypatch.delenv("TABLERULES_RETAIL_DECK", raising=False)
+    rules = registry.get("just-desserts")
+    for quick, why in ((False, "no retail deck given"), (True, "not measured with --quick")):
+        args = argparse.Namespace(quick=quick, retail=None, retail_games=100_000, retail_deck=None)
+        ri = rulings_cli._retail(rules, args, None, 1)
+        assert not ri.measured and why in ri.reason
+        out = io.StringIO()
+        rulings_cli.write_retail(out.write, ri)
+        assert "## Impact on the retail deck" in out.getvalue() and why in out.getvalue()
+    assert rulings_cli._retail(registry.get("dishes"), args, None, 1) is None
+
+
+def test_the_retail_table_and_its_json_follow_the_schema(monkeypatch):
+    import io
+    import json
+    from pathlib import Path
+
+    import jsonschema
+    from tablerules.model.decks import embedded_deck
+    from tablerules.proofs import retail_impact as rim
+
+    rules = registry.get("just-desserts")
+    budget = rim.RetailBudget(games=200, step_games=2, probe_games=5, seed=3)
+    # a teaching deck (for 3 players) stands in for the retail one: the table does not depend on which deck
+    monkeypatch.setattr(rim, "retail_configs", lambda r: [rim.RetailConfig("3 players, basic game", 3, r.Options())])
+    ri = rim.all_retail(rules, embedded_deck("jd-crowd"), "jd-crowd", budget,
+                        rulings=["jd.ruling.opening-duplicates", "jd.ruling.turn-direction"])
+    out = io.StringIO()
+    rulings_cli.write_retail(out.write, ri)
+    text = out.getvalue()
+    assert "| `opening-duplicates` | at-setup | 3 players, basic game | 200 | compiled playouts (seed 3) |" in text
+    assert "| `turn-direction` | strict | 3 players, basic game | 2 | step API (seed 3) |" in text
+    schema = json.loads((Path(rulings_cli.__file__).resolve().parent.parent / "spec" / "schemas"
+                         / "rulings.schema.json").read_text())
+    sub = {"$defs": schema["$defs"], **schema["$defs"]["ruleset"]["properties"]["retail_impact"]}
+    jsonschema.Draft202012Validator(sub).validate(rulings_cli.retail_json(ri))
+    jsonschema.Draft202012Validator(sub).validate(rulings_cli.retail_json(rim.not_measured("", "not measured: x")))
