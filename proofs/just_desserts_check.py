@@ -37,6 +37,7 @@ from tablerules.model.just_desserts import RULES, TEACHING_DECKS, Options
 from tablerules.spec import load_spec
 
 from . import just_desserts_proofs as proofs
+from .clause_reach import reach_check_item
 from .decisions import decision_check_item
 from .just_desserts_playout_check import playout_check_item
 from .mutation.coverage import mutation_check_item
@@ -332,6 +333,7 @@ def checks(ctx: Context) -> list[CheckItem]:
         proof_item(RULESET, "play-on-has-traps", _play_on_traps),
         proof_item(RULESET, "endless-play", _endless_play),
         decision_check_item(RULESET),
+        *([] if ctx.quick else [reach_check_item(RULESET)]),
         playout_check_item(),
         mutation_check_item(RULESET),
         witness_check_item(RULESET),
