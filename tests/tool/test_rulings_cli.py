@@ -168,7 +168,7 @@ def test_without_a_retail_deck_the_report_says_it_was_not_measured(monkeypatch):
 def test_the_retail_table_and_its_json_follow_the_schema(monkeypatch):
     import io
     import json
-    from pathlib import Path
+    from importlib import resources
 
     import jsonschema
     from tablerules.model.decks import embedded_deck
@@ -185,8 +185,7 @@ def test_the_retail_table_and_its_json_follow_the_schema(monkeypatch):
     text = out.getvalue()
     assert "| `opening-duplicates` | at-setup | 3 players, basic game | 200 | compiled playouts (seed 3) |" in text
     assert "| `turn-direction` | strict | 3 players, basic game | 2 | step API (seed 3) |" in text
-    schema = json.loads((Path(rulings_cli.__file__).resolve().parent.parent / "spec" / "schemas"
-                         / "rulings.schema.json").read_text())
+    schema = json.loads(resources.files("tablerules.spec").joinpath("schemas", "rulings.schema.json").read_text())
     sub = {"$defs": schema["$defs"], **schema["$defs"]["ruleset"]["properties"]["retail_impact"]}
     jsonschema.Draft202012Validator(sub).validate(rulings_cli.retail_json(ri))
     jsonschema.Draft202012Validator(sub).validate(rulings_cli.retail_json(rim.not_measured("", "not measured: x")))
