@@ -7,8 +7,10 @@ is the one of the retail card list (``shared/data/just_desserts_2015_deck.json``
      "desserts": [{"id", "name", "tastes": [str], "copies": int}],
      "guests": [{"id", "name", "suit", "wants": [str], "refuses": [str], "favorites": [str]}]}
 
-A favourite names a dessert by name or id.  Decks the project writes itself live in
-``spec/decks/`` and are loaded by name with :func:`embedded_deck`.
+A favourite names a dessert by name or id.  A file is read strictly: a regular file of at
+most MAX_DECK_BYTES, JSON nested at most MAX_DECK_NESTING levels, each key once, and no key
+the schema does not name (:mod:`tablerules.spec.files` reads it).  Decks the project writes
+itself live in ``spec/decks/`` and are loaded by name with :func:`embedded_deck`.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from tablerules.spec.files import UnreadableFile, parse_json, read_regular_file
+
 from .core import SetupError
 
 
@@ -31,6 +35,14 @@ class DeckError(SetupError):
 
 MAX_DECK_BYTES = 1_000_000
 """Largest deck file read (the retail card list is 16 kB)."""
+MAX_DECK_NESTING = 8
+"""Deepest JSON a deck file may be (the schema needs four levels)."""
+DECK_KEYS = ("about", "name", "tastes", "suits", "desserts", "guests")
+"""The keys of a deck file: ``name``, as :meth:`Deck.to_json` writes it, is allowed but not
+read (a deck is named by its file, or by whoever loads it)."""
+DESSERT_KEYS = ("id", "name", "tastes", "copies")
+GUEST_KEYS = ("id", "name", "suit", "wants", "refuses", "favorites")
+"""The keys of a dessert and of a guest (the schema in the module docstring)."""
 MAX_DESSERT_KINDS = 200
 MAX_COPIES = 20
 """Most copies of one dessert card (the retail deck has one of each)."""
@@ -192,25 +204,18 @@ def load_deck(path: str | Path, *, name: str | None = None) -> Deck:
     """Load a deck file in the schema; DeckError (one line: file, card, problem) if it does not fit."""
     p = Path(path)
     try:
-        with open(p, "rb") as f:
-            raw = f.read(MAX_DECK_BYTES + 1)
-    except OSError as e:
-        raise DeckError(f"{p}: cannot read deck: {e.strerror or type(e).__name__}") from None
-    if len(raw) > MAX_DECK_BYTES:  # plumbing: deck file limits
-        raise DeckError(f"{p}: deck file larger than {MAX_DECK_BYTES:,} bytes")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise DeckError(f"{p}: deck is not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise DeckError(f"{p}: line {e.lineno}: not valid JSON: {e.msg}") from None
-    except RecursionError:
-        raise DeckError(f"{p}: JSON nested too deeply for a deck") from None
-    except ValueError as e:  # e.g. a number with thousands of digits
-        raise DeckError(f"{p}: not a deck: {str(e).split(';')[0]}") from None
+        data = parse_json(read_regular_file(p, MAX_DECK_BYTES), MAX_DECK_NESTING)
+    except UnreadableFile as e:
+        raise DeckError(f"{p}: cannot read deck: {e}") from None
     return deck_from_json(data, name=name or p.stem, where=str(p))
+
+
+def _known_keys(where: str, at: str, entry: dict, known: tuple[str, ...]) -> None:
+    """DeckError naming the first key of ``entry`` that the schema does not have (a misspelt
+    ``favourites`` would otherwise leave a guest with none, without a word)."""
+    for key in entry:
+        if key not in known:  # plumbing: deck file validation
+            raise DeckError(f"{where}: {at}: unknown key {key!r} (known: {', '.join(known)})")
 
 
 def _strings(where: str, path: str, value: Any) -> list[str]:
@@ -231,6 +236,7 @@ def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
     """Build and check a Deck from parsed JSON (see the module docstring for the schema)."""
     if not isinstance(data, dict):  # plumbing: deck file validation
         raise DeckError(f"{where}: $: a deck must be a JSON object")
+    _known_keys(where, "$", data, DECK_KEYS)
     for key in ("tastes", "suits", "desserts", "guests"):
         if key not in data:  # plumbing: deck file validation
             raise DeckError(f"{where}: $.{key}: missing")
@@ -257,6 +263,7 @@ def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
             raise DeckError(f"{where}: {at}: must be an object")
         did = _text(where, f"{at}.id", d.get("id"))
         at = f"{at} ({did})"
+        _known_keys(where, at, d, DESSERT_KEYS)
         if did in ids:  # plumbing: deck file validation
             raise DeckError(f"{where}: {at}: duplicate id {did!r}")
         ids.add(did)
@@ -279,6 +286,7 @@ def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
             raise DeckError(f"{where}: {at}: must be an object")
         gid = _text(where, f"{at}.id", g.get("id"))
         at = f"{at} ({gid})"
+        _known_keys(where, at, g, GUEST_KEYS)
         if gid in ids:  # plumbing: deck file validation
             raise DeckError(f"{where}: {at}: duplicate id {gid!r}")
         ids.add(gid)

@@ -17,10 +17,12 @@ from __future__ import annotations
 import json
 import keyword
 import math
-import os
+import re
 import sys
 from fractions import Fraction
 from typing import Any
+
+from tablerules.spec.files import MAX_DIGITS, UnreadableFile, json_path_key, parse_json, read_regular_file
 
 FORMAT_VERSION = "tablerules-itf/1"
 """Bumped whenever a reader written for the old files would misread the new ones."""
@@ -29,8 +31,6 @@ MAX_FILE_BYTES = 32 * 1024 * 1024
 """`vectors verify` refuses larger files: our own longest vectors are well under 1 MB."""
 MAX_NESTING = 64
 """Deeper JSON than this is no game state; refused before it can exhaust the stack."""
-MAX_DIGITS = 4300
-"""Longest integer (in decimal digits) read from a file: Python's own safe limit."""
 SAFE_INT = 2**53 - 1
 """Integers beyond this are written as ``#bigint`` (JSON readers lose precision there)."""
 NONE = {"tag": "Null", "value": "U_OF_UNIT"}
@@ -119,8 +119,13 @@ def decode(data: Any, where: str = "$") -> Any:
         if tag == "#map":
             if not isinstance(inner, list) or not all(isinstance(p, list) and len(p) == 2 for p in inner):
                 raise VectorError(f"{where}: #map needs a list of [key, value] pairs")
-            return {_freeze(decode(k, f"{where}.#map[{i}][0]")): decode(v, f"{where}.#map[{i}][1]")
-                    for i, (k, v) in enumerate(inner)}
+            out: dict[Any, Any] = {}
+            for i, (k, v) in enumerate(inner):
+                key = _freeze(decode(k, f"{where}.#map[{i}][0]"))
+                if key in out:
+                    raise VectorError(f"{where}.#map[{i}][0]: {twice_listed(key)}")
+                out[key] = decode(v, f"{where}.#map[{i}][1]")
+            return out
         if tag == "#unserializable":
             raise VectorError(f"{where}: an #unserializable value cannot be compared")
     if set(data) == {"tag", "value"} and data["tag"] in ("Null", "None") and (
@@ -156,21 +161,32 @@ def fraction_text(p: Fraction) -> str:
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
 
 
+PROBABILITY_TEXT = re.compile(r"[0-9]+(/[0-9]+)?")
+"""A probability written as text: ASCII digits, one optional slash (spec/itf-trace.schema.json)."""
+PROBABILITY_FORMS = 'a fraction "p/q" in ASCII digits, a whole number or a finite number'
+"""The forms :func:`parse_probability` takes, for messages."""
+
+
 def parse_probability(value: Any) -> Fraction | None:
-    """A probability from a file: "p/q", an integer, or (tolerated) a finite float; None for
-    anything else (a boolean, a list, text that is not a fraction)."""
+    """A probability from a file: text ``"p/q"`` or ``"n"`` in ASCII digits (nothing else:
+    no sign, space, underscore, decimal point or other script's digits), a JSON integer, or
+    (tolerated) a finite JSON number; None for anything else."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return Fraction(value)
     if isinstance(value, float):
         return Fraction(value) if math.isfinite(value) else None
-    if isinstance(value, str) and len(value) <= 200:
-        try:
-            return Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            return None
+    if isinstance(value, str) and len(value) <= 200 and PROBABILITY_TEXT.fullmatch(value):
+        numerator, _, denominator = value.partition("/")
+        below = int(denominator) if denominator else 1
+        return Fraction(int(numerator), below) if below else None
     return None
+
+
+def twice_listed(key: Any) -> str:
+    """The message for a map key given twice."""
+    return f"key {show(key, 60)} is listed twice (readers would keep only one of its values)"
 
 
 # --------------------------------------------------------------------------- paths and text
@@ -178,9 +194,7 @@ def parse_probability(value: Any) -> Fraction | None:
 
 def path_key(key: Any) -> str:
     """`.hands` for a record field, `["0.soup"]` for any other key."""
-    if isinstance(key, str) and key.isidentifier():
-        return f".{key}"
-    return f"[{json.dumps(key) if isinstance(key, str) else show(key)}]"
+    return json_path_key(key) if isinstance(key, str) else f"[{show(key)}]"
 
 
 class _Missing:
@@ -243,16 +257,16 @@ def dumps(document: dict[str, Any]) -> str:
 
 def load_document(path: str, max_bytes: int = MAX_FILE_BYTES) -> dict[str, Any]:
     """Read a trace file (``-``: standard input); VectorError (one line) if it is unreadable,
-    too big or not a JSON object."""
+    not a regular file, too big or not a JSON object."""
+    if path != STDIN:
+        try:
+            return parse_document(read_regular_file(path, max_bytes, " (--max-bytes)"))
+        except UnreadableFile as e:
+            raise VectorError(str(e)) from None
+    if sys.stdin is None:
+        raise VectorError("standard input is closed")
     try:
-        if path == STDIN:
-            raw = sys.stdin.buffer.read(max_bytes + 1)
-        else:
-            size = os.stat(path).st_size
-            if size > max_bytes:
-                raise VectorError(f"file is {size:,} bytes, more than the limit of {max_bytes:,} (--max-bytes)")
-            with open(path, "rb") as f:
-                raw = f.read(max_bytes + 1)
+        raw = sys.stdin.buffer.read(max_bytes + 1)
     except OSError as e:
         raise VectorError(e.strerror or type(e).__name__) from None
     if len(raw) > max_bytes:
@@ -262,67 +276,11 @@ def load_document(path: str, max_bytes: int = MAX_FILE_BYTES) -> dict[str, Any]:
 
 def parse_document(raw: bytes | str) -> dict[str, Any]:
     """JSON text to a document; VectorError for anything that is not one JSON object with
-    unique keys, plain numbers and at most MAX_NESTING levels."""
+    unique keys, plain numbers and at most MAX_NESTING levels (see :func:`parse_json`)."""
     try:
-        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-    except UnicodeDecodeError as e:
-        raise VectorError(f"not UTF-8 text (byte {e.start})") from None
-    if _too_deep(text):
-        raise VectorError(f"JSON nested more than {MAX_NESTING} levels deep")
-    try:
-        data = json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int, object_pairs_hook=_unique_keys)
-    except json.JSONDecodeError as e:
-        raise VectorError(f"not valid JSON: {e.msg.removesuffix(' at')} (line {e.lineno}, column {e.colno})") from None
-    except _Refused as e:
+        data = parse_json(raw, MAX_NESTING)
+    except UnreadableFile as e:
         raise VectorError(str(e)) from None
-    except (ValueError, RecursionError) as e:
-        raise VectorError(f"not valid JSON: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
     if not isinstance(data, dict):
         raise VectorError(f"expected a JSON object (an ITF trace), found {json_kind(data)}")
     return data
-
-
-class _Refused(ValueError):
-    """Valid JSON that a trace may not hold (the message is the whole line)."""
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _parse_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise _Refused(f"a number with more than {MAX_DIGITS:,} digits (write big integers as #bigint strings)")
-    return int(text)
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Refused(f"duplicate key {json.dumps(key)[:80]} in one object (readers would keep only one of them)")
-        out[key] = value
-    return out
-
-
-def _too_deep(text: str) -> bool:
-    """Nesting depth beyond MAX_NESTING (ignoring brackets inside strings)."""
-    depth = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > MAX_NESTING:
-                return True
-        elif ch in "]}":
-            depth -= 1
-    return False

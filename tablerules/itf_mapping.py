@@ -20,6 +20,7 @@ events, our outcome).
 
 from __future__ import annotations
 
+import json
 import re
 import string
 import tomllib
@@ -34,14 +35,18 @@ from tablerules.model import registry
 from tablerules.model.core import (
     CHANCE, TERMINAL, IllegalMove, MoveSyntaxError, RuleGap, SetupError, options_text, parse_options,
 )
+from tablerules.spec.files import UnreadableFile, read_regular_file
 
 from .vectors import (
     FORMAT_VERSION, ITF_DESCRIPTION, MAX_FILE_BYTES, VectorError, components_meta, decode, encode, fraction_text,
 )
+from .itf import plain, twice_listed
 from .verifier import FileResult, verify_path as verify_own_path
 
 GUIDE = "docs/guides/quint.rst, 'Mapping files'"
 """Where a user who has a trace we cannot read is sent."""
+MAX_MAPPING_BYTES = 1_000_000
+"""Largest mapping file read (the shipped one is 3 kB)."""
 MAPPING_SUFFIX = ".toml"
 
 
@@ -79,8 +84,15 @@ def read_value(data: Any, names: dict[str, str], where: str) -> Any:
         if tag == "#map":
             if not isinstance(inner, list) or not all(isinstance(p, list) and len(p) == 2 for p in inner):
                 raise VectorError(f"{where}: #map needs a list of [key, value] pairs")
-            return [(read_value(k, names, f"{where}.#map[{i}][0]"), read_value(v, names, f"{where}.#map[{i}][1]"))
-                    for i, (k, v) in enumerate(inner)]
+            pairs, seen = [], set()
+            for i, (k, v) in enumerate(inner):
+                key = read_value(k, names, f"{where}.#map[{i}][0]")
+                text = json.dumps(plain(key), sort_keys=True, default=repr)
+                if text in seen:
+                    raise VectorError(f"{where}.#map[{i}][0]: {twice_listed(key)}")
+                seen.add(text)
+                pairs.append((key, read_value(v, names, f"{where}.#map[{i}][1]")))
+            return pairs
         if tag in ("#set", "#tup"):
             if not isinstance(inner, list):
                 raise VectorError(f"{where}: {tag} needs a list")
@@ -104,12 +116,14 @@ def _pairs(value: Any, where: str) -> list[tuple[Any, Any]]:
 
 # --------------------------------------------------------------------------- templates
 
-_FIELD = re.compile(r"[A-Za-z_]\w*(\[\w+\])*")
+_FIELD = re.compile(r"[A-Za-z_]\w*(\[([A-Za-z_][A-Za-z0-9_]{0,63}|[0-9]{1,9})\])*")
+"""A template field: a name, then ``[key]`` parts, each a name or an index of at most nine
+ASCII digits (a longer one, or other digits, Python's formatting refuses or misreads)."""
 
 
-def check_template(text: Any, where: str, allowed: tuple[str, ...] | None = None) -> str:
+def check_template(text: Any, where: str) -> str:
     """A template like ``place {from[owner]}.{from[kind]} on ...``: fields are names with
-    optional ``[key]`` parts (no attribute access, no conversions)."""
+    optional ``[key]`` parts (no attribute access, no conversions, no format specs)."""
     if not isinstance(text, str):
         raise MappingError(f"{where}: expected a template string")
     try:
@@ -121,8 +135,40 @@ def check_template(text: Any, where: str, allowed: tuple[str, ...] | None = None
             continue
         if not _FIELD.fullmatch(name) or spec or conversion:
             raise MappingError(f"{where}: template field {{{name}}} must be a name with optional [key] parts")
-        if allowed is not None and name.split("[")[0] not in allowed:
-            raise MappingError(f"{where}: template field {{{name}}} is not one of {', '.join(allowed)}")
+    return text
+
+
+CHANCE_FIELDS = ("key", "value")
+"""The fields of a ``[deal].chance_move`` template, each exactly once, in plain form."""
+
+
+def check_chance_template(text: Any, where: str) -> str:
+    """A ``[deal].chance_move`` template as :class:`_Replay` uses it: matched against our
+    chance moves to find the key (so each field is a plain ``{key}`` or ``{value}``, each
+    once, with text between them), then filled with the key and the value dealt."""
+    if not isinstance(text, str):
+        raise MappingError(f"{where}: missing or not a string")
+    try:
+        parts = list(string.Formatter().parse(text))
+    except ValueError as e:
+        raise MappingError(f"{where}: bad template {text!r}: {e}") from None
+    seen: list[str] = []
+    for literal, name, spec, conversion in parts:
+        if name is None:
+            continue
+        field_text = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+        if name not in CHANCE_FIELDS or spec or conversion:
+            raise MappingError(f"{where}: template field {field_text} must be {{key}} or {{value}} "
+                               "(no [index], .attribute, !conversion or :format)")
+        if name in seen:
+            raise MappingError(f"{where}: template field {field_text} appears twice")
+        if seen and not literal:
+            raise MappingError(f"{where}: template fields {{{seen[-1]}}} and {{{name}}} must be apart "
+                               "(text between them tells where one ends)")
+        seen.append(name)
+    for name in CHANCE_FIELDS:
+        if name not in seen:
+            raise MappingError(f"{where}: the template needs {{{name}}}")
     return text
 
 
@@ -289,7 +335,7 @@ def parse_mapping(data: dict, file: str) -> Mapping:
         deal_var=_text(deal, "var", w, ""),
         deal_key=check_template(deal.get("key", "{key}"), f"{w}.key"),
         deal_value=check_template(deal.get("value", "{value}"), f"{w}.value"),
-        deal_chance_move=check_template(deal["chance_move"], f"{w}.chance_move", ("key", "value")) if deal else "",
+        deal_chance_move=check_chance_template(deal.get("chance_move"), f"{w}.chance_move") if deal else "",
         outcome_var=_text(outcome, "var", f"{where}: [outcome]", ""), outcome_tag=_text(outcome, "tag", f"{where}: [outcome]", ""),
         outcome_losers=_text(outcome, "losers", f"{where}: [outcome]", ""),
         outcome_winners=_text(outcome, "winners", f"{where}: [outcome]", ""),
@@ -316,11 +362,17 @@ def load_mapping(name_or_file: str) -> Mapping:
         known = ", ".join(shipped_mapping_names()) or "none"
         raise MappingError(f"mapping {name_or_file!r}: no such file or shipped mapping (shipped: {known}; see {GUIDE})")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
+        text = read_regular_file(path, MAX_MAPPING_BYTES).decode("utf-8")
+    except UnreadableFile as e:
         raise MappingError(f"mapping {name_or_file}: cannot read: {e}") from None
+    except UnicodeDecodeError as e:
+        raise MappingError(f"mapping {name_or_file}: cannot read: not UTF-8 text (byte {e.start})") from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise MappingError(f"mapping {name_or_file}: not valid TOML: {str(e).splitlines()[0]}") from None
+    except RecursionError:  # arrays or inline tables nested deeper than the parser's stack
+        raise MappingError(f"mapping {name_or_file}: not valid TOML: nested too deeply") from None
     return parse_mapping(data, name_or_file)
 
 

@@ -113,7 +113,7 @@ def load_retail(args: argparse.Namespace) -> tuple[Any, str] | None:
     if path is None:
         return None
     option = "--retail-deck" if args.retail_deck else "TABLERULES_RETAIL_DECK"
-    if not Path(path).is_file():
+    if not Path(path).exists():  # a pipe or a folder: load_deck names what it is
         raise SetupError(f"{option} {path!r}: no such file")
     try:
         return load_deck(path, name="retail-2015"), Path(path).name

@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from . import coverage
-from tablerules.proofs.files import write_atomic
-from .itf import VectorError, dumps, parse_document
+from tablerules.proofs.files import OutputError, write_atomic
+from tablerules.spec.files import UnreadableFile, read_regular_file
+
+from .itf import MAX_FILE_BYTES, VectorError, dumps, parse_document
 from .vector_set import SUFFIX, Report
 
 
@@ -27,10 +29,25 @@ def write_set(reports: list[Report], out: Path) -> list[Path]:
         for v in r.vectors:
             p = folder / (v.name + SUFFIX)
             text = dumps(v.document)
-            if not p.exists() or p.read_text(encoding="utf-8") != text:
+            if _old_text(p) != text:
                 write_atomic(p, text)
             written.append(p)
     return written
+
+
+def _old_text(path: Path) -> str | None:
+    """The vector already at ``path``, or None where there is none to keep; OutputError for
+    something that is not a regular file (a pipe or a device would take what we write)."""
+    if not path.exists():
+        return None
+    try:
+        return read_regular_file(path, MAX_FILE_BYTES).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    except UnreadableFile as e:
+        if not path.is_file():
+            raise OutputError(f"cannot write {path}: {e}") from None
+        return None
 
 
 def compare_sets(fresh: Path, golden: Path) -> list[str]:
@@ -53,9 +70,9 @@ def compare_sets(fresh: Path, golden: Path) -> list[str]:
 def _change_summary(old: Path, new: Path) -> str:
     """Where a vector changed: its #meta, and the first state (with the moves) that differs."""
     try:
-        a = parse_document(old.read_bytes())
-        b = parse_document(new.read_bytes())
-    except (VectorError, OSError) as e:
+        a = parse_document(read_regular_file(old, MAX_FILE_BYTES))
+        b = parse_document(read_regular_file(new, MAX_FILE_BYTES))
+    except (VectorError, UnreadableFile) as e:
         return f"unreadable golden file ({e})"
     parts = []
     ma, mb = a.get("#meta", {}), b.get("#meta", {})

@@ -16,9 +16,9 @@ from typing import Any
 from tablerules.model import registry
 
 from . import console
-from .commandline import UsageError, add_command, add_json, emit_json, ruleset_arg, unique
+from .commandline import DECK_LIMITS, UsageError, add_command, add_json, emit_json, ruleset_arg, unique
 from tablerules.proofs.files import check_writable_folder
-from .itf import MAX_FILE_BYTES, STDIN
+from .itf import MAX_DIGITS, MAX_FILE_BYTES, MAX_NESTING, STDIN
 from .limits import EXIT_FAIL, EXIT_OK, MAX_VECTOR_BYTES, number
 from .schemas import document
 from .vector_files import compare_sets, coverage_lines, write_set
@@ -51,14 +51,20 @@ def add_parsers(sub: Any) -> None:
                     ["tablerules vectors verify mygame.itf.json more/*.itf.json",
                      "my-engine --log | tablerules vectors verify -",
                      "tablerules vectors verify retail-game.itf.json --deck just_desserts_2015_deck.json --json"],
-                    notes=f"limits: a file of at most --max-bytes (default {MAX_FILE_BYTES:,}), JSON nested at most 64 "
-                          "levels, integers of at most 4,300 digits, move texts of at most 1,000 characters.")
+                    notes=f"limits: a trace file of at most --max-bytes (default {MAX_FILE_BYTES:,}), JSON nested at\n"
+                          f"most {MAX_NESTING} levels, integers of at most {MAX_DIGITS:,} digits, move texts of at "
+                          "most 1,000 characters,\nprobabilities written \"p/q\" in ASCII digits (or as JSON "
+                          "numbers).  Only regular files\nare read: a named pipe or a device is refused (pipe a trace into - "
+                          "instead).")
     r.add_argument("files", nargs="+", metavar="FILE", help="trace files; - reads standard input")
-    r.add_argument("--deck", metavar="FILE|NAME", help="components for traces whose components we do not ship")
-    r.add_argument("--mapping", metavar="FILE|NAME", help="read traces from another tool through this mapping "
-                   "(default: a shipped mapping that recognises the trace; see docs/guides/quint.rst)")
+    r.add_argument("--deck", metavar="FILE|NAME", help="components for traces whose components we do not ship: "
+                   f"a shipped deck's name or a deck file ({DECK_LIMITS})")
+    r.add_argument("--mapping", metavar="FILE|NAME", help="read traces from another tool through this mapping: "
+                   "a shipped mapping's name or a mapping file of at most "
+                   f"{itf_mapping.MAX_MAPPING_BYTES // 1_000_000} MB (default: a shipped mapping that recognises "
+                   "the trace; see docs/guides/quint.rst)")
     r.add_argument("--max-bytes", type=number(int, 1, MAX_VECTOR_BYTES), default=MAX_FILE_BYTES,
-                   help=f"refuse larger files (1 to {MAX_VECTOR_BYTES:,}; default {MAX_FILE_BYTES:,})")
+                   help=f"refuse larger trace files (1 to {MAX_VECTOR_BYTES:,}; default {MAX_FILE_BYTES:,})")
     add_json(r, "vectors-verify")
     r.set_defaults(run=_verify)
 

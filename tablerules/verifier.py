@@ -35,7 +35,8 @@ what the file says, and the clause).  From the start, move after move:
    ``outcome`` (winners, losers, draw, scores, clause, summary), a ``rule_gap`` and the
    ``clauses`` each state claims equal ours;
 4. the trace ends where the game ends (or where a strict ruling raises its gap), unless
-   ``capped`` is true: otherwise "game not finished at step N";
+   ``capped`` is true: otherwise "game not finished at step N"; and ``capped`` is not true
+   of a trace that ends where the game ends ("capped, but the game is over at step N");
 5. the trace's ``rule_gap`` and ``clauses`` agree with its states.
 
 ``spec_digest`` is compared with this version's spec, and a difference is a note, not a
@@ -61,8 +62,8 @@ from tablerules.model.core import (
 from . import coverage
 from .console import plural
 from .itf import (
-    FORMAT_VERSION, MAX_FILE_BYTES, MISSING, VectorError, decode, fraction_text, json_kind, load_document, normal,
-    parse_probability, path_key, show,
+    FORMAT_VERSION, MAX_FILE_BYTES, MISSING, PROBABILITY_FORMS, VectorError, decode, fraction_text, json_kind,
+    load_document, normal, parse_probability, path_key, show,
 )
 from .recording import spec_digest
 
@@ -159,13 +160,13 @@ STATE_META: dict[str, tuple[Check, str]] = {
     "index": (_count, "a whole number >= 0"),
     "move": (lambda v: _str(v) and len(v) <= 1000, "a move text of at most 1,000 characters"),
     "actor": (lambda v: _str(v) and ACTOR.fullmatch(v) is not None and v != "TERMINAL", '"seat N" or "CHANCE"'),
-    "probability": (_probability, 'a fraction "p/q", a whole number or a finite number'),
+    "probability": (_probability, PROBABILITY_FORMS),
     "to_move": (lambda v: _str(v) and ACTOR.fullmatch(v) is not None, '"seat N", "CHANCE" or "TERMINAL"'),
     "legal_moves": (_strs, "a list of move texts"),
     "legal_move_count": (_count, "a whole number >= 0"),
     "chance_outcomes": (lambda v: isinstance(v, list) and all(isinstance(p, list) and len(p) == 2 and _str(p[0])
                                                                and _probability(p[1]) for p in v),
-                        "a list of [move, probability] pairs"),
+                        f"a list of [move, probability] pairs, each probability {PROBABILITY_FORMS}"),
     "chance_outcome_count": (_count, "a whole number >= 0"),
     "outcome": (_obj, "an object (winners, losers, draw, scores, clause, summary)"),
     "clauses": (_strs, "a list of clause ids"),
@@ -792,13 +793,21 @@ def _compare_outcome(rules: RuleSet, state: Any, found: dict[str, Any], path: st
 
 def _check_finished(rules: RuleSet, state: Any, last_meta: dict[str, Any], meta: dict[str, Any], last: int,
                     move: str) -> Finding | None:
-    """Rule B.4: a trace ends where the game ends, at a rule gap, or says it was cut (capped)."""
-    if meta.get("capped") is True or "rule_gap" in last_meta or "rule_gap" in meta:
-        return None  # cut on purpose, or stopped at a rule gap (checked by B.3 and B.5)
+    """Rule B.4: a trace ends where the game ends, at a rule gap, or says it was cut (capped);
+    a trace that says it was cut does not end where the game ends."""
+    if "rule_gap" in last_meta or "rule_gap" in meta:
+        return None  # stopped at a rule gap (checked by B.3 and B.5)
     try:
         actor = rules.to_move(state)
         if actor is TERMINAL:
-            return None
+            if meta.get("capped") is not True:
+                return None
+            ours = rules.outcome(state)
+            clause = ours.clause if ours else coverage.turn_clause(rules)
+            return Finding(last, "$['#meta'].capped", False, True, clause, move,
+                           f"capped, but the game is over at step {last}")
+        if meta.get("capped") is True:
+            return None  # cut on purpose
         rules.legal_moves(state) if isinstance(actor, int) else rules.chance_outcomes(state)
     except RuleGap:
         return None  # the rules are silent here: the game cannot go on either
