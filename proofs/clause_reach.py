@@ -39,7 +39,7 @@ from tablerules.model.core import STRICT, RuleSet, Setup, SetupError, actor_text
 
 from .decisions import DecisionPoint, model_folder, scan
 from .explorer import Step
-from .gaps import load_rules, with_alternative
+from .gaps import load_rules, steps_to, with_alternative
 from .mutation.mutants import STEP_API_FILES
 from .mutation.reference import Probes, Stopped, clear_caches, signature
 
@@ -234,21 +234,13 @@ class SearchRun:
     """The first model error the search met (the API raised where it must answer), else empty."""
     stopped_early: bool = False
     """Stopped before the end: nothing it was searched for was left to reach."""
-    parents: dict[Any, tuple[Any, Step] | None] = field(default_factory=dict, repr=False)
-
-    def moves_to(self, state: Any) -> int:
-        n = 0
-        while self.parents.get(state) is not None:
-            state = self.parents[state][0]  # type: ignore[index]
-            n += 1
-        return n
+    parents: dict[Any, tuple[Any, Step | None]] = field(default_factory=dict, repr=False)
 
     def trace(self, state: Any) -> tuple[Step, ...]:
-        steps = []
-        while self.parents.get(state) is not None:
-            state, step = self.parents[state]  # type: ignore[misc]
-            steps.append(step)
-        return tuple(reversed(steps))
+        return steps_to(self.parents, state)
+
+    def moves_to(self, state: Any) -> int:
+        return len(self.trace(state))
 
 
 def _still_pending(pending: set[str], probes: Probes, calls: _Calls, nm: Namers) -> set[str]:
@@ -285,7 +277,7 @@ def run_search(rules: RuleSet, search: Search, nm: Namers, progress: Callable[[s
     probes.__enter__()
     probes.take()
     probes.current = calls.current = _BEFORE
-    run.parents[_BEFORE] = None
+    run.parents[_BEFORE] = (None, None)
     sys.settrace(calls)
     try:
         try:
@@ -295,7 +287,7 @@ def run_search(rules: RuleSet, search: Search, nm: Namers, progress: Callable[[s
         except (SetupError, ValueError, KeyError) as e:
             run.problem = str(e)
         if not run.problem:
-            run.parents[start] = None
+            run.parents[start] = (None, None)
             frontier, depth, cut = [start], 0, False
             while frontier:
                 nxt = []

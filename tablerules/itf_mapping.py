@@ -121,15 +121,20 @@ _FIELD = re.compile(r"[A-Za-z_]\w*(\[([A-Za-z_][A-Za-z0-9_]{0,63}|[0-9]{1,9})\])
 ASCII digits (a longer one, or other digits, Python's formatting refuses or misreads)."""
 
 
+def _template_parts(text: Any, where: str, not_text: str) -> list[tuple]:
+    """A template's parts as string.Formatter reads them (MappingError naming ``where`` if it cannot)."""
+    if not isinstance(text, str):
+        raise MappingError(f"{where}: {not_text}")
+    try:
+        return list(string.Formatter().parse(text))
+    except ValueError as e:
+        raise MappingError(f"{where}: bad template {text!r}: {e}") from None
+
+
 def check_template(text: Any, where: str) -> str:
     """A template like ``place {from[owner]}.{from[kind]} on ...``: fields are names with
     optional ``[key]`` parts (no attribute access, no conversions, no format specs)."""
-    if not isinstance(text, str):
-        raise MappingError(f"{where}: expected a template string")
-    try:
-        parts = list(string.Formatter().parse(text))
-    except ValueError as e:
-        raise MappingError(f"{where}: bad template {text!r}: {e}") from None
+    parts = _template_parts(text, where, "expected a template string")
     for _, name, spec, conversion in parts:
         if name is None:
             continue
@@ -146,12 +151,7 @@ def check_chance_template(text: Any, where: str) -> str:
     """A ``[deal].chance_move`` template as :class:`_Replay` uses it: matched against our
     chance moves to find the key (so each field is a plain ``{key}`` or ``{value}``, each
     once, with text between them), then filled with the key and the value dealt."""
-    if not isinstance(text, str):
-        raise MappingError(f"{where}: missing or not a string")
-    try:
-        parts = list(string.Formatter().parse(text))
-    except ValueError as e:
-        raise MappingError(f"{where}: bad template {text!r}: {e}") from None
+    parts = _template_parts(text, where, "missing or not a string")
     seen: list[str] = []
     for literal, name, spec, conversion in parts:
         if name is None:
