@@ -14,8 +14,9 @@ everywhere is the *action*: one ``apply``, a seat's move or a chance outcome.
 
 A seed reproduces the same games with the same path (compiled or step API) and version; the
 two paths draw differently, so they give different games (with the same law).  Under a
-strict ruling a game that reaches the gap raises RuleGap, as the step API does; the games
-``iter_playouts`` gave before it stand.
+strict ruling a game that reaches the gap raises RuleGap from ``iter_playouts``, as the
+step API does; the games it gave before it stand.  ``iter_games`` gives such a game too,
+as a Playout naming the ruling (``gap``) whose last action is the one ``apply`` refused.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .core import CHANCE, TERMINAL, IllegalMove, RuleSet, pick_by_probability
+from .core import CHANCE, TERMINAL, IllegalMove, RuleGap, RuleSet, pick_by_probability
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,23 +40,33 @@ class Playout:
     moves: tuple
     losers: frozenset[int] = frozenset()
     winners: frozenset[int] = frozenset()
+    gap: str = ""
+    """The strict ruling whose gap stopped the game (its last move is the one ``apply`` refused), else ""."""
 
 
 def step_playouts(rules: RuleSet, state: Any, games: int, seed: int) -> Iterator[Playout]:
-    """Random games through the step API (to_move, legal_moves, chance_outcomes, apply)."""
+    """Random games through the step API (to_move, legal_moves, chance_outcomes, apply); a game
+    a strict ruling stops comes back with ``gap`` set (see :func:`iter_games`)."""
     rng = random.Random(f"tablerules:{seed}")  # a string seed: -s and s give different games (an int seed would not)
-    to_move, legal, chance, apply = rules.to_move, rules.legal_moves, rules.chance_outcomes, rules.apply
     for _ in range(games):
-        s, moves = state, []
-        while True:  # plumbing: until the rules end the game
-            actor = to_move(s)
-            if actor is TERMINAL:  # plumbing: the rules ended the game
-                break
-            move = pick_by_probability(chance(s), rng.random()) if actor is CHANCE else rng.choice(legal(s))  # plumbing: random play
+        yield _step_game(rules, state, rng)
+
+
+def _step_game(rules: RuleSet, state: Any, rng: random.Random) -> Playout:
+    to_move, legal, chance, apply = rules.to_move, rules.legal_moves, rules.chance_outcomes, rules.apply
+    s, moves = state, []
+    while True:  # plumbing: until the rules end the game
+        actor = to_move(s)
+        if actor is TERMINAL:  # plumbing: the rules ended the game
+            break
+        move = pick_by_probability(chance(s), rng.random()) if actor is CHANCE else rng.choice(legal(s))  # plumbing: random play
+        moves.append(move)
+        try:
             s = apply(s, move)
-            moves.append(move)
-        result = rules.outcome(s)
-        yield Playout(tuple(moves), result.losers, result.winners)
+        except RuleGap as gap:
+            return Playout(tuple(moves), gap=gap.ruling)
+    result = rules.outcome(s)
+    return Playout(tuple(moves), result.losers, result.winners)
 
 
 def _whole(value: Any, name: str) -> int:
@@ -70,7 +81,22 @@ def _whole(value: Any, name: str) -> int:
 
 def iter_playouts(rules: RuleSet, state: Any, games: int, seed: int = 0) -> Iterator[Playout]:
     """``games`` games played at random from ``state``, one at a time (for counts too large
-    to hold); the same seed gives the same games.  Bad arguments are refused at once."""
+    to hold); the same seed gives the same games.  Bad arguments are refused at once.  A game
+    that reaches a strict ruling's gap raises RuleGap (the games before it stand)."""
+    games_ = iter_games(rules, state, games, seed)
+    return _raising_at_gaps(games_)
+
+
+def _raising_at_gaps(games: Iterator[Playout]) -> Iterator[Playout]:
+    for i, game in enumerate(games):
+        if game.gap:  # plumbing: a strict ruling's gap stops play, as in the step API
+            raise RuleGap(game.gap, f"random game {i + 1} reached it at its action {len(game.moves)}")
+        yield game
+
+
+def iter_games(rules: RuleSet, state: Any, games: int, seed: int = 0) -> Iterator[Playout]:
+    """As :func:`iter_playouts`, but a game a strict ruling stops is given too, with ``gap``
+    naming the ruling (its moves end with the action ``apply`` refuses with RuleGap)."""
     games, seed = _whole(games, "games"), _whole(seed, "seed")
     if games < 0:  # plumbing: refuses a bad count
         raise ValueError(f"games must be 0 or more, not {games}")
@@ -130,7 +156,9 @@ def replay_problem(rules: RuleSet, state: Any, games: Iterable[Playout]) -> str 
     """The first game that does not replay on the model from ``state``, and why; None if all
     do.  Every move must be legal (``apply`` names the clause it breaks), every chance move
     an outcome the model offers with a probability above 0, the game over after its last
-    move, and the seats named at the end those the model's outcome names."""
+    move, and the seats named at the end those the model's outcome names.  A game stopped at
+    a strict ruling's gap must replay to its last move, and ``apply`` must refuse that one
+    with a RuleGap of the same ruling."""
     for i, g in enumerate(games):
         s = state
         for step, move in enumerate(g.moves):
@@ -140,12 +168,26 @@ def replay_problem(rules: RuleSet, state: Any, games: Iterable[Playout]) -> str 
                 s = rules.apply(s, move)
             except IllegalMove as e:
                 return f"game {i}, action {step + 1} ({move}): refused by {e.clause}"
-        if rules.to_move(s) is not TERMINAL:  # plumbing: checks a playout
-            return f"game {i}: not over after its {len(g.moves)} actions"
-        result = rules.outcome(s)
-        if (result.losers, result.winners) != (g.losers, g.winners):  # plumbing: checks a playout
-            return (f"game {i}: the playout names losers {sorted(g.losers)}, winners {sorted(g.winners)}; the model "
-                    f"{sorted(result.losers)}, {sorted(result.winners)}")
+            except RuleGap as e:
+                if g.gap == e.ruling and step == len(g.moves) - 1:  # plumbing: the gap where the playout says
+                    break
+                return f"game {i}, action {step + 1} ({move}): the model stops at the gap {e.ruling}, the playout does not"
+        else:
+            if g.gap:  # plumbing: checks a playout
+                return f"game {i}: the playout stops at the gap {g.gap} after {len(g.moves)} actions; the model plays on"
+            problem = _end_problem(rules, s, g, i)
+            if problem:  # plumbing: checks a playout
+                return problem
+    return None
+
+
+def _end_problem(rules: RuleSet, s: Any, g: Playout, i: int) -> str | None:
+    if rules.to_move(s) is not TERMINAL:  # plumbing: checks a playout
+        return f"game {i}: not over after its {len(g.moves)} actions"
+    result = rules.outcome(s)
+    if (result.losers, result.winners) != (g.losers, g.winners):  # plumbing: checks a playout
+        return (f"game {i}: the playout names losers {sorted(g.losers)}, winners {sorted(g.winners)}; the model "
+                f"{sorted(result.losers)}, {sorted(result.winners)}")
     return None
 
 
@@ -164,5 +206,5 @@ def random_playouts(rules: RuleSet, state: Any, games: int, seed: int = 0) -> li
     return list(iter_playouts(rules, state, games, seed))
 
 
-__all__ = ["Playout", "compiled", "first_seat", "iter_playouts", "random_playouts", "replay_problem", "seat_moves",
+__all__ = ["Playout", "compiled", "first_seat", "iter_games", "iter_playouts", "random_playouts", "replay_problem", "seat_moves",
            "standard_errors", "step_playouts"]

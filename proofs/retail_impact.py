@@ -11,10 +11,10 @@ and tie shares and the game length in seat moves are those of :mod:`.impact` (95
 Wilson for shares, normal for the mean length; at 100,000 games a share is known to about
 ±0.3 points).
 
-Games are played by the rule set's compiled playout where it can play the setup, else
-through the step API (a setup with ``serving-size=any`` or a strict alternative the game
-can reach: see each compiled module), with ``RetailBudget.step_games`` games; every row says
-which, how many games and the seed.
+Games are played by the rule set's compiled playout where it can play the setup (the
+current rulebook's plays every alternative, strict ones to their gap; the 2.3 loop plays no
+strict one), else through the step API with ``RetailBudget.step_games`` games; every row
+says which, how many games and the seed.
 
 Which rulings can matter where: :func:`probe` plays ``probe_games`` games through the step
 API with options that record every field the model reads.  Play is the same under every
@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from tablerules.model.core import RuleGap, RuleSet, Setup, SetupError, ruling_fields
-from tablerules.model.playout import compiled, first_seat, iter_playouts, seat_moves
+from tablerules.model.playout import compiled, first_seat, iter_games, seat_moves
 
 from .gaps import with_alternative
 from .impact import Estimate, play_random, recording_options, run_all, wilson
@@ -47,8 +47,8 @@ class RetailBudget:
     games: int = 100_000
     """Games per alternative where the compiled playout plays the setup."""
     step_games: int = 1_000
-    """Games per alternative through the step API (about 40 games a second on the retail deck, 5 with
-    serving-size=any): a wider interval, stated in the row."""
+    """Games per alternative through the step API (about 40 games a second on the retail deck): a wider
+    interval, stated in the row."""
     probe_games: int = 300
     """Games through the step API that find which rulings the model reads."""
     seed: int = 2015
@@ -181,14 +181,15 @@ def measure_compiled(rules: RuleSet, start: Any, games: int, seed: int,
     """``games`` random games from ``start`` by the compiled playout (``compiled(rules, start.setup)`` must hold).
 
     A game the compiled loop stops as endless (its EndlessGame at MAX_ACTIONS actions) counts as never
-    ending, and play goes on with the next seed (``seed`` + 7919 x restarts): the numbers stay reproducible."""
+    ending, and play goes on with the next seed (``seed`` + 7919 x restarts): the numbers stay reproducible.
+    A game a strict ruling stops hits a gap, its length the seat moves up to the refused one."""
     first = first_seat(rules)
     tally = Tally()
     restarts = 0
     while tally.games < games:
         try:
-            for p in iter_playouts(rules, start, games - tally.games, seed + 7919 * restarts):
-                tally.add(result(p.winners, first), seat_moves(rules, p.moves))
+            for p in iter_games(rules, start, games - tally.games, seed + 7919 * restarts):
+                tally.add("gap" if p.gap else result(p.winners, first), seat_moves(rules, p.moves))
                 if progress is not None and tally.games % 10_000 == 0:
                     progress(tally.games)
         except RuntimeError as e:  # the compiled loop's EndlessGame: one game that did not end
@@ -320,7 +321,7 @@ def all_retail(rules: RuleSet, deck: Any, deck_name: str, budget: RetailBudget |
 
 
 def _cost(rules: RuleSet, deck: Any, rid: str, alt: str, config: RetailConfig) -> int:
-    """1 for a row the step API plays (the slowest: serving-size=any), else 0."""
+    """1 for a row the step API plays (the slowest), else 0."""
     options = with_alternative(config.base, rules, rid, alt) if rid else config.base
     try:
         return 0 if compiled(rules, rules.setup(config.players, options, deck)) else 1

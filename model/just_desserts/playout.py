@@ -17,18 +17,16 @@ one int vector.  The loop writes each action as a code; :func:`random_playouts` 
 codes back into the model's :class:`~.moves.Move` objects (cached per code), so every game
 replays through ``RULES.apply`` move for move (tests/model/test_jd_playout.py replays them).
 
-What is played here: every non-strict value of every ``jd.ruling.*`` option except
-jd.ruling.serving-size=any (its servings are every satisfying sub-multiset of the hand, too
-many to list as codes), with all eight combinations of the advanced rules.  A strict
-ruling is played here only where it can never be reached (:func:`playable` sets it to its
-default): jd.ruling.turn-direction with two players; jd.ruling.answer-order without Surprise
-Parties or with two players; jd.ruling.plain-block-vs-surprise and
-jd.ruling.victim-tip-on-surprise unless Poaching and Surprise Parties are both on with three
-or more players; jd.ruling.surprise-on-block unless both are on.  Strict
-jd.ruling.dessert-supply-empty, guest-supply-empty, all-guests-claimed and
-no-serving-possible, serving-size=any, and decks whose guests want more than
-:data:`MAX_WANTS` tastes make :func:`available` False: the caller (model/playout.py) then
-plays through the step API.
+What is played here: every value of every ``jd.ruling.*`` option, with all eight
+combinations of the advanced rules.  Under jd.ruling.serving-size=any the servings are
+counted, not listed (playout_loops' ``servings_any``), so a hand may offer millions; a hand
+of more than ``ANY_HAND_LIMIT`` desserts stops the loop with an error.  A strict ruling
+(``strict``) stops the game where the step API raises its RuleGap: the game's last action is
+the one whose ``apply`` raises, and its Playout names the ruling (``gap``); where a strict
+ruling can never be reached (:func:`playable`) it is set to its default first.  Decks whose
+guests want more than :data:`MAX_WANTS` tastes, or serving-size=any with a guest that wants
+nothing, make :func:`available` False: the caller (model/playout.py) then plays through the
+step API.
 
 A game that reaches :data:`MAX_ACTIONS` actions raises :class:`EndlessGame` (after the
 games before it have been given): such play may never end (e.g. jd.ruling.no-serving-possible
@@ -64,7 +62,7 @@ MAX_ACTIONS = 100_000
 BATCH = 4096
 """Games per random stream (batch_seed(seed, batch)); the compiled calls fill a bounded buffer."""
 CODE_BUFFER = 1 << 20
-"""Codes per compiled call (a game takes at most (1 + MAX_CARDS) x MAX_ACTIONS)."""
+"""Codes per compiled call at first; doubled when one game does not fit."""
 
 
 CHANCE_VERBS = frozenset({"draw", "turn-up", "first"})
@@ -191,9 +189,10 @@ def tables(deck: Deck) -> Tables | None:
         for j, did in enumerate(desserts):
             tastes = deck.dessert(did).tastes
             if tastes & g.refuses:  # rule: jd.serve.satisfies
+                gmask[i, j] = -1
                 continue
             gmask[i, j] = sum(bit.get(t, 0) for t in tastes)
-        masks = sorted({int(m) for m in gmask[i] if m})  # plumbing: the masks a guest's covers use
+        masks = sorted({int(m) for m in gmask[i] if m > 0})  # plumbing: the masks a guest's covers use
         if _cover_work(len(masks), len(g.wants)) > MAX_COVER_SETS:  # plumbing: too many sets of masks to list
             return None
         rows += _covers(masks, (1 << len(g.wants)) - 1, len(g.wants))
@@ -236,12 +235,12 @@ def _unplayable(setup: Setup) -> str | None:
     if not isinstance(setup.components, Deck):  # plumbing: a deck of the right kind
         return "not a Just Desserts deck"
     for f in dataclasses.fields(Options):
-        if getattr(o, f.name) == STRICT:  # plumbing: a strict ruling play can reach stops at a gap
+        if getattr(o, f.name) == STRICT and f.metadata.get("ruling") not in L.GAPS:  # plumbing: a strict ruling the loop cannot stop at
             return f"strict {f.name}"
-    if o.serving_size != "minimal":  # rule: jd.ruling.serving-size
-        return "jd.ruling.serving-size=any"
     if tables(setup.components) is None:  # plumbing: a deck too wide for the tables
         return f"a guest wants more than {MAX_WANTS} tastes, or too many servings"
+    if o.serving_size == "any" and any(not g.wants for g in setup.components.guests):  # rule: jd.ruling.serving-size
+        return "jd.ruling.serving-size=any with a guest that wants no taste"
     return None
 
 
@@ -259,10 +258,10 @@ def options_vector(setup: Setup, t: Tables) -> np.ndarray:
     p[L.R_FAV_ALONE_ONLY] = o.favourite_with_others == "alone-only"
     p[L.R_RESHUFFLE_AT_ONCE] = o.reshuffle_time == "at-once"
     p[L.R_GUEST_DRAW_GAME] = o.guest_supply == "draw-game"
-    p[L.R_ALL_CLAIMED] = ("faq-score", "draw", "play-on").index(o.all_claimed)
+    p[L.R_ALL_CLAIMED] = ("faq-score", "draw", "play-on", STRICT).index(o.all_claimed)
     p[L.R_MATCHING] = ("pairs", "exactly-two", "every-two").index(o.matching_pair)
     p[L.R_SHARED_WIN] = o.score_full_tie == "shared-win"
-    p[L.R_NO_SERVING] = ("faq-score", "draw", "play-on").index(o.no_serving)
+    p[L.R_NO_SERVING] = ("faq-score", "draw", "play-on", STRICT).index(o.no_serving)
     p[L.R_CLOCKWISE_ANSWER] = o.answer_order == "clockwise"
     p[L.R_VICTIM_TIP] = o.victim_tip_surprise == "tip"
     p[L.R_CCW] = o.turn_direction == "counter-clockwise" and setup.players > 2
@@ -276,6 +275,9 @@ def options_vector(setup: Setup, t: Tables) -> np.ndarray:
     p[L.R_SURPRISE] = bool(o.surprise_parties)
     p[L.R_FAQ_WHEN] = ("at-once", "turn-end", "when-settled").index(getattr(o, "faq_score_when", "at-once"))
     p[L.R_DECK_ACES] = t.deck_aces
+    p[L.R_SERVING_ANY] = o.serving_size == "any"
+    by_ruling = {f.metadata.get("ruling"): f.name for f in dataclasses.fields(Options)}
+    p[L.R_STRICT] = sum(1 << i for i, rid in enumerate(L.GAPS) if getattr(o, by_ruling[rid]) == STRICT)  # plumbing: the strict rulings as bits
     return p
 
 
@@ -371,7 +373,7 @@ def played(state: State, games: int, seed: int, debug: bool = False) -> Iterator
     codes = np.zeros(CODE_BUFFER, dtype=np.int64)
     info = np.zeros((CODE_BUFFER if debug else 1, 2), dtype=np.int64)  # plumbing: the record only when asked
     ends = np.zeros((BATCH, 2), dtype=np.int64)
-    results = np.zeros((BATCH, 2), dtype=np.int64)
+    results = np.zeros((BATCH, 3), dtype=np.int64)
     for first in range(0, games, BATCH):
         rng = np.array([batch_seed(seed, first // BATCH)], dtype=np.uint64)
         left = min(BATCH, games - first)
@@ -380,8 +382,13 @@ def played(state: State, games: int, seed: int, debug: bool = False) -> Iterator
                                t.width, left, rng, codes, info, debug, ends, results, MAX_ACTIONS)
             yield from _decode(t, codes, info if debug else None, ends[:k].tolist(), results[:k].tolist())  # plumbing: the per-action record only under debug
             left -= k
-            if status == L.ST_BUFFER_FULL and k == 0:  # plumbing: never met with CODE_BUFFER above (1 + MAX_CARDS) x MAX_ACTIONS
-                raise RuntimeError("a game longer than the code buffer: raise CODE_BUFFER")
+            if status == L.ST_BUFFER_FULL and k == 0:  # plumbing: one game longer than the buffer: play it again in a larger one
+                codes = np.zeros(2 * len(codes), dtype=np.int64)
+                if debug:  # plumbing: the record grows with the codes
+                    info = np.zeros((len(codes), 2), dtype=np.int64)
+            if status == L.ST_HAND_TOO_LARGE:  # plumbing: counts beyond int64
+                raise RuntimeError(f"a hand of more than {L.ANY_HAND_LIMIT} desserts under jd.ruling.serving-size=any: "
+                                   "its servings are too many to count exactly")
             if status == L.ST_ENDLESS:  # plumbing: a game that does not end
                 raise EndlessGame(f"a random game reached {MAX_ACTIONS:,} actions without ending (play that may "
                                   "never end, e.g. jd.ruling.no-serving-possible=play-on); the step API would play it for ever")
@@ -393,7 +400,7 @@ def _decode(t: Tables, codes: np.ndarray, info, ends: list, results: list) -> It
     rows = info[:ends[-1][1]].tolist() if info is not None and ends else None  # plumbing: the debug record
     i, a = 0, 0
     get, move, plain = t.moves.get, t.move, 1 << L.CARDS_SHIFT
-    for (b, ab), (won, lost) in zip(ends, results):
+    for (b, ab), (won, lost, gap) in zip(ends, results):
         moves = []
         while i < b:  # plumbing: codes back to moves
             c = flat[i]
@@ -403,14 +410,17 @@ def _decode(t: Tables, codes: np.ndarray, info, ends: list, results: list) -> It
             else:
                 i += 1
             moves.append(m)
-        yield Playout(tuple(moves), _seats(lost), _seats(won)), (rows[a:ab] if rows is not None else None)  # plumbing: the debug record
+        game = Playout(tuple(moves), _seats(lost), _seats(won), L.GAPS[gap] if gap >= 0 else "")  # plumbing: a strict ruling's gap
+        yield game, (rows[a:ab] if rows is not None else None)  # plumbing: the debug record
         a = ab
 
 
 def random_playouts(state: State, games: int, seed: int) -> Iterator[Playout]:
     """``games`` games from ``state``, one after another: per game its moves and the seats
-    the outcome names (winners and losers; both empty on a draw).  The arguments are not
-    checked here: call it through :func:`tablerules.model.playout.iter_playouts`, which does."""
+    the outcome names (winners and losers; both empty on a draw); a game a strict ruling
+    stopped names it (``gap``) and ends with the action the step API refuses with RuleGap.
+    The arguments are not checked here: call it through
+    :func:`tablerules.model.playout.iter_games`, which does."""
     for playout, _ in played(state, games, seed):
         yield playout
 

@@ -14,6 +14,15 @@ distinct *masks* of wanted tastes, and the set of masks is a "cover" (precompute
 from the deck).  The servings a hand holds for a guest are, per cover, one dessert of the
 hand for each mask of the cover: their number is a sum of products, and the r-th is found
 by mixed-radix counting.
+
+Under jd.ruling.serving-size=any a serving is any set of desserts from the hand that the
+guest accepts and that shows every wanted taste: copies count (choose 0 to c of a dessert
+held c times), and the number of such sets is counted by inclusion and exclusion over the
+wanted tastes (:func:`ways_any`); the r-th is found type by type.
+
+A strict ruling (``prm[R_STRICT]``, one bit per :data:`GAPS` entry) stops the game where the
+step API raises its RuleGap: the game ends with ``S_END == END_GAP`` and the ruling's
+index in ``S_WINNER``; the action whose settling reached the gap is the game's last.
 """
 
 from __future__ import annotations
@@ -35,13 +44,23 @@ O_HAND, O_HSIZE, O_DPILE, O_DDISC, O_GPILE, O_CENTRE, O_HOLDER, O_SHIELD = 32, 3
 O_GDISC, O_TASKS, O_OCARDS, O_ANS, O_RET, O_SUITS, O_NCLAIMED = 40, 41, 42, 43, 44, 45, 46
 HEADER = 48
 MAX_TASKS = 64
-MAX_CARDS = 8
-"""Most desserts on the table in one offer (a minimal serving has one per wanted taste)."""
+MAX_CARDS = 64
+"""Most desserts on the table in one offer (a minimal serving has one per wanted taste; under
+jd.ruling.serving-size=any a serving may be the whole hand)."""
+ANY_HAND_LIMIT = 60
+"""Most desserts a hand may hold (those a guest accepts) for the counts of serving-size=any to
+stay exact in int64; a larger one stops the loop (ST_HAND_TOO_LARGE)."""
 
 P_SORT, P_CHOOSE, P_DUMP, P_WINDOW, P_RETURN, P_BUFFET, P_DISCARD, P_OVER = 0, 1, 2, 3, 4, 5, 6, 7
 K_DRAW, K_TURN_UP = 0, 1
 POACH_NONE, POACH_DONE, POACH_BLOCKED = 0, 1, 2
-END_NONE, END_WIN, END_GUEST_SUPPLY, END_ALL_CLAIMED, END_NO_SERVING = 0, 1, 2, 3, 4
+END_NONE, END_WIN, END_GUEST_SUPPLY, END_ALL_CLAIMED, END_NO_SERVING, END_GAP = 0, 1, 2, 3, 4, 5
+GAPS = ("jd.ruling.dessert-supply-empty", "jd.ruling.guest-supply-empty", "jd.ruling.all-guests-claimed",
+        "jd.ruling.no-serving-possible", "jd.ruling.turn-direction", "jd.ruling.answer-order",
+        "jd.ruling.plain-block-vs-surprise", "jd.ruling.surprise-on-block", "jd.ruling.victim-tip-on-surprise")
+"""The strict rulings the loop can play to their gap, by bit of prm[R_STRICT]."""
+G_DESSERT_SUPPLY, G_GUEST_SUPPLY, G_ALL_CLAIMED, G_NO_SERVING, G_TURN_DIRECTION = 0, 1, 2, 3, 4
+G_ANSWER_ORDER, G_BLOCK_OR_SURPRISE, G_SURPRISE_ON_BLOCK, G_VICTIM_TIP = 5, 6, 7, 8
 
 # --------------------------------------------------------------------------- options (prm)
 
@@ -49,8 +68,9 @@ R_DUMP_NONE, R_TIP_PER_FAV, R_FAV_ALONE_ONLY, R_RESHUFFLE_AT_ONCE, R_GUEST_DRAW_
 R_ALL_CLAIMED, R_MATCHING, R_SHARED_WIN, R_NO_SERVING, R_CLOCKWISE_ANSWER = 5, 6, 7, 8, 9
 R_VICTIM_TIP, R_CCW, R_DISCARD_ANY, R_DOORWAY_ANY, R_SURPRISE_WITH_FAV = 10, 11, 12, 13, 14
 R_SERVE_NONE, R_VICTIM_BLOCK_ONLY, R_POACHING, R_BUFFET, R_SURPRISE, R_FAQ_WHEN, R_DECK_ACES = 15, 16, 17, 18, 19, 20, 21
+R_SERVING_ANY, R_STRICT = 22, 23
 PRM_SIZE = 24
-AC_FAQ, AC_DRAW, AC_PLAY_ON = 0, 1, 2  # jd.ruling.all-guests-claimed (and no-serving-possible)
+AC_FAQ, AC_DRAW, AC_PLAY_ON, AC_STRICT = 0, 1, 2, 3  # jd.ruling.all-guests-claimed (and no-serving-possible)
 FW_AT_ONCE, FW_TURN_END, FW_WHEN_SETTLED = 0, 1, 2  # jd.ruling.faq-score-when
 MP_PAIRS, MP_EXACTLY_TWO, MP_EVERY_TWO = 0, 1, 2  # jd.ruling.matching-pair
 
@@ -60,14 +80,14 @@ V_DRAW, V_TURN_UP, V_FIRST, V_SERVE, V_POACH, V_BLOCK, V_SURPRISE, V_STOP = 0, 1
 V_KITCHEN, V_PASS, V_DUMP, V_DUMP_NONE, V_BUFFET, V_RETURN, V_DEPART = 8, 9, 10, 11, 12, 13, 14
 ARG_SHIFT, CARDS_SHIFT = 5, 20
 """A code is verb | arg << 5 | ncards << 20, followed by ncards dessert types."""
-ST_DONE, ST_BUFFER_FULL, ST_ENDLESS = 0, 1, 2
+ST_DONE, ST_BUFFER_FULL, ST_ENDLESS, ST_HAND_TOO_LARGE = 0, 1, 2, 3
 BUFFET_ACES, BUFFET_DRAWS, MAX_SERVINGS = 4, 3, 2
 
 # workspace (ws) layout: the chosen move, then scratch
-W_VERB, W_ARG, W_NCARDS, W_CARDS = 0, 1, 2, 3
-W_CNT = 16  # mask counts, 64
-W_CNT2 = 80  # mask counts without the excluded desserts, 64
-W_EXCL = 144  # per dessert type: excluded (D entries)
+W_VERB, W_ARG, W_NCARDS, W_ANY, W_ERROR, W_CARDS = 0, 1, 2, 3, 4, 5  # W_ANY: serving-size=any; W_ERROR: a hand too large
+W_CNT = W_CARDS + MAX_CARDS  # mask counts, 64
+W_CNT2 = W_CNT + 64  # mask counts without the excluded desserts, 64
+W_EXCL = W_CNT2 + 64  # per dessert type: excluded (D entries), then 4 x D for serving-size=any
 
 
 @njit(cache=True)
@@ -238,6 +258,8 @@ def servings(s, T_gmask, T_covers, T_cstart, seat, g, need, r, ws, width):
     r-th into the chosen move's cards.  With ``need`` set, only servings holding one of the
     dessert types flagged in ws[W_EXCL:] count (a favourite, jd.ruling.surprise-serving, or
     the guest's other favourite, jd.block.favourite-only-by-other-favourite)."""
+    if ws[W_ANY]:  # rule: jd.ruling.serving-size
+        return servings_any(s, T_gmask, T_cstart, seat, g, need, r, ws)
     cnt = ws[W_CNT:W_CNT + width]
     excl = ws[W_EXCL:]
     mask_counts(s, T_gmask, seat, g, excl, False, cnt, width)
@@ -286,6 +308,94 @@ def servings(s, T_gmask, T_covers, T_cstart, seat, g, need, r, ws, width):
                     sort_cards(ws, k)
                     return total
                 r -= 1
+    return total
+
+
+@njit(cache=True)
+def odd_bits(x):
+    """Is the number of set bits of ``x`` odd?"""
+    odd = False
+    while x:  # plumbing: one bit at a time
+        odd = not odd
+        x &= x - 1
+    return odd
+
+
+@njit(cache=True)
+def ways_any(ws, a0, k, start, shown, full, skip_flagged):
+    """In how many ways the hand's types ``start``.. (ws[a0 + 4i:]: type, copies, mask, flagged)
+    can add copies (0 to all of each) so that, with the tastes ``shown`` already, every wanted
+    taste of ``full`` shows; without the flagged types if ``skip_flagged``.  Inclusion and
+    exclusion: sum over the taste sets S between ``shown`` and ``full`` of (-1)^|full - S|
+    times the ways to add only types showing nothing outside S."""
+    free = full & ~shown
+    total = 0
+    x = free
+    while True:  # plumbing: every subset x of the tastes still missing
+        within = shown | x
+        p = 1
+        for i in range(start, k):
+            j = a0 + 4 * i
+            if (ws[j + 2] & ~within) == 0 and not (skip_flagged and ws[j + 3]):  # rule: jd.serve.satisfies
+                p *= ws[j + 1] + 1
+        if odd_bits(free & ~x):  # plumbing: the sign of the term
+            total -= p
+        else:
+            total += p
+        if x == 0:  # plumbing: the last subset
+            break
+        x = (x - 1) & free
+    return total
+
+
+@njit(cache=True)
+def servings_any(s, T_gmask, T_cstart, seat, g, need, r, ws):
+    """:func:`servings` under jd.ruling.serving-size=any: every set of desserts from the hand
+    (copies count) that guest ``g`` accepts and that shows every taste it wants; with ``need``,
+    only those holding a dessert flagged in ws[W_EXCL:].  Returns their number; if
+    0 <= r < number, writes the r-th (types in order) into the chosen move's cards."""
+    if T_cstart[g] == T_cstart[g + 1]:  # rule: jd.serve.satisfies (no desserts of the deck satisfy the guest)
+        return 0
+    D = s[S_D]
+    base = s[O_HAND] + seat * D
+    a0 = W_EXCL + D
+    k, full, held = 0, 0, 0
+    for t in range(D):
+        m = T_gmask[g, t]
+        if m >= 0:  # rule: jd.serve.satisfies (a dessert the guest does not refuse)
+            full |= m
+            c = s[base + t]
+            if c > 0:  # plumbing: desserts in the hand
+                j = a0 + 4 * k
+                ws[j], ws[j + 1], ws[j + 2] = t, c, m
+                ws[j + 3] = ws[W_EXCL + t] if need else 0  # plumbing: flagged only when a flagged dessert is needed
+                k += 1
+                held += c
+    if held > ANY_HAND_LIMIT:  # plumbing: counts beyond int64
+        ws[W_ERROR] = 1
+        return 0
+    total = ways_any(ws, a0, k, 0, 0, full, False)
+    if need:  # rule: jd.ruling.surprise-serving, jd.block.favourite-only-by-other-favourite
+        total -= ways_any(ws, a0, k, 0, 0, full, True)
+    if r < 0 or r >= total:  # plumbing: only counting
+        return total
+    shown, flagged, n = 0, not need, 0
+    for i in range(k):
+        j = a0 + 4 * i
+        for take in range(ws[j + 1] + 1):
+            shown2 = shown | (ws[j + 2] if take > 0 else 0)  # plumbing: the tastes shown with this many copies
+            flagged2 = flagged or (take > 0 and ws[j + 3] != 0)
+            w = ways_any(ws, a0, k, i + 1, shown2, full, False)
+            if not flagged2:  # plumbing: a flagged dessert must still come
+                w -= ways_any(ws, a0, k, i + 1, shown2, full, True)
+            if r < w:  # plumbing: this many copies of the type
+                for _ in range(take):
+                    ws[W_CARDS + n] = ws[j]
+                    n += 1
+                shown, flagged = shown2, flagged2
+                break
+            r -= w
+    ws[W_NCARDS] = n
     return total
 
 
@@ -472,7 +582,74 @@ def clear_answerers(s):
 
 
 @njit(cache=True)
-def settle(s, suit_of, fav, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):
+def strict(prm, gap):
+    """Is the ruling GAPS[gap] set to strict (the game stops where the text is silent)?"""
+    return (prm[R_STRICT] >> gap) & 1 != 0
+
+
+@njit(cache=True)
+def answers_of(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width):
+    """How many answers ``seat`` has to the offer on the table (pass included): advanced.py's answers_of."""
+    speaker = s[S_SPEAKER]
+    s[S_SPEAKER] = seat
+    k = answer_moves(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, -1, ws, width)
+    s[S_SPEAKER] = speaker
+    return k
+
+
+@njit(cache=True)
+def able_answerers(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width):
+    """How many answerers hold a block or a surprise, not only a pass (advanced.py's can_answer)."""
+    able = 0
+    for seat in range(s[S_N]):
+        if s[s[O_ANS] + seat] and answers_of(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width) > 1:  # rule: jd.ruling.answer-order
+            able += 1
+    return able
+
+
+@njit(cache=True)
+def plain_block_races(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width):
+    """advanced.py's _check_plain_block_gap: the poached player, asked to answer, holds a block
+    without a favourite of the guest while another answerer holds a surprise."""
+    v, g = s[S_OVICTIM], s[S_OGUEST]
+    if v < 0 or not s[s[O_ANS] + v]:  # rule: jd.ruling.plain-block-vs-surprise
+        return False
+    if favourite_used(s, fav, g):  # rule: jd.block.favourite-only-by-other-favourite (every block then holds a favourite)
+        return False
+    excl = ws[W_EXCL:]
+    for t in range(s[S_D]):
+        excl[t] = fav[g, t]
+    blocks = servings(s, T_gmask, T_covers, T_cstart, v, g, False, -1, ws, width)
+    with_favourite = servings(s, T_gmask, T_covers, T_cstart, v, g, True, -1, ws, width)
+    if blocks - with_favourite <= 0:  # rule: jd.ruling.plain-block-vs-surprise
+        return False
+    for seat in range(s[S_N]):
+        if seat != v and s[s[O_ANS] + seat] and answers_of(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width) > 1:  # rule: jd.ruling.plain-block-vs-surprise
+            return True
+    return False
+
+
+@njit(cache=True)
+def surprise_cuts_block(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width):
+    """advanced.py's surprise-on-block gap test: could another player surprise the block of
+    ``seat`` (its cards in ws) as if it were a serving (the offer table is restored after)?"""
+    server, victim, ncards, speaker = s[S_OSERVER], s[S_OVICTIM], s[S_ONCARDS], s[S_SPEAKER]
+    k = ws[W_NCARDS]
+    o = s[O_OCARDS]
+    for j in range(k):
+        s[o + j] = ws[W_CARDS + j]
+    s[S_ONCARDS], s[S_OSERVER], s[S_OVICTIM] = k, seat, -1
+    found = False
+    for other in range(s[S_N]):
+        if other != seat and answers_of(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, other, ws, width) > 1:  # rule: jd.ruling.surprise-on-block
+            found = True
+            break
+    s[S_ONCARDS], s[S_OSERVER], s[S_OVICTIM], s[S_SPEAKER] = ncards, server, victim, speaker
+    return found
+
+
+@njit(cache=True)
+def settle(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):
     """game.py's settle: everything that happens without a choice, to a fixed point."""
     while True:  # plumbing: to a fixed point
         if s[S_PHASE] == P_OVER:  # rule: jd.win.any-time
@@ -494,9 +671,15 @@ def settle(s, suit_of, fav, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, 
         if s[S_NTASKS] > 0:  # rule: jd.ruling.dessert-supply-empty, jd.ruling.guest-supply-empty
             kind = s[s[O_TASKS]]
             if kind == K_DRAW and s[S_NDPILE] == 0 and s[S_NDDISC] == 0:  # rule: jd.ruling.dessert-supply-empty
+                if strict(prm, G_DESSERT_SUPPLY):  # rule: jd.ruling.dessert-supply-empty
+                    game_over(s, END_GAP, G_DESSERT_SUPPLY)
+                    return
                 pop_task(s)
                 continue
             if kind == K_TURN_UP and s[S_NGPILE] == 0 and s[S_NGDISC] <= 1:  # rule: jd.ruling.guest-supply-empty
+                if strict(prm, G_GUEST_SUPPLY):  # rule: jd.ruling.guest-supply-empty
+                    game_over(s, END_GAP, G_GUEST_SUPPLY)
+                    return
                 if prm[R_GUEST_DRAW_GAME]:  # rule: jd.ruling.guest-supply-empty
                     game_over(s, END_GUEST_SUPPLY, -1)
                     return
@@ -514,6 +697,9 @@ def settle(s, suit_of, fav, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, 
             if s[S_NANS] == 0:  # rule: jd.surprise.intercept, jd.block.defender
                 serve_succeeds(s, suit_of, fav, prm)
                 continue
+            if strict(prm, G_BLOCK_OR_SURPRISE) and plain_block_races(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width):  # rule: jd.ruling.plain-block-vs-surprise
+                game_over(s, END_GAP, G_BLOCK_OR_SURPRISE)
+                return
             if s[S_SPEAKER] >= 0:  # plumbing: a speaker is already chosen
                 return
             if s[S_NANS] == 1 or prm[R_CLOCKWISE_ANSWER]:  # rule: jd.surprise.first-offered, jd.ruling.answer-order
@@ -524,6 +710,9 @@ def settle(s, suit_of, fav, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, 
                         s[S_SPEAKER] = seat
                         break
                 continue
+            if strict(prm, G_ANSWER_ORDER) and able_answerers(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width) > 1:  # rule: jd.ruling.answer-order
+                game_over(s, END_GAP, G_ANSWER_ORDER)
+                return
             return  # jd.surprise.first-offered: a chance race picks who speaks first
         if phase == P_CHOOSE and s[S_SERVED] >= MAX_SERVINGS:  # rule: jd.turn.satisfy-guests
             s[S_PHASE] = P_DISCARD
@@ -538,10 +727,16 @@ def settle(s, suit_of, fav, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, 
             if prm[R_ALL_CLAIMED] == AC_FAQ and prm[R_FAQ_WHEN] == FW_TURN_END and all_claimed(s):  # rule: jd.ruling.faq-score-when
                 game_over(s, END_ALL_CLAIMED, -1)
                 return
+            if strict(prm, G_TURN_DIRECTION) and s[S_N] > 2:  # rule: jd.ruling.turn-direction
+                game_over(s, END_GAP, G_TURN_DIRECTION)
+                return
             end_turn(s, prm)
             continue
         if all_claimed(s):  # rule: jd.ruling.all-guests-claimed
             rule = prm[R_ALL_CLAIMED]
+            if rule == AC_STRICT:  # rule: jd.ruling.all-guests-claimed
+                game_over(s, END_GAP, G_ALL_CLAIMED)
+                return
             if rule == AC_FAQ:  # rule: jd.ruling.all-guests-claimed, jd.ruling.faq-score-when
                 when = prm[R_FAQ_WHEN]
                 if when == FW_TURN_END:  # rule: jd.ruling.faq-score-when
@@ -558,6 +753,9 @@ def settle(s, suit_of, fav, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, 
             return
         if at_turn_start(s) and not serving_possible(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):  # rule: jd.ruling.no-serving-possible
             if prm[R_NO_SERVING] == AC_PLAY_ON:  # rule: jd.ruling.no-serving-possible
+                return
+            if prm[R_NO_SERVING] == AC_STRICT:  # rule: jd.ruling.no-serving-possible
+                game_over(s, END_GAP, G_NO_SERVING)
                 return
             game_over(s, END_NO_SERVING, -1)
             return
@@ -693,10 +891,13 @@ def play_cards(s, seat, ws):
 
 
 @njit(cache=True)
-def block(s, fav, prm, seat, ws):
+def block(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width):
     """jd.block.defender: the defender keeps the guest; jd.poach.blocked-no-retry; jd.tip.block-favourite."""
     g = s[S_OGUEST]
     return_offer(s)
+    if strict(prm, G_SURPRISE_ON_BLOCK) and prm[R_SURPRISE] and surprise_cuts_block(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width):  # rule: jd.ruling.surprise-on-block
+        game_over(s, END_GAP, G_SURPRISE_ON_BLOCK)
+        return
     k = ws[W_NCARDS]
     tips = tips_for(s, fav, prm, g, ws[W_CARDS:W_CARDS + k], k)
     for _ in range(tips):
@@ -710,6 +911,9 @@ def block(s, fav, prm, seat, ws):
 def surprise(s, suit_of, prm, seat, ws):
     """jd.surprise.intercept: the guest goes to the surprising player; jd.surprise.no-tip."""
     g, victim = s[S_OGUEST], s[S_OVICTIM]
+    if victim >= 0 and victim != seat and strict(prm, G_VICTIM_TIP):  # rule: jd.ruling.victim-tip-on-surprise
+        game_over(s, END_GAP, G_VICTIM_TIP)
+        return
     return_offer(s)
     take_guest(s, suit_of, g, victim)
     claim(s, suit_of, seat, g)
@@ -920,7 +1124,7 @@ def walk_moves(s, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, prm, r, 
 
 
 @njit(cache=True)
-def apply_move(s, suit_of, fav, nfav, prm, ws):
+def apply_move(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width):
     """game.py's _apply_seat for the move in ws."""
     verb, arg = ws[W_VERB], ws[W_ARG]
     phase = s[S_PHASE]
@@ -933,7 +1137,7 @@ def apply_move(s, suit_of, fav, nfav, prm, ws):
         s[S_NANS] -= 1
         s[S_SPEAKER] = -1
     elif verb == V_BLOCK:  # rule: jd.block.defender
-        block(s, fav, prm, s[S_SPEAKER], ws)
+        block(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, s[S_SPEAKER], ws, width)
     elif verb == V_SURPRISE:  # rule: jd.surprise.intercept
         surprise(s, suit_of, prm, s[S_SPEAKER], ws)
     elif verb == V_RETURN:  # rule: jd.buffet.others-return
@@ -1038,11 +1242,15 @@ def chance_step(s, rng, out):
 
 @njit(cache=True)
 def outcome(s, prm, res):
-    """game.py's outcome as bit masks of seats: res[0] winners, res[1] losers (both 0 on a draw)."""
+    """game.py's outcome as bit masks of seats: res[0] winners, res[1] losers (both 0 on a draw);
+    res[2] the GAPS index of a strict ruling that stopped the game, else -1."""
     n, ns = s[S_N], s[S_NS]
     everyone = (1 << n) - 1
-    res[0], res[1] = 0, 0
+    res[0], res[1], res[2] = 0, 0, -1
     end = s[S_END]
+    if end == END_GAP:  # plumbing: a strict ruling's gap stopped the game
+        res[2] = s[S_WINNER]
+        return
     if end == END_WIN:  # rule: jd.win.any-time
         res[0] = 1 << s[S_WINNER]
         res[1] = everyone ^ res[0]
@@ -1092,9 +1300,10 @@ def play(start, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, can_sat, p
     not fit (``rng`` is then left at that game's start), ST_ENDLESS when a game reached
     ``max_actions``."""
     s = start.copy()
-    ws = np.zeros(W_EXCL + start[S_D] + 8, dtype=np.int64)
+    ws = np.zeros(W_EXCL + 5 * start[S_D] + 8, dtype=np.int64)
+    ws[W_ANY] = prm[R_SERVING_ANY]
     out = np.zeros(3, dtype=np.int64)
-    res = np.zeros(2, dtype=np.int64)
+    res = np.zeros(3, dtype=np.int64)
     n, a = 0, 0
     cap = codes.shape[0]
     for g in range(games):
@@ -1103,7 +1312,7 @@ def play(start, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, can_sat, p
         n0, a0 = n, a
         actions = 0
         while True:  # plumbing: until the rules end the game
-            settle(s, suit_of, fav, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width)
+            settle(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width)
             if s[S_PHASE] == P_OVER:  # rule: jd.win.any-time
                 break
             if actions >= max_actions:  # plumbing: a game that does not end is refused, never played for ever
@@ -1119,6 +1328,8 @@ def play(start, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, can_sat, p
                     info[a, 0], info[a, 1] = out[1], out[2]
             else:
                 count = walk_moves(s, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, prm, -1, ws, width)
+                if ws[W_ERROR]:  # plumbing: a hand too large for exact counts
+                    return g, ST_HAND_TOO_LARGE
                 r = below(rng, count)
                 walk_moves(s, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, prm, r, ws, width)
                 k = ws[W_NCARDS]
@@ -1128,10 +1339,12 @@ def play(start, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, can_sat, p
                 n += 1 + k
                 if debug:  # plumbing: the checks' record
                     info[a, 0], info[a, 1] = count, 0
-                apply_move(s, suit_of, fav, nfav, prm, ws)
+                apply_move(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width)
+                if ws[W_ERROR]:  # plumbing: a hand too large for exact counts
+                    return g, ST_HAND_TOO_LARGE
             a += 1
             actions += 1
         outcome(s, prm, res)
         ends[g, 0], ends[g, 1] = n, a
-        results[g, 0], results[g, 1] = res[0], res[1]
+        results[g, 0], results[g, 1], results[g, 2] = res[0], res[1], res[2]
     return games, ST_DONE

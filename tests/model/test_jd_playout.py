@@ -19,12 +19,13 @@ import numpy as np
 import pytest
 
 from tablerules.model import registry
-from tablerules.model.core import CHANCE, STRICT, TERMINAL
+from tablerules.model.core import CHANCE, STRICT, TERMINAL, RuleGap
 from tablerules.model.decks import embedded_deck
 from tablerules.model.just_desserts import RULES, Options
 from tablerules.model.just_desserts import playout as jp
 from tablerules.model.just_desserts import playout_loops as loops
-from tablerules.model.playout import compiled, random_playouts, replay_problem, standard_errors, step_playouts
+from tablerules.model.playout import (compiled, iter_games, random_playouts, replay_problem, standard_errors,
+                                      step_playouts)
 
 TEACHING = ("jd-two-suits", "jd-one-suit", "jd-rivals", "jd-crowd")
 ADVANCED = ("poaching", "buffet", "surprise_parties")
@@ -39,10 +40,12 @@ def step_problem(state, playout, info) -> str | None:
     """The first action where the compiled loop's choice differs from the step API's law:
     a seat move not among ``legal_moves`` or chosen among another number of moves, a chance
     outcome not offered or drawn with another probability; then replay_problem's checks of
-    the end.  None if the game agrees throughout."""
+    the end (a game stopped at a strict ruling's gap: its last action refused with that RuleGap).
+    None if the game agrees throughout."""
     s = state
     if len(info) != len(playout.moves):  # plumbing: one record per action
         return f"{len(info)} records for {len(playout.moves)} actions"
+    last = len(playout.moves) - 1
     for step, (move, (a, b)) in enumerate(zip(playout.moves, info)):
         if RULES.to_move(s) is CHANCE:
             offered = dict(RULES.chance_outcomes(s))
@@ -56,6 +59,8 @@ def step_problem(state, playout, info) -> str | None:
                 return f"action {step + 1} ({move}): not a legal move"
             if b != 0 or a != len(legal):
                 return f"action {step + 1} ({move}): chosen among {a} moves, the model has {len(legal)}"
+        if playout.gap and step == last:
+            break
         s = RULES.apply(s, move)
     return replay_problem(RULES, state, [playout])
 
@@ -87,12 +92,12 @@ def test_compiled_games_follow_the_step_api_on_the_teaching_decks(deck, combo):
         _agree(RULES.new_game(setup), 60, seed=players)
 
 
-def _alternatives():
-    """(field, value) for every non-default, non-strict alternative of every ruling."""
+def _alternatives(strict=True):
+    """(field, value) for every non-default alternative of every ruling (strict ones too, unless not ``strict``)."""
     out = []
     for f in dataclasses.fields(Options):
         for value in f.metadata.get("alternatives", ())[1:]:
-            if value != STRICT and f.name != "serving_size":
+            if strict or value != STRICT:
                 out.append((f.name, value))
     return out
 
@@ -100,11 +105,60 @@ def _alternatives():
 @pytest.mark.parametrize("name,value", _alternatives(), ids=lambda x: str(x))
 def test_every_ruling_alternative_follows_the_step_api(name, value):
     """Each alternative alone, with all three advanced rules on, on jd-crowd (3 players) and
-    jd-five-suits (2 players)."""
+    jd-five-suits (2 players); under a strict one, a game stops where the step API raises."""
     for deck, players in (("jd-crowd", 3), ("jd-five-suits", 2)):
         setup = _setup(deck, players, **ALL_ON, **{name: value})
         assert jp.available(setup)
         _agree(RULES.new_game(setup), 40, seed=5)
+
+
+GAP_SETUPS = {
+    "jd.ruling.dessert-supply-empty": ("jd-crowd", 3, dict(dessert_supply=STRICT)),
+    "jd.ruling.guest-supply-empty": ("jd-crowd", 2, dict(guest_supply=STRICT)),
+    "jd.ruling.all-guests-claimed": ("jd-crowd", 2, dict(all_claimed=STRICT)),
+    "jd.ruling.no-serving-possible": ("jd-famine", 2, dict(no_serving=STRICT)),
+    "jd.ruling.turn-direction": ("jd-crowd", 3, dict(turn_direction=STRICT)),
+    "jd.ruling.answer-order": ("jd-crowd", 3, dict(answer_order=STRICT, **ALL_ON)),
+    "jd.ruling.plain-block-vs-surprise": ("jd-crowd", 3, dict(block_or_surprise=STRICT, **ALL_ON)),
+    "jd.ruling.surprise-on-block": ("jd-crowd", 3, dict(surprise_on_block=STRICT, **ALL_ON)),
+    "jd.ruling.victim-tip-on-surprise": ("jd-crowd", 3, dict(victim_tip_surprise=STRICT, **ALL_ON)),
+}
+
+
+def test_every_gap_the_loop_knows_has_a_setup_here():
+    assert set(GAP_SETUPS) == set(loops.GAPS)
+    strict_rulings = {f.metadata["ruling"] for f in dataclasses.fields(Options) if STRICT in f.metadata.get("alternatives", ())}
+    assert strict_rulings == set(loops.GAPS)
+
+
+@pytest.mark.parametrize("ruling", list(GAP_SETUPS))
+def test_a_strict_ruling_stops_compiled_games_where_the_step_api_raises(ruling):
+    """Some games reach the gap, some (but for turn-direction and guest-supply, which every game
+    reaches) do not; every one agrees with the step API action by action, its last action
+    refused with the RuleGap it names; iter_playouts raises that RuleGap at the first."""
+    deck, players, options = GAP_SETUPS[ruling]
+    start = RULES.new_game(_setup(deck, players, **options))
+    games = list(iter_games(RULES, start, 200, 3))
+    stopped = [g for g in games if g.gap]
+    assert {g.gap for g in stopped} == {ruling}
+    assert len(stopped) >= 3
+    assert replay_problem(RULES, start, games) is None
+    _agree(start, 40, seed=3)
+    with pytest.raises(RuleGap) as e:
+        list(random_playouts(RULES, start, 200, 3))
+    assert e.value.ruling == ruling
+
+
+def test_a_gap_in_the_wrong_place_is_caught():
+    """replay_problem refuses a game that names a gap the model does not reach, and one that plays past a gap."""
+    deck, players, options = GAP_SETUPS["jd.ruling.all-guests-claimed"]
+    start = RULES.new_game(_setup(deck, players, **options))
+    games = list(iter_games(RULES, start, 100, 3))
+    stopped = next(g for g in games if g.gap)
+    early = dataclasses.replace(stopped, moves=stopped.moves[:-1])
+    assert "plays on" in (replay_problem(RULES, start, [early]) or "")
+    unnamed = dataclasses.replace(stopped, gap="")
+    assert "stops at the gap" in (replay_problem(RULES, start, [unnamed]) or "")
 
 
 @pytest.mark.parametrize("reading", ["at-once", "turn-end", "when-settled"])
@@ -121,8 +175,14 @@ def test_retail_games_follow_the_step_api(players, retail_deck):
         _agree(RULES.new_game(_setup(retail_deck, players, **options)), 15, seed=players)
 
 
+def test_any_serving_size_on_the_retail_deck_follows_the_step_api(retail_deck):
+    """Hands of the retail deck offer many servings under serving-size=any: each counted as the model lists them."""
+    for players in (2, 4):
+        _agree(RULES.new_game(_setup(retail_deck, players, serving_size="any", **ALL_ON)), 4, seed=players)
+
+
 def test_a_sample_of_ruling_mixes_on_the_retail_deck(retail_deck):
-    alts = _alternatives()
+    alts = _alternatives(strict=False)
     rng = np.random.default_rng(3)
     for k in range(6):
         pick = {name: value for name, value in (alts[i] for i in rng.choice(len(alts), 6, replace=False))}
@@ -208,19 +268,27 @@ def test_a_game_that_does_not_end_raises_after_the_games_before_it():
 
 
 def test_what_the_compiled_loop_cannot_play_goes_through_the_step_api():
-    assert not jp.available(_setup("jd-crowd", 2, serving_size="any"))
-    assert not jp.available(_setup("jd-crowd", 2, dessert_supply=STRICT))
-    assert not jp.available(_setup("jd-crowd", 3, turn_direction=STRICT))
-    assert jp.available(_setup("jd-crowd", 2, turn_direction=STRICT))  # both directions give the other seat
-    assert not jp.available(_setup("jd-crowd", 3, answer_order=STRICT, surprise_parties=True))
-    assert jp.available(_setup("jd-crowd", 3, answer_order=STRICT))
-    assert not jp.available(_setup("jd-crowd", 2, surprise_on_block=STRICT, **ALL_ON))
-    assert jp.available(_setup("jd-crowd", 2, victim_tip_surprise=STRICT, block_or_surprise=STRICT, **ALL_ON))
-    setup = _setup("jd-crowd", 2, serving_size="any")
-    start = RULES.new_game(setup)
-    assert replay_problem(RULES, start, random_playouts(RULES, start, 5, seed=1)) is None
-    strict = _setup("jd-crowd", 2, turn_direction=STRICT, **ALL_ON)
+    """A guest wanting no taste under serving-size=any (every set of the hand would satisfy it) is
+    left to the step API; a strict ruling that cannot be reached plays as its default."""
+    deck = embedded_deck("jd-crowd")
+    wantless = dataclasses.replace(deck, guests=tuple(dataclasses.replace(g, wants=frozenset()) if i == 0 else g
+                                                      for i, g in enumerate(deck.guests)))
+    assert jp.available(_setup(wantless, 2))
+    assert not jp.available(_setup(wantless, 2, serving_size="any"))
+    assert not compiled(RULES, _setup(wantless, 2, serving_size="any"))
+    assert jp.available(_setup("jd-crowd", 2, serving_size="any", dessert_supply=STRICT, **ALL_ON))
+    strict = _setup("jd-crowd", 2, turn_direction=STRICT, **ALL_ON)  # both directions give the other seat
     assert random_playouts(RULES, RULES.new_game(strict), 20, 3) == random_playouts(RULES, RULES.new_game(_setup("jd-crowd", 2, **ALL_ON)), 20, 3)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_any_serving_size_follows_the_step_api(players):
+    """jd.ruling.serving-size=any: the servings are counted, not listed; each choice among
+    exactly the model's number of moves, every advanced rule on and off."""
+    for options in (dict(), ALL_ON, dict(surprise_serving="serving-with-favourite", **ALL_ON)):
+        setup = _setup("jd-crowd", players, serving_size="any", **options)
+        assert jp.available(setup)
+        _agree(RULES.new_game(setup), 60, seed=players)
 
 
 # --------------------------------------------------------------------------- planted faults
@@ -248,6 +316,27 @@ def test_a_wrong_kernel_is_caught(monkeypatch):
 
     monkeypatch.setattr(jp, "options_vector", flipped)
     assert replay_problem(RULES, start, list(jp.random_playouts(start, 30, 1))) is not None
+
+
+def test_a_refused_dessert_counted_as_accepted_is_caught(monkeypatch):
+    """Under serving-size=any a dessert a guest refuses may not join a serving: tables that
+    forget the refusal give servings the model refuses (or choices among too many moves)."""
+    deck = embedded_deck("jd-crowd")
+    # the gardener now refuses the fruit of the fruit tart (no teaching deck has a refusal)
+    gardener = next(g for g in deck.guests if g.id == "GARDENER")
+    spare = sorted(deck.dessert("FRUIT_TART").tastes - gardener.wants)[0]
+    refusing = dataclasses.replace(deck, guests=tuple(dataclasses.replace(g, refuses=frozenset({spare})) if g is gardener else g
+                                                      for g in deck.guests))
+    setup = _setup(refusing, 2, serving_size="any")
+    start = RULES.new_game(setup)
+    t = jp.tables(setup.components)
+    _agree(start, 30, seed=1)
+    wrong = dataclasses.replace(t, gmask=t.gmask.copy(), moves={})
+    wrong.gmask[wrong.gmask < 0] = 0
+    assert (t.gmask < 0).any()
+    monkeypatch.setattr(jp, "tables", lambda deck: wrong)
+    problems = [step_problem(start, g, info) for g, info in jp.played(start, 30, 1, debug=True)]
+    assert any(problems), "a serving with a refused dessert went unnoticed"
 
 
 def test_a_miscounted_choice_is_caught(monkeypatch):
@@ -321,8 +410,11 @@ def test_win_shares_match_the_exact_values_of_random_play(options):
 
 
 @pytest.mark.slow
-def test_compiled_and_step_api_win_shares_agree_on_a_teaching_deck():
-    start = RULES.new_game(_setup("jd-crowd", 3, **ALL_ON))
+@pytest.mark.parametrize("options", [ALL_ON, dict(serving_size="any", **ALL_ON)], ids=["PBS", "any-PBS"])
+def test_compiled_and_step_api_win_shares_agree_on_a_teaching_deck(options):
+    """Where the exact solve does not fit (serving-size=any makes every teaching deck's graph too
+    large for it), the compiled loop's shares against the step API's own random games."""
+    start = RULES.new_game(_setup("jd-crowd", 3, **options))
     fast = random_playouts(RULES, start, 20_000, seed=5)
     slow = list(step_playouts(RULES, start, 1_500, seed=5))
     for seat, (a, b) in enumerate(zip(_win_shares(fast, 3), _win_shares(slow, 3))):

@@ -58,11 +58,20 @@ def test_just_desserts_plays_compiled_and_names_winners():
 
 
 def test_a_ruling_the_compiled_playout_cannot_play_goes_through_the_step_api():
+    """Just Desserts' loop plays serving-size=any; the 2.3 loop plays no strict ruling, so the step API does."""
     code, doc = _doc("just-desserts", "--players", "2", "--deck", "jd-crowd", "--games", "100",
                      "--ruling", "serving-size=any")
-    assert code == 0 and doc["playout"] == "step API"
+    assert code == 0 and doc["playout"] == "compiled"
     assert abs(sum(s["sole_winner"]["share"] for s in doc["seats"]) + doc["nobody_named"]["share"] - 1) < 1e-9
-    assert doc["exact_source"].startswith("none: the exact engine cannot run")
+    code, doc = _doc("just-desserts-2.3", "--players", "2", "--deck", "v23-crowd", "--games", "50",
+                     "--ruling", "penalty-taker=strict")
+    assert code in (0, 3) and doc["playout"] == "step API"
+
+
+def test_a_strict_ruling_stops_a_compiled_run_as_incomplete():
+    code, doc = _doc("just-desserts", "--players", "3", "--deck", "jd-crowd", "--games", "100",
+                     "--ruling", "turn-direction=strict")
+    assert code == 3 and doc["playout"] == "compiled" and "jd.ruling.turn-direction" in doc["stopped"]
 
 
 @pytest.mark.slow
