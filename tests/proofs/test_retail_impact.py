@@ -103,7 +103,7 @@ def test_a_small_retail_run_measures_read_rulings_and_leaves_out_the_rest(retail
     by_alt = {(r.ruling, r.alternative): r for r in out.rows}
     assert by_alt[("jd.ruling.discard-which", "duplicates-only")].games == 300
     strict = by_alt[("jd.ruling.turn-direction", "strict")]
-    assert strict.games == 3 and strict.method.startswith("step API") and strict.estimates["gap"].value == 1
+    assert strict.games == 300 and strict.method.startswith("compiled") and strict.estimates["gap"].value == 1
     assert set(out.defaults) == {"4 players, basic game", "4 players, all three advanced rules"}
     for row in [*out.rows, *out.defaults.values()]:
         assert abs(sum(row.estimates[k].value for k in rim.RESULTS) - 1) < 1e-9
