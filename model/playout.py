@@ -16,7 +16,9 @@ A seed reproduces the same games with the same path (compiled or step API) and v
 two paths draw differently, so they give different games (with the same law).  Under a
 strict ruling a game that reaches the gap raises RuleGap from ``iter_playouts``, as the
 step API does; the games it gave before it stand.  ``iter_games`` gives such a game too,
-as a Playout naming the ruling (``gap``) whose last action is the one ``apply`` refused.
+as a Playout naming the ruling (``gap``) whose last action is the one ``apply`` refused, or
+(where the rules raise while listing the next moves or chance outcomes) the last action
+before that listing.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .core import CHANCE, TERMINAL, IllegalMove, RuleGap, RuleSet, pick_by_probability
+from .core import CHANCE, STRICT, TERMINAL, IllegalMove, RuleGap, RuleSet, pick_by_probability, ruling_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +43,8 @@ class Playout:
     losers: frozenset[int] = frozenset()
     winners: frozenset[int] = frozenset()
     gap: str = ""
-    """The strict ruling whose gap stopped the game (its last move is the one ``apply`` refused), else ""."""
+    """The strict ruling whose gap stopped the game (its last move is the one ``apply`` refused, or
+    the one after which the rules refuse to list the next moves or chance outcomes), else ""."""
 
 
 def step_playouts(rules: RuleSet, state: Any, games: int, seed: int) -> Iterator[Playout]:
@@ -56,10 +59,13 @@ def _step_game(rules: RuleSet, state: Any, rng: random.Random) -> Playout:
     to_move, legal, chance, apply = rules.to_move, rules.legal_moves, rules.chance_outcomes, rules.apply
     s, moves = state, []
     while True:  # plumbing: until the rules end the game
-        actor = to_move(s)
-        if actor is TERMINAL:  # plumbing: the rules ended the game
-            break
-        move = pick_by_probability(chance(s), rng.random()) if actor is CHANCE else rng.choice(legal(s))  # plumbing: random play
+        try:
+            actor = to_move(s)
+            if actor is TERMINAL:  # plumbing: the rules ended the game
+                break
+            move = pick_by_probability(chance(s), rng.random()) if actor is CHANCE else rng.choice(legal(s))  # plumbing: random play
+        except RuleGap as gap:  # the rules cannot list what comes next
+            return Playout(tuple(moves), gap=gap.ruling)
         moves.append(move)
         try:
             s = apply(s, move)
@@ -158,12 +164,16 @@ def replay_problem(rules: RuleSet, state: Any, games: Iterable[Playout]) -> str 
     an outcome the model offers with a probability above 0, the game over after its last
     move, and the seats named at the end those the model's outcome names.  A game stopped at
     a strict ruling's gap must replay to its last move, and ``apply`` must refuse that one
-    with a RuleGap of the same ruling."""
+    with a RuleGap of the same ruling, or (all its moves applied) listing the next moves or
+    chance outcomes must raise it."""
     for i, g in enumerate(games):
         s = state
         for step, move in enumerate(g.moves):
-            if rules.to_move(s) is CHANCE and not any(m == move and p > 0 for m, p in rules.chance_outcomes(s)):  # plumbing: checks a playout
-                return f"game {i}, action {step + 1} ({move}): not a chance outcome here"
+            try:
+                if rules.to_move(s) is CHANCE and not any(m == move and p > 0 for m, p in rules.chance_outcomes(s)):  # plumbing: checks a playout
+                    return f"game {i}, action {step + 1} ({move}): not a chance outcome here"
+            except RuleGap as e:
+                return f"game {i}, action {step + 1} ({move}): the model stops at the gap {e.ruling} before it, the playout does not"
             try:
                 s = rules.apply(s, move)
             except IllegalMove as e:
@@ -173,11 +183,27 @@ def replay_problem(rules: RuleSet, state: Any, games: Iterable[Playout]) -> str 
                     break
                 return f"game {i}, action {step + 1} ({move}): the model stops at the gap {e.ruling}, the playout does not"
         else:
-            if g.gap:  # plumbing: checks a playout
-                return f"game {i}: the playout stops at the gap {g.gap} after {len(g.moves)} actions; the model plays on"
+            listed = _listing_gap(rules, s)
+            if listed != (g.gap or None):  # plumbing: checks a playout
+                model = f"the model stops at the gap {listed}" if listed else "the model plays on"  # plumbing: the message
+                return f"game {i}: the playout stops at {f'the gap {g.gap}' if g.gap else 'no gap'} after {len(g.moves)} actions; {model}"  # plumbing: the message
+            if g.gap:  # plumbing: the gap where the playout says, met while listing the next moves
+                continue
             problem = _end_problem(rules, s, g, i)
             if problem:  # plumbing: checks a playout
                 return problem
+    return None
+
+
+def _listing_gap(rules: RuleSet, s: Any) -> str | None:
+    """The ruling of the RuleGap the rules raise while listing what comes next at ``s`` (the
+    seat's legal moves or the chance outcomes), else None."""
+    try:
+        actor = rules.to_move(s)
+        if actor is not TERMINAL:  # plumbing: a state where something comes next
+            rules.chance_outcomes(s) if actor is CHANCE else rules.legal_moves(s)  # plumbing: chance or a seat
+    except RuleGap as e:
+        return e.ruling
     return None
 
 
@@ -189,6 +215,13 @@ def _end_problem(rules: RuleSet, s: Any, g: Playout, i: int) -> str | None:
         return (f"game {i}: the playout names losers {sorted(g.losers)}, winners {sorted(g.winners)}; the model "
                 f"{sorted(result.losers)}, {sorted(result.winners)}")
     return None
+
+
+def strict_bits(options: Any, rulings: tuple[str, ...]) -> int:
+    """The rulings of ``rulings`` that ``options`` sets to strict, as bits (bit i for
+    ``rulings[i]``): how a compiled playout's parameters tell its loop where play stops."""
+    fields = ruling_fields(type(options))
+    return sum(1 << i for i, rid in enumerate(rulings) if getattr(options, fields[rid].name) == STRICT)  # plumbing: the strict rulings as bits
 
 
 def standard_errors(share: float, exact: float, games: int) -> float:
@@ -207,4 +240,4 @@ def random_playouts(rules: RuleSet, state: Any, games: int, seed: int = 0) -> li
 
 
 __all__ = ["Playout", "compiled", "first_seat", "iter_games", "iter_playouts", "random_playouts", "replay_problem", "seat_moves",
-           "standard_errors", "step_playouts"]
+           "standard_errors", "step_playouts", "strict_bits"]

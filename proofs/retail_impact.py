@@ -11,9 +11,9 @@ and tie shares and the game length in seat moves are those of :mod:`.impact` (95
 Wilson for shares, normal for the mean length; at 100,000 games a share is known to about
 ±0.3 points).
 
-Games are played by the rule set's compiled playout where it can play the setup (the
-current rulebook's plays every alternative, strict ones to their gap; the 2.3 loop plays no
-strict one), else through the step API with ``RetailBudget.step_games`` games; every row
+Games are played by the rule set's compiled playout where it can play the setup (both
+editions' loops play every alternative, strict ones to their gap), else through the step API
+with ``RetailBudget.step_games`` games (a deck or player count a loop cannot hold); every row
 says which, how many games and the seed.
 
 Which rulings can matter where: :func:`probe` plays ``probe_games`` games through the step

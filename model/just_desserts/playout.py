@@ -47,7 +47,7 @@ import numpy as np
 from ..compact_loops import batch_seed
 from ..core import STRICT, Setup
 from ..decks import Deck
-from ..playout import Playout
+from ..playout import Playout, strict_bits
 from . import playout_loops as L
 from .game import outcome
 from .moves import KITCHEN, PASS, STOP, Move
@@ -276,8 +276,7 @@ def options_vector(setup: Setup, t: Tables) -> np.ndarray:
     p[L.R_FAQ_WHEN] = ("at-once", "turn-end", "when-settled").index(getattr(o, "faq_score_when", "at-once"))
     p[L.R_DECK_ACES] = t.deck_aces
     p[L.R_SERVING_ANY] = o.serving_size == "any"
-    by_ruling = {f.metadata.get("ruling"): f.name for f in dataclasses.fields(Options)}
-    p[L.R_STRICT] = sum(1 << i for i, rid in enumerate(L.GAPS) if getattr(o, by_ruling[rid]) == STRICT)  # plumbing: the strict rulings as bits
+    p[L.R_STRICT] = strict_bits(o, L.GAPS)
     return p
 
 

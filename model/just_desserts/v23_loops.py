@@ -19,6 +19,14 @@ The table (all int64 unless said):
 Nothing here knows a dessert's name: the deck comes as tables per guest (``refuses``,
 ``wants`` as a bit mask of the guest's wanted tastes, ``full`` the mask of all of them,
 ``fav``), built in :mod:`.v23_playout`.
+
+A strict ruling (``prm[P_STRICT]``, one bit per :data:`GAPS` entry) stops the game where the
+step API raises its RuleGap: the table's phase becomes ``OVER`` with the ruling's index in
+``sc[S_GAP]`` (-1 in a game no gap stopped).  Where ``apply`` raises (the rest of the
+rulings), the action being applied is the game's last code; where the model raises while
+listing the next chance outcomes (jd23.ruling.favourite-trump at the race,
+jd23.ruling.penalty-taker at a penalty), the step writes no code (``NO_CODE``): the game
+ends after the action that led there.
 """
 
 from __future__ import annotations
@@ -34,7 +42,8 @@ DEAL, TURN_UP, ANSWER, RACE, TRUMP, COUNTER, SERVE, PENALTY, DRAW, OVER = range(
 # the scalars of a table
 S_PHASE, S_GUEST, S_FIRST, S_CLOSED, S_RESHUFFLED, S_TRUMPED = range(6)
 S_PILE, S_GPILE, S_DISC, S_PEN_AT, S_PEN_N, S_DRAW_AT, S_DRAW_N = range(6, 13)
-N_SCALARS = 13
+S_GAP = 13
+N_SCALARS = 14
 
 # per-seat fields
 F_HAND, F_DISHES, F_COLLECTED, F_ANSWER, F_MISTAKEN, F_TRUMP = range(6)
@@ -47,8 +56,18 @@ ASKED, HAS_FAVOURITE, NO_FAVOURITE, NOT_ASKED = 0, 1, 2, 3
 # parameters (rulings as small ints), indexed by P_*
 P_PLAYERS, P_MINIMAL, P_TRUMP, P_CARD_PER_FAVOURITE, P_MAITRE_D_TAKES, P_PENALTY_PILE = range(6)
 P_ALONE_ONLY, P_AT_LAST_TURN_UP, P_WHEN_EVERYONE_DRAWS, P_SHARED_WIN, P_SIMULTANEOUS_PENALTY, P_EQUAL_ODDS = range(6, 12)
-N_PARAMS = 12
+P_STRICT = 12
+N_PARAMS = 13
 PILE_CALLER, PILE_TAKER, PILE_OUT_OF_PLAY = 0, 1, 2
+
+# strict rulings (bits of prm[P_STRICT]) and where each stops play
+GAPS = ("jd23.ruling.favourite-trump", "jd23.ruling.penalty-taker", "jd23.ruling.nothing-to-reshuffle",
+        "jd23.ruling.simultaneous-mistaken", "jd23.ruling.two-favourites", "jd23.ruling.penalty-empty-hand",
+        "jd23.ruling.kitchen-check")
+"""The strict rulings the loop plays to their gap, by bit of prm[P_STRICT] (every strict
+alternative of spec/just_desserts_v23.toml)."""
+G_FAVOURITE_TRUMP, G_PENALTY_TAKER, G_NOTHING_TO_RESHUFFLE, G_SIMULTANEOUS_MISTAKEN = range(4)
+G_TWO_FAVOURITES, G_PENALTY_EMPTY_HAND, G_KITCHEN_CHECK = range(4, 7)
 
 # action codes
 MAX_SEATS = 8
@@ -64,6 +83,8 @@ NONE = MAX_KINDS
 """The missing second or third dessert of a serving, in its code."""
 REFUSED = -1
 """Returned by :func:`play` when a game would overrun the codes buffer."""
+NO_CODE = -2
+"""A step that took no action: the model refuses to list the next chance outcomes (a gap)."""
 
 
 # --------------------------------------------------------------------------- servings
@@ -169,6 +190,19 @@ def _can_serve(hand, seat, g, deck, prm, work):
 
 
 @njit(cache=True)
+def strict(prm, gap):
+    """Is the ruling GAPS[gap] set to strict (play stops where the text is silent)?"""
+    return (prm[P_STRICT] >> gap) & 1 != 0
+
+
+@njit(cache=True)
+def _stop_at_gap(sc, gap):
+    """The game stops at the gap of GAPS[gap], where v23 raises its RuleGap."""
+    sc[S_GAP] = gap
+    sc[S_PHASE] = OVER
+
+
+@njit(cache=True)
 def _clear_round(sc, seat):
     """The round's bookkeeping cleared (answers, mistaken callers, the first caller, trumps)."""
     for s in range(seat.shape[0]):
@@ -179,12 +213,15 @@ def _clear_round(sc, seat):
 
 
 @njit(cache=True)
-def _guest_pile_ran_out(sc, gpile, disc):
+def _guest_pile_ran_out(sc, gpile, disc, prm):
     """jd23.guests.reshuffle-once the first time, jd23.end.second-exhaustion the second."""
     if sc[S_RESHUFFLED]:  # rule: jd23.end.second-exhaustion
         sc[S_PHASE] = OVER
         return
-    if sc[S_DISC] == 0:  # rule: jd23.ruling.nothing-to-reshuffle (game-ends)
+    if sc[S_DISC] == 0:  # rule: jd23.ruling.nothing-to-reshuffle
+        if strict(prm, G_NOTHING_TO_RESHUFFLE):  # rule: jd23.ruling.nothing-to-reshuffle
+            _stop_at_gap(sc, G_NOTHING_TO_RESHUFFLE)
+            return
         sc[S_PHASE] = OVER
         sc[S_RESHUFFLED] = 1
         return
@@ -196,7 +233,7 @@ def _guest_pile_ran_out(sc, gpile, disc):
 
 
 @njit(cache=True)
-def _next_round(sc, seat, gpile, disc):
+def _next_round(sc, seat, gpile, disc, prm):
     """The Maitre D' turns up the next guest, or the guest pile has run out (jd23.round.turn-up-guest)."""
     sc[S_PHASE] = TURN_UP
     sc[S_DRAW_N] = 0
@@ -205,7 +242,7 @@ def _next_round(sc, seat, gpile, disc):
     _clear_round(sc, seat)
     if sc[S_GPILE] > 0:  # rule: jd23.round.turn-up-guest
         return
-    _guest_pile_ran_out(sc, gpile, disc)
+    _guest_pile_ran_out(sc, gpile, disc, prm)
     if sc[S_PHASE] != OVER:  # rule: jd23.end.second-exhaustion
         sc[S_PHASE] = TURN_UP
 
@@ -230,11 +267,11 @@ def _guest_leaves_hungry(sc, seat, gpile, disc, draws, prm):
     sc[S_FIRST] = -1
     n = prm[P_PLAYERS]
     if sc[S_CLOSED]:  # rule: jd23.kitchen.closes
-        _next_round(sc, seat, gpile, disc)
+        _next_round(sc, seat, gpile, disc, prm)
         return
     if sc[S_PILE] < n:  # rule: jd23.kitchen.closes
         _close_kitchen(sc)
-        _next_round(sc, seat, gpile, disc)
+        _next_round(sc, seat, gpile, disc, prm)
         return
     sc[S_PHASE] = DRAW
     for s in range(n):
@@ -246,13 +283,19 @@ def _guest_leaves_hungry(sc, seat, gpile, disc, draws, prm):
 @njit(cache=True)
 def _start_penalties(sc, seat, gpile, disc, pen, draws, prm, due):
     """jd23.call.erroneous-penalty, each mistaken caller (``due[s]`` set) in seat order; an
-    empty hand pays nothing (jd23.ruling.penalty-empty-hand = no-penalty)."""
+    empty hand pays nothing (jd23.ruling.penalty-empty-hand = no-penalty), or is the gap
+    (strict)."""
     sc[S_FIRST] = -1
     k = 0
     for s in range(prm[P_PLAYERS]):
-        if due[s] and seat[s, F_HAND] > 0:  # rule: jd23.call.erroneous-penalty, jd23.ruling.penalty-empty-hand
+        if not due[s]:  # rule: jd23.call.erroneous-penalty
+            continue
+        if seat[s, F_HAND] > 0:  # rule: jd23.call.erroneous-penalty
             pen[k] = s
             k += 1
+        elif strict(prm, G_PENALTY_EMPTY_HAND):  # rule: jd23.ruling.penalty-empty-hand
+            _stop_at_gap(sc, G_PENALTY_EMPTY_HAND)
+            return
     if k == 0:  # rule: jd23.ruling.penalty-empty-hand
         _guest_leaves_hungry(sc, seat, gpile, disc, draws, prm)
         return
@@ -282,6 +325,8 @@ def _contest(sc, seat, gpile, disc, pen, draws, prm):
         due = seat[:, F_MISTAKEN].copy()
         _start_penalties(sc, seat, gpile, disc, pen, draws, prm, due)
     elif count == 1:  # rule: jd23.call.first-serves
+        # v23's _favourite_gap here never stops play: under jd23.ruling.favourite-trump = strict
+        # nobody trumps, so a lone contender is the only live caller (the gap needs two)
         sc[S_PHASE] = SERVE
         sc[S_FIRST] = last
     else:
@@ -332,14 +377,21 @@ def _after_draws(sc, seat, gpile, disc, prm):
     kitchen as soon as a round of draws is impossible, then the next round."""
     if not prm[P_WHEN_EVERYONE_DRAWS] and not sc[S_CLOSED] and sc[S_PILE] < prm[P_PLAYERS]:  # rule: jd23.ruling.kitchen-check, jd23.kitchen.closes
         _close_kitchen(sc)
-    _next_round(sc, seat, gpile, disc)
+    _next_round(sc, seat, gpile, disc, prm)
 
 
 @njit(cache=True)
 def _favourite_draws(sc, seat, gpile, disc, draws, prm, who, count):
-    """jd23.favourite.extra-card, never after the kitchen closed (jd23.kitchen.closes)."""
-    if sc[S_CLOSED] or sc[S_PILE] == 0:  # rule: jd23.kitchen.closes
-        _next_round(sc, seat, gpile, disc)
+    """jd23.favourite.extra-card, never after the kitchen closed (jd23.kitchen.closes); under
+    jd23.ruling.kitchen-check = strict a pile too short for everyone to draw is the gap."""
+    if sc[S_CLOSED]:  # rule: jd23.kitchen.closes
+        _next_round(sc, seat, gpile, disc, prm)
+        return
+    if sc[S_PILE] < prm[P_PLAYERS] and strict(prm, G_KITCHEN_CHECK):  # rule: jd23.ruling.kitchen-check
+        _stop_at_gap(sc, G_KITCHEN_CHECK)
+        return
+    if sc[S_PILE] == 0:  # rule: jd23.kitchen.closes
+        _next_round(sc, seat, gpile, disc, prm)
         return
     count = min(count, sc[S_PILE])
     for i in range(count):
@@ -415,7 +467,7 @@ def _turn_up_step(tb, prm, rng):
     for s in range(prm[P_PLAYERS]):
         seat[s, F_ANSWER] = NOT_YET
     if size == 1 and prm[P_AT_LAST_TURN_UP]:  # rule: jd23.ruling.guest-pile-empty
-        _guest_pile_ran_out(sc, gpile, disc)
+        _guest_pile_ran_out(sc, gpile, disc, prm)
     return C_TURN_UP + g, 0, 1.0 / size
 
 
@@ -448,11 +500,32 @@ def _race_outcome(sc, prm, rng, k):
 
 
 @njit(cache=True)
+def _favourite_gap(tb, deck, prm, work):
+    """v23._favourite_gap: under jd23.ruling.favourite-trump = strict, a race among live
+    callers where one holds a favourite serving is the trump the text never explains."""
+    sc, seat, hand, pile, gpile, disc, pen, draws = tb
+    if not strict(prm, G_FAVOURITE_TRUMP):  # rule: jd23.ruling.favourite-trump
+        return False
+    n = prm[P_PLAYERS]
+    if _live_callers(seat, n) < 2:  # rule: jd23.ruling.favourite-trump
+        return False
+    for s in range(n):
+        if seat[s, F_ANSWER] == CALLED and not seat[s, F_MISTAKEN] and _favourite_servings(hand, s, sc[S_GUEST], deck, prm, work) > 0:  # rule: jd23.ruling.favourite-trump
+            return True
+    return False
+
+
+@njit(cache=True)
 def _race_step(tb, deck, prm, work, rng):
     """Chance decides who of the contenders called first, or that the call was truly
-    simultaneous (jd23.call.first-serves, jd23.call.simultaneous)."""
+    simultaneous (jd23.call.first-serves, jd23.call.simultaneous); under
+    jd23.ruling.favourite-trump = strict the model lists no outcome while a live caller holds
+    a favourite (no action: the gap)."""
     sc, seat, hand, pile, gpile, disc, pen, draws = tb
     kinds, counts, out, who_of = work
+    if not sc[S_TRUMPED] and _favourite_gap(tb, deck, prm, work):  # rule: jd23.ruling.favourite-trump
+        _stop_at_gap(sc, G_FAVOURITE_TRUMP)
+        return NO_CODE, 0, 0.0
     n = prm[P_PLAYERS]
     k = 0
     for s in range(n):
@@ -481,7 +554,7 @@ def _race_step(tb, deck, prm, work, rng):
 def _simultaneous(tb, deck, prm, work):
     """jd23.call.simultaneous: the guest walks away and everyone draws; under
     jd23.ruling.simultaneous-mistaken = penalty a caller in the tie who could not have
-    served pays first."""
+    served pays first (strict: such a caller is the gap)."""
     sc, seat, hand, pile, gpile, disc, pen, draws = tb
     unable = np.zeros(prm[P_PLAYERS], dtype=np.int64)
     anyone = False
@@ -489,7 +562,9 @@ def _simultaneous(tb, deck, prm, work):
         if _is_contender(sc, seat, s) and not _can_serve(hand, s, sc[S_GUEST], deck, prm, work):  # rule: jd23.ruling.simultaneous-mistaken
             unable[s] = 1
             anyone = True
-    if anyone and prm[P_SIMULTANEOUS_PENALTY]:  # rule: jd23.ruling.simultaneous-mistaken
+    if anyone and strict(prm, G_SIMULTANEOUS_MISTAKEN):  # rule: jd23.ruling.simultaneous-mistaken
+        _stop_at_gap(sc, G_SIMULTANEOUS_MISTAKEN)
+    elif anyone and prm[P_SIMULTANEOUS_PENALTY]:  # rule: jd23.ruling.simultaneous-mistaken
         _start_penalties(sc, seat, gpile, disc, pen, draws, prm, unable)
     else:
         _guest_leaves_hungry(sc, seat, gpile, disc, draws, prm)
@@ -621,19 +696,26 @@ def _serve(tb, prm, who, out, r, used):
         seat[s, F_ANSWER] = NOT_YET
         seat[s, F_MISTAKEN] = 0
     sc[S_FIRST] = -1
+    if used > 1 and strict(prm, G_TWO_FAVOURITES):  # rule: jd23.ruling.two-favourites
+        _stop_at_gap(sc, G_TWO_FAVOURITES)
+        return
     extra = used if used <= 1 or prm[P_CARD_PER_FAVOURITE] else 1  # rule: jd23.favourite.extra-card, jd23.ruling.two-favourites
     if extra:  # rule: jd23.favourite.extra-card
         _favourite_draws(sc, seat, gpile, disc, draws, prm, who, extra)
     else:
-        _next_round(sc, seat, gpile, disc)
+        _next_round(sc, seat, gpile, disc, prm)
 
 
 @njit(cache=True)
 def _penalty_step(tb, prm, rng):
     """The next mistaken caller loses a card from its hand, each equally likely, to the pile
     jd23.ruling.penalty-pile names; the taker is jd23.ruling.penalty-taker's
-    (jd23.call.erroneous-penalty)."""
+    (jd23.call.erroneous-penalty).  Under jd23.ruling.penalty-taker = strict the model lists
+    no outcome (no action: the gap)."""
     sc, seat, hand, pile, gpile, disc, pen, draws = tb
+    if strict(prm, G_PENALTY_TAKER):  # rule: jd23.ruling.penalty-taker
+        _stop_at_gap(sc, G_PENALTY_TAKER)
+        return NO_CODE, 0, 0.0
     n = prm[P_PLAYERS]
     who = pen[sc[S_PEN_AT]]
     taker = 0 if prm[P_MAITRE_D_TAKES] and who != 0 else (who + 1) % n  # rule: jd23.ruling.penalty-taker
@@ -715,10 +797,11 @@ def _winners(seat, prm):
 
 @njit(cache=True)
 def play(start_sc, start_seat, start_hand, start_pile, start_gpile, start_disc, start_pen, start_draws,
-         prm, refuses, wants, full, fav, games, rng, codes, among, odds, debug, ends, winners, capacity):
+         prm, refuses, wants, full, fav, games, rng, codes, among, odds, debug, ends, winners, gaps, capacity):
     """Play up to ``games`` games at random from the table ``start_*``: each game's codes go
     into ``codes`` one after another (``ends[g]`` where game g's end), the winners as a bit
-    mask (``winners[g]``).  A game starts only while ``capacity`` more codes fit; returns
+    mask (``winners[g]``), the GAPS index of the strict ruling that stopped it or -1
+    (``gaps[g]``; no winners then).  A game starts only while ``capacity`` more codes fit; returns
     (how many games were played, or REFUSED if a game ran past its capacity; codes written).
     With ``debug`` ``among`` gets each seat step's number of moves (0 at chance) and ``odds``
     each chance outcome's probability."""
@@ -740,6 +823,8 @@ def play(start_sc, start_seat, start_hand, start_pile, start_gpile, start_disc, 
             if pos >= limit:  # plumbing: a game longer than its capacity is refused, never overrun
                 return REFUSED, pos
             code, choices, p = _step(tb, deck, prm, work, rng, debug)
+            if code == NO_CODE:  # plumbing: a gap met while the model lists the next outcomes: no action
+                break
             if code < 0:  # plumbing: a phase the loop does not know
                 return REFUSED, pos
             codes[pos] = code
@@ -748,7 +833,8 @@ def play(start_sc, start_seat, start_hand, start_pile, start_gpile, start_disc, 
                 odds[pos] = p
             pos += 1
         ends[played] = pos
-        winners[played] = _winners(seat, prm)
+        gaps[played] = sc[S_GAP]
+        winners[played] = _winners(seat, prm) if sc[S_GAP] < 0 else 0  # plumbing: a game stopped at a gap names nobody
         played += 1
     return played, pos
 

@@ -23,11 +23,18 @@ into the model's moves (one move object per code, cached), so every game replays
 ``RULES.apply``.  Random numbers come from SplitMix64 (:mod:`tablerules.model.compact_loops`)
 seeded per batch of games, so a seed gives the same games on every machine.
 
-Every non-strict alternative of every jd23.ruling.* is supported.  The caller falls back on
-the step API (``available`` is False) for a setup with any ruling set to ``strict`` (play
-would stop at the gap, which the step API reports as RuleGap), for more than eight players,
-for a deck with more than 256 kinds of dessert or guests, or for a guest wanting more than
-62 tastes (the bit masks).
+Every alternative of every jd23.ruling.* is supported, ``strict`` too: a strict ruling stops
+the game where the step API raises its RuleGap, and its Playout names the ruling (``gap``,
+no winners).  Where ``apply`` raises (jd23.ruling.nothing-to-reshuffle,
+jd23.ruling.simultaneous-mistaken, jd23.ruling.two-favourites,
+jd23.ruling.penalty-empty-hand, jd23.ruling.kitchen-check) the game's last action is the one
+``apply`` refuses; where the model raises while listing the next chance outcomes
+(jd23.ruling.favourite-trump at a race where a live caller holds a favourite serving,
+jd23.ruling.penalty-taker at any penalty) the game ends after the action that led there,
+as the step API's games do (model/playout.py's ``step_playouts``).  The caller falls back
+on the step API (``available`` is False) for more than eight players, for a deck with more
+than 256 kinds of dessert or guests, or for a guest wanting more than 62 tastes (the bit
+masks).
 """
 
 from __future__ import annotations
@@ -39,9 +46,9 @@ from functools import lru_cache
 import numpy as np
 
 from ..compact_loops import batch_seed
-from ..core import STRICT, Setup
+from ..core import Setup
 from ..decks import Deck
-from ..playout import Playout
+from ..playout import Playout, strict_bits
 from . import v23
 from . import v23_loops as loops
 from .v23 import HAND_SIZE, PHASES, Call, Draw, Fail, Favourite, Options, Pass, Penalty, Race, Serve, State, TurnUp
@@ -130,21 +137,20 @@ def params(setup: Setup) -> np.ndarray:
     prm[loops.P_PENALTY_PILE] = ("caller", "taker", "out-of-play").index(o.penalty_pile)
     prm[loops.P_ALONE_ONLY] = o.favourite_with_others == "alone-only"
     prm[loops.P_AT_LAST_TURN_UP] = o.guest_pile_empty == "at-last-turn-up"
-    prm[loops.P_WHEN_EVERYONE_DRAWS] = o.kitchen_check == "when-everyone-draws"
+    prm[loops.P_WHEN_EVERYONE_DRAWS] = o.kitchen_check != "whenever-short"  # rule: jd23.ruling.kitchen-check (strict never closes early either)
     prm[loops.P_SHARED_WIN] = o.full_tie == "shared-win"
     prm[loops.P_SIMULTANEOUS_PENALTY] = o.simultaneous_mistaken == "penalty"
     prm[loops.P_EQUAL_ODDS] = o.race_odds == "equal"
+    prm[loops.P_STRICT] = strict_bits(o, loops.GAPS)
     return prm
 
 
 def available(setup: Setup) -> bool:
-    """Can this setup be played here?  Not with a ruling set to strict, more than eight
-    players or a deck too large for the codes (see the module docstring); the step API
-    plays those."""
+    """Can this setup be played here?  Not with more than eight players or a deck too large
+    for the codes (see the module docstring); the step API plays those.  Strict rulings are
+    played to their gap."""
     options = setup.options
     if not isinstance(options, Options) or not isinstance(setup.components, Deck):  # plumbing: a 2.3 setup
-        return False
-    if any(getattr(options, f.name) == STRICT for f in dataclasses.fields(options)):  # plumbing: a strict ruling stops play at its gap (the step API reports it)
         return False
     return 2 <= setup.players <= loops.MAX_SEATS and _fits(setup.components)  # plumbing: the codes' room
 
@@ -172,6 +178,7 @@ def encode(state: State, tab: DeckTables) -> tuple[np.ndarray, ...]:
     sc[loops.S_DISC] = len(state.discards)
     sc[loops.S_PEN_N] = len(state.penalties)
     sc[loops.S_DRAW_N] = len(state.draws)
+    sc[loops.S_GAP] = -1
     seat = np.zeros((n, loops.N_FIELDS), dtype=np.int64)
     hand = np.zeros((n, T), dtype=np.int32)
     for s in range(n):
@@ -258,12 +265,14 @@ def codebook(tab: DeckTables) -> Codebook:
 @dataclasses.dataclass(frozen=True)
 class Batch:
     """Games as the compiled loop returns them: all their codes one after another, where
-    each game ends, its winners as a bit mask, and (with debug) per action the number of
-    moves a seat chose among (0 at chance) and a chance outcome's probability."""
+    each game ends, its winners as a bit mask, the strict ruling that stopped it (its index
+    in ``loops.GAPS``, -1 for none), and (with debug) per action the number of moves a seat
+    chose among (0 at chance) and a chance outcome's probability."""
 
     codes: np.ndarray
     ends: np.ndarray
     winners: np.ndarray
+    gaps: np.ndarray
     among: np.ndarray | None = None
     odds: np.ndarray | None = None
 
@@ -283,15 +292,16 @@ def play_batches(state: State, games: int, seed: int, *, debug: bool = False, pr
     odds = np.zeros(size if debug else 1, dtype=np.float64)  # plumbing: the per-step record only when debugging
     ends = np.zeros(BATCH, dtype=np.int64)
     winners = np.zeros(BATCH, dtype=np.int64)
+    gaps = np.zeros(BATCH, dtype=np.int64)
     for b in range(0, games, BATCH):
         left = min(BATCH, games - b)
         rng = np.array([batch_seed(seed, b // BATCH)], dtype=np.uint64)
         while left:  # plumbing: as many compiled calls as the buffer needs
             played, used = loops.play(*start, prm, tab.refuses, tab.wants, tab.full, tab.fav, left, rng,
-                                      codes, among, odds, debug, ends, winners, cap)
+                                      codes, among, odds, debug, ends, winners, gaps, cap)
             if played == loops.REFUSED:  # plumbing: a game longer than its bound is refused, never overrun
                 raise ValueError(f"a game ran past its capacity of {cap} actions (v23_playout.capacity is wrong)")
-            yield Batch(codes[:used].copy(), ends[:played].copy(), winners[:played].copy(),
+            yield Batch(codes[:used].copy(), ends[:played].copy(), winners[:played].copy(), gaps[:played].copy(),
                         among[:used].copy() if debug else None, odds[:used].copy() if debug else None)  # plumbing: the per-step record only when debugging
             left -= played
 
@@ -306,8 +316,9 @@ def _named(mask: int, cache: dict[int, frozenset[int]]) -> frozenset[int]:
 def random_playouts(state: State, games: int, seed: int) -> Iterator[Playout]:
     """``games`` games from ``state``, one after another: per game its moves and the winners
     as the model's outcome names them (jd23.score.guests and its tie-breaks; nobody on a full
-    tie unless jd23.ruling.full-tie = shared-win).  The arguments are not checked here: call
-    it through :func:`tablerules.model.playout.iter_playouts`, which does."""
+    tie unless jd23.ruling.full-tie = shared-win); a game a strict ruling stopped names it
+    (``gap``, see the module docstring).  The arguments are not checked here: call it through
+    :func:`tablerules.model.playout.iter_games`, which does."""
     if not available(state.setup):  # plumbing: callers ask available() first
         raise ValueError("this setup cannot be played by the compiled playout: play it through the step API")
     book = codebook(tables(state.setup.components))
@@ -315,8 +326,8 @@ def random_playouts(state: State, games: int, seed: int) -> Iterator[Playout]:
     for batch in play_batches(state, games, seed):
         moves = list(map(book.__getitem__, batch.codes.tolist()))
         a = 0
-        for b, mask in zip(batch.ends.tolist(), batch.winners.tolist()):
-            yield Playout(tuple(moves[a:b]), winners=_named(mask, named))
+        for b, mask, gap in zip(batch.ends.tolist(), batch.winners.tolist(), batch.gaps.tolist()):
+            yield Playout(tuple(moves[a:b]), winners=_named(mask, named), gap=loops.GAPS[gap] if gap >= 0 else "")  # plumbing: a strict ruling's gap
             a = b
 
 

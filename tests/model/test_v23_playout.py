@@ -9,7 +9,12 @@ against the model: move by move, step by step and in distribution.
   on the retail deck (TABLERULES_RETAIL_DECK).
 * Win shares agree with the exact values of random play (the absorbing Markov chain over
   the reachable states, solved here) within five standard errors, and with the step API's.
-* Planted faults (a wrong deck table, a wrong ruling constant) are caught.
+* Under each strict ruling a game stops where v23.py raises its RuleGap (the last action
+  refused by ``apply``, or all applied and the next chance outcomes refused: WHERE), as
+  often as through the step API; all seven strict rulings together stop at the model's
+  first gap.
+* Planted faults (a wrong deck table, a wrong ruling constant, a lost or moved strict bit)
+  are caught.
 """
 
 from __future__ import annotations
@@ -23,13 +28,14 @@ import random
 import numpy as np
 import pytest
 
-from tablerules.model.core import CHANCE, TERMINAL
+from tablerules.model.core import CHANCE, TERMINAL, RuleGap, strict_options
 from tablerules.model.decks import embedded_deck
 from tablerules.model.just_desserts import v23 as jd
 from tablerules.model.just_desserts import v23_loops as loops
 from tablerules.model.just_desserts import v23_playout as fast
-from tablerules.model.playout import Playout, compiled, random_playouts, replay_problem, standard_errors, step_playouts
-from tablerules.proofs.just_desserts_v23_playout_check import alternatives, playout_check_item, step_problem
+from tablerules.model.playout import (Playout, compiled, iter_games, random_playouts, replay_problem, standard_errors,
+                                      step_playouts)
+from tablerules.proofs.just_desserts_v23_playout_check import _one_step, alternatives, playout_check_item, step_problem
 from tablerules.proofs.checks import FAIL, PASS, Context
 
 RULES = jd.RULES
@@ -257,9 +263,10 @@ def _planted(start, games=300, seed=1, **changes):
     playouts = []
     for batch in batches:
         a = 0
-        for b, mask in zip(batch.ends.tolist(), batch.winners.tolist()):
+        for b, mask, gap in zip(batch.ends.tolist(), batch.winners.tolist(), batch.gaps.tolist()):
             playouts.append(Playout(tuple(book[c] for c in batch.codes[a:b].tolist()),
-                                         winners=frozenset(s for s in range(8) if mask >> s & 1)))
+                                    winners=frozenset(s for s in range(8) if mask >> s & 1),
+                                    gap=loops.GAPS[gap] if gap >= 0 else ""))
             a = b
     return playouts, batches
 
@@ -365,11 +372,12 @@ def test_a_game_longer_than_its_capacity_is_refused_not_overrun():
     codes = np.zeros(5, dtype=np.int32)
     ends, winners = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
+    gaps = np.zeros(1, dtype=np.int64)
     played, used = loops.play(*fast.encode(start, tab), prm, tab.refuses, tab.wants, tab.full, tab.fav, 1, rng,
-                              codes, codes, np.zeros(1), False, ends, winners, 5)
+                              codes, codes, np.zeros(1), False, ends, winners, gaps, 5)
     assert played == loops.REFUSED and used == 5
     played, used = loops.play(*fast.encode(start, tab), prm, tab.refuses, tab.wants, tab.full, tab.fav, 1, rng,
-                              codes, codes, np.zeros(1), False, ends, winners, 6)
+                              codes, codes, np.zeros(1), False, ends, winners, gaps, 6)
     assert played == 0  # the game does not start: its longest would not fit
 
 
@@ -402,9 +410,212 @@ def test_play_goes_on_from_any_state(label):
             assert games[0].winners == RULES.outcome(s).winners
 
 
-def test_strict_rulings_go_through_the_step_api():
+def test_strict_rulings_are_compiled():
+    """Every strict alternative is played by the compiled loop (to its gap); all of them at once too."""
     for f in dataclasses.fields(jd.Options):
         if "strict" in f.metadata["alternatives"]:
             setup = RULES.setup(2, jd.Options(**{f.name: "strict"}), embedded_deck("v23-tiny"))
-            assert not fast.available(setup) and not compiled(RULES, setup)
-    assert fast.available(RULES.setup(5, jd.Options(), embedded_deck("v23-tips")))
+            assert fast.available(setup) and compiled(RULES, setup)
+    assert compiled(RULES, RULES.setup(5, strict_options(jd.Options), embedded_deck("v23-tips")))
+
+
+# --------------------------------------------------------------------------- strict rulings: play stops at the gap
+
+
+GAP_SETUPS = {
+    "jd23.ruling.favourite-trump": ("v23-tiny", 2, dict(favourite_trump="strict")),
+    "jd23.ruling.penalty-taker": ("v23-crowd", 2, dict(penalty_taker="strict")),
+    "jd23.ruling.nothing-to-reshuffle": ("v23-tiny", 2, dict(nothing_to_reshuffle="strict")),
+    "jd23.ruling.simultaneous-mistaken": ("v23-tips", 3, dict(simultaneous_mistaken="strict", race_odds="equal",
+                                                                spare_desserts="any")),
+    "jd23.ruling.two-favourites": ("v23-tiny", 2, dict(two_favourites="strict")),
+    "jd23.ruling.penalty-empty-hand": ("v23-crowd", 2, dict(penalty_empty_hand="strict", spare_desserts="any",
+                                                             simultaneous_mistaken="penalty", race_odds="equal")),
+    "jd23.ruling.kitchen-check": ("v23-crowd", 2, dict(kitchen_check="strict")),
+}
+"""Per strict ruling a teaching setup where random play reaches its gap in some 10-60% of games."""
+WHERE = {
+    "jd23.ruling.favourite-trump": "listing", "jd23.ruling.penalty-taker": "listing",
+    "jd23.ruling.nothing-to-reshuffle": "apply", "jd23.ruling.simultaneous-mistaken": "apply",
+    "jd23.ruling.two-favourites": "apply", "jd23.ruling.penalty-empty-hand": "apply", "jd23.ruling.kitchen-check": "apply",
+}
+"""Where v23.py raises each gap: while ``apply`` plays the game's last action, or while
+``chance_outcomes`` lists what comes after it (the race, a penalty)."""
+
+
+def _gap_start(ruling):
+    deck, players, options = GAP_SETUPS[ruling]
+    return _start(deck, players, jd.Options(**options))
+
+
+def _listing_raises(s):
+    """The ruling whose RuleGap the model raises listing what comes next at ``s``, else None."""
+    try:
+        RULES.chance_outcomes(s) if RULES.to_move(s) is CHANCE else RULES.legal_moves(s)
+    except RuleGap as e:
+        return e.ruling
+    return None
+
+
+def where_the_model_stops(start, moves):
+    """("apply", ruling) if ``apply`` refuses the last of ``moves`` with a RuleGap (the
+    others applied), ("listing", ruling) if all apply and listing what comes next raises
+    one, else None (the model plays on, or stops earlier: then another RuleGap escapes)."""
+    s = start
+    for i, move in enumerate(moves):
+        try:
+            s = RULES.apply(s, move)
+        except RuleGap as e:
+            assert i == len(moves) - 1, f"the model stops at {e.ruling} at action {i + 1} of {len(moves)}"
+            return "apply", e.ruling
+    ruling = _listing_raises(s)
+    return ("listing", ruling) if ruling else None
+
+
+def gap_step_problem(start, batch):
+    """step_problem's checks (every action chosen among as many moves as the model lists,
+    every chance outcome offered with its probability) for a debug batch whose games may
+    stop at gaps: a game the batch says a gap stopped must stop where the model raises that
+    RuleGap (its last action refused by ``apply``, or all applied and the next listing
+    refused); any other game must end as the model says, with its winners."""
+    book = fast.codebook(fast.tables(start.setup.components))
+    codes, among, odds = batch.codes.tolist(), batch.among.tolist(), batch.odds.tolist()
+    a = 0
+    for game, (end, mask, gap) in enumerate(zip(batch.ends.tolist(), batch.winners.tolist(), batch.gaps.tolist())):
+        ruling = loops.GAPS[gap] if gap >= 0 else ""
+        s, stopped = start, None
+        for step in range(a, end):
+            move = book[codes[step]]
+            where = f"game {game}, action {step - a + 1} ({move})"
+            try:
+                problem = _one_step(s, move, among[step], odds[step])
+            except RuleGap as e:
+                return f"{where}: the model stops at {e.ruling} before it"
+            if problem:
+                return f"{where}: {problem}"
+            try:
+                s = RULES.apply(s, move)
+            except RuleGap as e:
+                stopped = e.ruling
+                if step != end - 1:
+                    return f"{where}: the model stops at {e.ruling}, the compiled game plays on"
+        stopped = stopped or _listing_raises(s)
+        if stopped != (ruling or None):
+            return f"game {game}: the compiled game stops at {ruling or 'no gap'}, the model at {stopped or 'no gap'}"
+        if not ruling:
+            if RULES.to_move(s) is not TERMINAL:
+                return f"game {game}: not over after its {end - a} actions"
+            if RULES.outcome(s).winners != frozenset(i for i in range(8) if mask >> i & 1):
+                return f"game {game}: other winners"
+        elif mask:
+            return f"game {game}: a game stopped at a gap names winners"
+        a = end
+    return None
+
+
+def test_every_strict_ruling_has_a_gap_setup_here():
+    strict_rulings = {f.metadata["ruling"] for f in dataclasses.fields(jd.Options) if "strict" in f.metadata["alternatives"]}
+    assert set(GAP_SETUPS) == set(WHERE) == set(loops.GAPS) == strict_rulings
+
+
+@pytest.mark.parametrize("ruling", list(GAP_SETUPS))
+def test_a_strict_ruling_stops_compiled_games_where_the_step_api_raises(ruling):
+    """Some games reach the gap, some do not; each replays on the model and stops where
+    v23.py raises (WHERE); step by step every action is one the model offers; iter_playouts
+    raises the RuleGap at the first game that reaches it."""
+    start = _gap_start(ruling)
+    games = list(iter_games(RULES, start, 300, seed=3))
+    stopped = [g for g in games if g.gap]
+    assert {g.gap for g in stopped} == {ruling}
+    assert 10 <= len(stopped) <= 290
+    assert all(not g.winners for g in stopped)
+    assert replay_problem(RULES, start, games) is None, replay_problem(RULES, start, games)
+    assert {where_the_model_stops(start, g.moves) for g in stopped} == {(WHERE[ruling], ruling)}
+    for batch in fast.play_batches(start, 60, seed=3, debug=True):
+        assert (problem := gap_step_problem(start, batch)) is None, problem
+    with pytest.raises(RuleGap) as e:
+        random_playouts(RULES, start, 300, seed=3)
+    assert e.value.ruling == ruling
+
+
+def _agree_in_share(ours, theirs):
+    """Two shares of games (compiled, step API) within five standard errors of their difference."""
+    (a, n), (b, m) = ours, theirs
+    p = (a * n + b * m) / (n + m)
+    spread = math.sqrt(p * (1 - p) * (1 / n + 1 / m))
+    return abs(a - b) <= 5 * spread
+
+
+@pytest.mark.parametrize("ruling", list(GAP_SETUPS))
+def test_the_share_of_games_stopped_at_a_gap_is_the_step_apis(ruling):
+    """The compiled games reach the gap as often as the step API's (which raise it there:
+    model/playout.py's step_playouts gives those games with ``gap``), and win as often."""
+    start = _gap_start(ruling)
+    ours = list(iter_games(RULES, start, 4_000, seed=7))
+    theirs = list(step_playouts(RULES, start, 400, seed=7))
+    assert {g.gap for g in theirs} == {ruling, ""}
+    for stat in (lambda g: g.gap == ruling, lambda g: 0 in g.winners, lambda g: not g.gap and not g.winners):
+        a, b = sum(map(stat, ours)) / len(ours), sum(map(stat, theirs)) / len(theirs)
+        assert _agree_in_share((a, len(ours)), (b, len(theirs))), (ruling, a, b)
+
+
+@pytest.mark.slow
+def test_all_strict_rulings_at_once_stop_where_the_step_api_does():
+    """All seven strict together on v23-crowd (two players) and v23-tips (three): the first
+    gap a game meets is the model's (the order of the checks within a move matters), and
+    each gap is met as often as through the step API."""
+    for deck, players in (("v23-crowd", 2), ("v23-tips", 3)):
+        start = _start(deck, players, strict_options(jd.Options))
+        ours = list(iter_games(RULES, start, 6_000, seed=2))
+        assert replay_problem(RULES, start, ours) is None, replay_problem(RULES, start, ours)
+        for batch in fast.play_batches(start, 100, seed=2, debug=True):
+            assert (problem := gap_step_problem(start, batch)) is None, problem
+        theirs = list(step_playouts(RULES, start, 600, seed=2))
+        for ruling in ("", *loops.GAPS):
+            a = sum(g.gap == ruling for g in ours) / len(ours)
+            b = sum(g.gap == ruling for g in theirs) / len(theirs)
+            assert _agree_in_share((a, len(ours)), (b, len(theirs))), (deck, ruling, a, b)
+
+
+@pytest.mark.parametrize("ruling", list(GAP_SETUPS))
+def test_a_lost_strict_bit_is_caught(ruling):
+    """The ruling's strict bit planted as clear: the compiled games play on through the gap
+    (as under the default alternative), which the replay refuses, and step by step too."""
+    start = _gap_start(ruling)
+    prm = fast.params(start.setup)
+    prm[loops.P_STRICT] &= ~(1 << loops.GAPS.index(ruling))
+    games, batches = _planted(start, prm=prm)
+    assert not any(g.gap for g in games)
+    problem = replay_problem(RULES, start, games)
+    assert problem is not None and f"stops at the gap {ruling}" in problem, problem
+    assert any(gap_step_problem(start, b) for b in batches)
+
+
+@pytest.mark.parametrize("planted", ["jd23.ruling.penalty-taker", "jd23.ruling.two-favourites"])
+def test_a_strict_bit_moved_to_another_ruling_is_caught(planted):
+    """Under favourite-trump = strict, the strict bit planted on another ruling (one met
+    while listing, one met in apply): games stop where the model plays on, and play on
+    where it stops."""
+    start = _gap_start("jd23.ruling.favourite-trump")
+    prm = fast.params(start.setup)
+    prm[loops.P_STRICT] = 1 << loops.GAPS.index(planted)
+    games, batches = _planted(start, prm=prm)
+    assert {g.gap for g in games} == {planted, ""}
+    problem = replay_problem(RULES, start, games)
+    assert problem is not None and ("plays on" in problem or "jd23.ruling.favourite-trump" in problem), problem
+    assert any(gap_step_problem(start, b) for b in batches)
+
+
+@pytest.mark.parametrize("ruling", ["jd23.ruling.favourite-trump", "jd23.ruling.two-favourites"])
+def test_a_gap_game_cut_short_or_played_past_its_gap_is_refused(ruling):
+    """replay_problem refuses a gap game without its last action (the model plays on), one
+    with a further action appended (the model stops before it), and one that does not name
+    its gap."""
+    start = _gap_start(ruling)
+    stopped = next(g for g in iter_games(RULES, start, 100, seed=3) if g.gap)
+    early = dataclasses.replace(stopped, moves=stopped.moves[:-1])
+    assert "plays on" in (replay_problem(RULES, start, [early]) or "")
+    unnamed = dataclasses.replace(stopped, gap="")
+    assert f"gap {ruling}" in (replay_problem(RULES, start, [unnamed]) or "")
+    past = dataclasses.replace(stopped, moves=stopped.moves + (jd.Race(0),))
+    assert f"gap {ruling}" in (replay_problem(RULES, start, [past]) or "")
