@@ -245,4 +245,14 @@ def random_playouts(state: State, games: int, seed: int) -> Iterator[Playout]:
             a = b
 
 
-__all__ = ["available", "random_playouts", "MOVES", "playable"]
+CHANCE_MOVES = frozenset({Reveal, FirstPlayer})
+"""The move classes of chance outcomes (a turned tile's colour, dishes.play.turn; the first
+player under dishes.ruling.first-player=random); Turn, Place and Pass are a seat's."""
+
+
+def seat_moves(moves: tuple) -> int:
+    """How many of a game's moves are a seat's (chance outcomes left out; passes counted)."""
+    return len(moves) - sum(type(m) in CHANCE_MOVES for m in moves)
+
+
+__all__ = ["available", "random_playouts", "MOVES", "playable", "CHANCE_MOVES", "seat_moves"]

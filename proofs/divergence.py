@@ -445,16 +445,18 @@ class RulingDivergence:
             and len(self.pairs) == len(alternative_pairs_of(self.alternatives))
 
     def primary(self) -> Divergence | None:
-        """The witness to show: default vs strict where strict exists, else the default
-        against the alternative it parts from soonest (a player-visible difference first)."""
+        """The witness to show: the default against the reading of play it parts from soonest
+        (a player-visible difference first); only where no such reading parts from it, the
+        default against ``strict`` (which shows where the text is silent, not what a reading
+        does there)."""
         default = self.alternatives[0]
         with_default = [d for d in self.pairs if d.a == default and d.found]
         if not with_default:
             return next((d for d in self.pairs if d.found), None)
-        strict = [d for d in with_default if d.b == STRICT]
-        if strict:
-            return strict[0]
-        return min(with_default, key=lambda d: (d.kind == "state", len(d.steps)))
+        real = [d for d in with_default if d.b != STRICT]
+        if real:
+            return min(real, key=lambda d: (d.kind == "state", len(d.steps)))
+        return next(d for d in with_default if d.b == STRICT)
 
 
 @dataclass

@@ -506,25 +506,33 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def run_all(tasks: list[Callable[[], Any]], workers: int = 1) -> list[Any]:
+def run_all(tasks: list[Callable[[], Any]], workers: int = 1, done: Callable[[int], None] | None = None) -> list[Any]:
     """Run independent tasks, in ``workers`` forked processes when more than one (results
     come back pickled; the tasks themselves are inherited by fork, never pickled).
+    ``done`` hears how many tasks have finished, as they finish (a progress display).
 
     Ctrl-C (or any other exception in the parent) stops every worker at once and is raised
     again, so an interrupted run never carries on or reports success.
     """
     import multiprocessing as mp
 
+    tell = done or (lambda n: None)
     if workers <= 1 or len(tasks) <= 1 or "fork" not in mp.get_all_start_methods():
-        return [t() for t in tasks]
+        out = []
+        for t in tasks:
+            out.append(t())
+            tell(len(out))
+        return out
     global _TASKS
     _TASKS = tasks
     pool = mp.get_context("fork").Pool(min(workers, len(tasks)), initializer=_ignore_interrupts)
     try:
-        result = pool.map_async(_run_task, range(len(tasks)), chunksize=1)
-        while not result.ready():
-            result.wait(0.2)  # short waits: the parent stays responsive to Ctrl-C
-        out = result.get()
+        results = [pool.apply_async(_run_task, (i,)) for i in range(len(tasks))]
+        while not all(r.ready() for r in results):
+            results[next(i for i, r in enumerate(results) if not r.ready())].wait(0.2)  # short waits: Ctrl-C is heard
+            tell(sum(r.ready() for r in results))
+        out = [r.get() for r in results]
+        tell(len(out))
         pool.close()
         return out
     except BaseException:

@@ -4,7 +4,7 @@ What each check covers is decided by budgets counted in states, pairs or games, 
 report is the same on any machine and under any load, timings aside (the ``time`` column
 and the ``total`` line).  ``--max-seconds`` may stop a run: the check under way is then
 ``incomplete``, the rest ``not run``, and the exit status 3, unless a check has already
-failed.  Ctrl-C does the same with exit status 130.
+failed.  Ctrl-C does the same with exit status 130, SIGTERM with 143.
 """
 
 from __future__ import annotations
@@ -25,11 +25,18 @@ from tablerules.proofs.checks import FAIL, INCOMPLETE, NOT_RUN, PASS, CheckItem,
 from . import console
 from .commandline import DECK_LIMITS, add_command, add_json, add_max_seconds, emit_json, ruleset_arg, unique
 from tablerules.proofs.files import check_writable_folder
-from .limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, MAX_SCALE, TimeLimit, handled, number, time_limit
+from .limits import (BY_MAX_SECONDS, EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, MAX_SCALE, Statuses, TimeLimit, check_signal,
+                     handled, interrupted_status, interrupted_text, number, time_limit)
 from .schemas import document
 from .traces import finding_json, trace_lines, write_itf
 
 INTERRUPTED = "interrupted"
+
+CHECK_STATUSES = Statuses(fail="a check failed: a rule broken, a proof result other than the one on record, a check "
+                               "that crashed, a rule set that does not load",
+                          incomplete=(BY_MAX_SECONDS + " (the check under way is incomplete, the rest not run; a FAIL "
+                                      "found before still exits 1)",))
+PROVE_STATUSES = Statuses(fail="a proof result other than the one on record, or a proof that crashed")
 
 
 # --------------------------------------------------------------------------- arguments
@@ -43,7 +50,8 @@ def add_parsers(sub: Any) -> None:
         "and the z3 proofs against their expected results.  Budgets count states, never seconds, so the "
         "verdict does not depend on the machine.",
         ["tablerules check", "tablerules check dishes --quick", "tablerules check just-desserts --retail-deck deck.json",
-         "tablerules check --json > report.json", "tablerules check --max-seconds 600 --out-itf traces/"])
+         "tablerules check --json > report.json", "tablerules check --max-seconds 600 --out-itf traces/"],
+        statuses=CHECK_STATUSES)
     c.add_argument("rulesets", nargs="*", type=ruleset_arg, metavar="RULESET",
                    help="rule sets to check (default: all): " + ", ".join(registry.ruleset_ids()))
     c.add_argument("--ruleset", action="append", default=[], type=ruleset_arg, help="the same, as an option (repeatable)")
@@ -64,7 +72,7 @@ def add_parsers(sub: Any) -> None:
     p = add_command(sub, "prove", "run a rule set's z3 proofs and compare with the expected results",
                     "Run the z3 proofs and fact checks of one rule set and compare each result with the one on "
                     "record in proofs/manifests/.",
-                    ["tablerules prove dishes", "tablerules prove just-desserts --json"])
+                    ["tablerules prove dishes", "tablerules prove just-desserts --json"], statuses=PROVE_STATUSES)
     p.add_argument("ruleset", type=ruleset_arg, help="rule set id: " + ", ".join(registry.ruleset_ids()))
     add_json(p, "prove")
     p.set_defaults(run=run_prove)
@@ -91,9 +99,14 @@ def run_items(items: list[CheckItem], ctx: Context, max_seconds: float | None = 
             for n, item in enumerate(items, 1):
                 err.write(f"[{n}/{len(items)}] {item.ruleset}: {item.name} ...\n")
                 err.flush()
+                console.activity(f"[{n}/{len(items)}] {item.ruleset}: {item.name}")
                 t0 = time.perf_counter()
                 try:
-                    r = item.run(ctx)
+                    try:
+                        r = item.run(ctx)
+                    except Exception as e:  # a crashing check is a failure with its cause, not a traceback
+                        r = CheckResult(item.ruleset, item.name, FAIL, f"check raised {type(e).__name__}: {e}")
+                    check_signal()  # a signal the check swallowed (a worker that died of it) is no verdict
                 except TimeLimit:
                     stopped = f"time limit ({max_seconds:g} s)"
                     results.append(CheckResult(item.ruleset, item.name, INCOMPLETE, f"stopped by the {stopped}"))
@@ -101,10 +114,8 @@ def run_items(items: list[CheckItem], ctx: Context, max_seconds: float | None = 
                 except KeyboardInterrupt:
                     handled()
                     stopped = INTERRUPTED
-                    results.append(CheckResult(item.ruleset, item.name, INCOMPLETE, "interrupted (Ctrl-C)"))
+                    results.append(CheckResult(item.ruleset, item.name, INCOMPLETE, interrupted_text()))
                     break
-                except Exception as e:  # a crashing check is a failure with its cause, not a traceback
-                    r = CheckResult(item.ruleset, item.name, FAIL, f"check raised {type(e).__name__}: {e}")
                 if not r.seconds:
                     r.seconds = time.perf_counter() - t0
                 if after_each is not None:
@@ -123,7 +134,7 @@ def run_items(items: list[CheckItem], ctx: Context, max_seconds: float | None = 
 
 def exit_status(results: list[CheckResult], stopped: str) -> int:
     if stopped == INTERRUPTED:
-        return EXIT_INTERRUPTED
+        return interrupted_status()
     if any(r.status == FAIL for r in results):
         return EXIT_FAIL
     if stopped or any(r.status in (INCOMPLETE, NOT_RUN) for r in results):
@@ -237,7 +248,7 @@ def print_report(results: list[CheckResult], out: TextIO | None = None, stopped:
     parts = [f"{counts[PASS]} passed", f"{counts[FAIL]} failed"]
     parts += [f"{counts[k]} {k}" for k in (INCOMPLETE, NOT_RUN) if counts[k]]
     if stopped:
-        parts[-1] += "; interrupted (Ctrl-C)" if stopped == INTERRUPTED else f"; stopped by the {stopped}"
+        parts[-1] += f"; {interrupted_text()}" if stopped == INTERRUPTED else f"; stopped by the {stopped}"
     out.write("\n")
     console.line(", ".join(parts), out, status="failed" if counts[FAIL] else None)
 

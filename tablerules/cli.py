@@ -4,7 +4,7 @@ Every command lives in its own module (``add_parsers`` + ``run``); this module w
 together and turns every way a run can end into an exit status (see
 :mod:`tablerules.limits`): 0 nothing wrong, 1 a rule broken or a check failed, 2 bad input
 or an output that cannot be written (one line on standard error, never a traceback), 3
-incomplete, 130 interrupted.  A command module may instead offer ``add_parser(subparsers,
+incomplete, 130 interrupted by Ctrl-C, 143 by SIGTERM.  A command module may instead offer ``add_parser(subparsers,
 setup_args)`` and ``run(args, build_setup)`` (the setup arguments and the function that reads
 them), or only ``main(argv)``, which gets the rest of the command line as it is.
 """
@@ -22,13 +22,16 @@ from typing import Any, Sequence
 from tablerules.model.core import SetupError
 from tablerules.spec import SpecError
 
+from . import console
 from .commandline import Parser, UsageError, add_setup_args, build_setup
 from tablerules.proofs.files import OutputError, describe
-from .limits import EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_USAGE, STATUS_TEXT, Stop, TimeLimit, handled, interrupt
+from .limits import (EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USAGE, STATUS_TEXT, Stop, TimeLimit, handled, interrupt, interrupted_status,
+                     interrupted_text, signalled)
 from .schemas import tool_version
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("check", "tablerules.check"),
+    ("explain", "tablerules.explain_cli"),
     ("explore", "tablerules.explore_cli"),
     ("prove", "tablerules.check"),
     ("list", "tablerules.list_cli"),
@@ -37,6 +40,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("solve", "tablerules.solve_cli"),
     ("simulate", "tablerules.simulate_cli"),
     ("vectors", "tablerules.vectors_cli"),
+    ("judge", "tablerules.judge_cli"),
 )
 """Command name -> module.  A module missing from this installation leaves its command out."""
 
@@ -47,10 +51,12 @@ EXAMPLES = """examples:
   tablerules explore dishes --players 2 --deck 3x4 --strict
   tablerules rulings dishes --out rulings.md
   tablerules vectors verify mygame.itf.json
+  tablerules explain poach-back                     # a clause: wording, rulebook lines, code, tests
+  tablerules judge just-desserts game.itf.json --move "pass"   # may this move be made here?
 
 `tablerules COMMAND --help` shows each command's options and examples; --json on check,
-explore, list, mutants, prove, rulings, simulate, solve and vectors verify writes a document described by
-spec/schemas/<command>.schema.json.
+explain, explore, judge, list, mutants, prove, rulings, simulate, solve and vectors verify writes a document
+described by spec/schemas/<command>.schema.json.
 
 """ + STATUS_TEXT
 
@@ -98,13 +104,21 @@ def _unraisable(hook: Any) -> Any:
     def handle(unraisable: Any) -> None:
         if isinstance(unraisable.exc_value, KeyboardInterrupt):
             if Stop.state != "handled":
-                signal.raise_signal(signal.SIGINT)
+                _redeliver(Stop.signum or signal.SIGINT)
         elif isinstance(unraisable.exc_value, TimeLimit) and callable(signal.getsignal(signal.SIGALRM)):
-            signal.raise_signal(signal.SIGALRM)
+            _redeliver(signal.SIGALRM)
         else:
             hook(unraisable)
 
     return handle
+
+
+def _redeliver(signum: int) -> None:
+    """Send ``signum`` again a moment later, from another thread: raised here, inside the hook,
+    the handler's exception would be lost with the hook's."""
+    timer = threading.Timer(0.01, os.kill, (os.getpid(), signum))
+    timer.daemon = True
+    timer.start()
 
 
 def main(argv: Sequence[str] | None = None, *, last: bool = False) -> int:
@@ -113,15 +127,25 @@ def main(argv: Sequence[str] | None = None, *, last: bool = False) -> int:
     if threading.current_thread() is not threading.main_thread():
         return _main(argv)
     saved = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT), sys.unraisablehook
-    Stop.state = None
+    if not last:  # the program's entry point took the signals before its imports: keep what came since
+        Stop.state = Stop.signum = None
     signal.signal(signal.SIGTERM, interrupt)
     signal.signal(signal.SIGINT, interrupt)
     sys.unraisablehook = _unraisable(saved[2])
     try:
-        return _main(argv)
-    except KeyboardInterrupt:  # after the command returned, before this function did
-        handled()
-        return EXIT_INTERRUPTED
+        with console.heartbeat():
+            status = _main(argv)
+        if signalled() and status not in (EXIT_INTERRUPTED, EXIT_TERMINATED):  # swallowed on the way to an error
+            raise KeyboardInterrupt
+        return status
+    except KeyboardInterrupt:  # swallowed below, or after the command returned, before this function did
+        return _interrupted()
+    except Exception:
+        if not signalled():
+            raise
+        # what a signal left behind when the code it landed in turned it into another error (a
+        # numba compile cut short raises RuntimeError later): the signal ends the run, not the error
+        return _interrupted()
     finally:
         if last:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -146,19 +170,21 @@ def _main(argv: Sequence[str] | None) -> int:
             args = p.parse_args(argv)
         except SystemExit as e:  # --help, --version
             return int(e.code or 0)
+        args.argv = argv  # what the run was asked: a report's reproduce line (commandline.reproduce_line)
+        console.activity("tablerules " + " ".join(argv)[:120])
         if getattr(args, "run", None) is None:
             raise UsageError("tablerules: say which command to run (`tablerules --help` lists them)")
         status = args.run(args)
         sys.stdout.flush()
+        if status in (EXIT_INTERRUPTED, EXIT_TERMINATED) or signalled():  # stopped by a signal, or one swallowed below
+            raise KeyboardInterrupt
         return status
     except UsageError as e:
         return _error(str(e) if str(e).startswith("tablerules") else f"tablerules: {e}")
     except (SetupError, SpecError, OutputError) as e:
         return _error(f"tablerules: {_one_line(e)}")
-    except KeyboardInterrupt:
-        handled()
-        print("tablerules: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:  # the command's own report (if any) says what ran; this line says why it stopped
+        return _interrupted()
     except TimeLimit:  # a limit that rang outside any command's own handling
         print("tablerules: incomplete: stopped by the time limit", file=sys.stderr)
         return EXIT_INCOMPLETE
@@ -171,6 +197,13 @@ def _main(argv: Sequence[str] | None) -> int:
             return _error(f"tablerules: {where}: {describe(e)}")
         _silence_stdout()
         return _error(f"tablerules: cannot write the output: {describe(e)}")
+
+
+def _interrupted() -> int:
+    """The run ends on the signal that came: one line, exit status 130 (Ctrl-C) or 143 (SIGTERM)."""
+    handled()
+    print(f"tablerules: {interrupted_text()}", file=sys.stderr)
+    return interrupted_status()
 
 
 def _one_line(e: BaseException) -> str:

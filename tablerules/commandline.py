@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from typing import Any, Iterable, Sequence
 
 from tablerules.model import decks, registry
 from tablerules.model.core import SetupError, parse_options, strict_options
 
-from .limits import MAX_ARGUMENT, MAX_SECONDS, STATUS_TEXT, number
+from .limits import BY_MAX_SECONDS, MAX_ARGUMENT, MAX_SECONDS, NO_VERDICT, Statuses, number
 
 
 class UsageError(Exception):
@@ -32,16 +33,31 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def epilog(examples: Sequence[str], notes: str = "") -> str:
-    """The text under a command's options: its examples, notes, and the exit statuses."""
+def epilog(examples: Sequence[str], notes: str = "", statuses: Statuses = NO_VERDICT) -> str:
+    """The text under a command's options: its examples, notes, and the exit statuses it can return."""
     text = "examples:\n" + "\n".join(f"  {e}" for e in examples)
     if notes:
         text += "\n\n" + notes
-    return text + "\n\n" + STATUS_TEXT
+    return text + "\n\n" + statuses.text()
 
 
-def add_command(sub: Any, name: str, help_text: str, description: str, examples: Sequence[str], notes: str = "") -> Parser:
-    return sub.add_parser(name, help=help_text, description=description, epilog=epilog(examples, notes))
+def add_command(sub: Any, name: str, help_text: str, description: str, examples: Sequence[str], notes: str = "",
+                statuses: Statuses = NO_VERDICT) -> Parser:
+    """A subcommand whose --help ends with its examples, notes and exit statuses (``statuses``:
+    the ones it can return, with its own causes; kept on the parser as the default ``statuses``)."""
+    p = sub.add_parser(name, help=help_text, description=description, epilog=epilog(examples, notes, statuses))
+    declare_statuses(p, statuses)
+    return p
+
+
+def declare_statuses(p: argparse.ArgumentParser, statuses: Statuses) -> None:
+    """Record on ``p`` the exit statuses its command can return (the command line holds it to them)."""
+    p.set_defaults(statuses=statuses)
+
+
+def max_seconds_statuses(fail: str | None, *other: str) -> Statuses:
+    """The statuses of a command with --max-seconds: 3 when the limit stopped it, or for ``other`` causes."""
+    return Statuses(fail=fail, incomplete=(BY_MAX_SECONDS, *other))
 
 
 def ruleset_arg(text: str) -> str:
@@ -69,6 +85,33 @@ def add_max_seconds(p: argparse.ArgumentParser, default: float | None = None) ->
     p.add_argument("--max-seconds", type=number(float, 0, MAX_SECONDS), default=default, metavar="S",
                    help="wall-clock limit: stops the run and reports it incomplete (exit status 3); never decides a "
                         f"verdict (at most {MAX_SECONDS:,}; default: {'none' if default is None else f'{default:g}'})")
+
+
+def add_seed(p: argparse.ArgumentParser, default: int, what: str) -> None:
+    """--seed S: the seed of a command's sampling (``what``: which figures it decides); the
+    report carries the line that reproduces them (:func:`reproduce_line`)."""
+    p.add_argument("--seed", type=number(int, 0, 2**63 - 1), default=default, metavar="S",
+                   help=f"the random seed of {what}: the same seed gives the same figures, and the report names "
+                        f"the command line that reproduces them (default {default})")
+
+
+def reproduce_line(args: argparse.Namespace) -> str:
+    """`reproduce: tablerules rulings dishes --quick --seed 7`: the command line of this run
+    with its seed spelled out (and without --out, --json or --out-itf, which change where the
+    figures go, not what they are)."""
+    words = list(getattr(args, "argv", None) or [])
+    kept: list[str] = []
+    skip = False
+    for w in words:
+        if skip:
+            skip = False
+            continue
+        name = w.split("=", 1)[0]
+        if name in ("--seed", "--out", "--out-itf") or name == "--json":
+            skip = "=" not in w and name != "--json"
+            continue
+        kept.append(w)
+    return "reproduce: tablerules " + shlex.join(kept + ["--seed", str(args.seed)])
 
 
 DECK_LIMITS = (f"at most {decks.MAX_DECK_BYTES // 1_000_000} MB, {decks.MAX_DESSERT_KINDS} kinds of dessert, "

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
-from typing import Any, Iterable, Sequence, TextIO
+from contextlib import contextmanager
+from typing import Any, Iterable, Iterator, Sequence, TextIO
 
 from rich import box
 from rich.console import Console
@@ -24,7 +26,8 @@ PLAIN_WIDTH = 200
 TIMING_WIDTH = 10
 """Width of a column of timings (`12345.6 s`)."""
 PROGRESS_EVERY = float(os.environ.get("TABLERULES_PROGRESS_SECONDS") or 5.0)
-"""Seconds between progress lines when standard error is not a terminal (TABLERULES_PROGRESS_SECONDS)."""
+"""Seconds between progress lines when standard error is not a terminal, and the longest
+silence on standard error the heartbeat allows (TABLERULES_PROGRESS_SECONDS)."""
 
 STYLES = {"pass": "bold green", "ok": "bold green", "FAIL": "bold red", "fail": "bold red",
           "incomplete": "bold yellow", "not run": "yellow", "interrupted": "bold yellow", "unreadable": "bold red"}
@@ -155,6 +158,8 @@ class Progress:
             self._live = Live(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
                               console=console(self.stream), transient=True, auto_refresh=False)
             self._live.start()
+            with _Beat.lock:
+                _Beat.live += 1
             self._task = self._live.add_task(escape(self.label), total=budget or None, info="")
         info = self.text(search)[len(self.label) + 2:]
         self._live.update(self._task, completed=min(search.states, budget) if budget else None, info=escape(info))
@@ -164,6 +169,8 @@ class Progress:
         if self._live is not None:
             self._live.stop()
             self._live = None
+            with _Beat.lock:
+                _Beat.live = max(0, _Beat.live - 1)
 
 
 def progress_factory():
@@ -183,3 +190,144 @@ def progress_factory():
         bars.clear()
 
     return factory, close
+
+
+# --------------------------------------------------------------------------- the heartbeat
+
+
+class _Beat:
+    """What the heartbeat knows: the activity under way, its counter, when standard error
+    last got a line.  Every field is read and written under ``lock``."""
+
+    lock = threading.RLock()
+    last = 0.0
+    """When standard error last got a whole line (time.monotonic())."""
+    open_line = False
+    """The last write left a line unfinished: a heartbeat now would break it."""
+    latest = ""
+    """The last line written: the activity when none was named."""
+    latest_at = 0.0
+    partial = ""
+    what = ""
+    since = 0.0
+    done: int | None = None
+    total: int | None = None
+    unit = ""
+    live = 0
+    """Live displays drawing on a terminal: the heartbeat keeps quiet while one draws."""
+    running = False
+
+
+def _reset_after_fork() -> None:
+    """A forked worker gets a fresh lock (the heartbeat thread may have held the old one) and no heartbeat."""
+    _Beat.lock = threading.RLock()
+    _Beat.running = False
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_after_fork)
+
+
+def activity(what: str, total: int | None = None, unit: str = "") -> None:
+    """Name what the run does now (``[9/69] dishes: mutation coverage``); with ``total``, the
+    heartbeat also says how far it got (:func:`advance`) and at what rate."""
+    with _Beat.lock:
+        _Beat.what, _Beat.since = what, time.monotonic()
+        _Beat.done, _Beat.total, _Beat.unit = (0 if total is not None or unit else None), total, unit
+
+
+def advance(done: int) -> None:
+    """How many ``unit`` of the current activity are done (cheap: no output; the heartbeat reads it)."""
+    _Beat.done = done
+
+
+def heartbeat_text(now: float | None = None) -> str:
+    """The heartbeat's line: the activity, how far, the rate, the time it has taken."""
+    now = time.monotonic() if now is None else now
+    with _Beat.lock:
+        named = bool(_Beat.what) and (_Beat.done is not None or _Beat.since >= _Beat.latest_at or not _Beat.latest)
+        what = (_Beat.what if named else _Beat.latest) or "starting"  # the named activity, or a newer line
+        elapsed = now - (_Beat.since if named else _Beat.latest_at)
+        parts = []
+        if _Beat.done is not None:
+            of = f" of {_Beat.total:,}" if _Beat.total is not None else ""
+            unit = f" {_Beat.unit}" if _Beat.unit else ""
+            parts.append(f"{_Beat.done:,}{of}{unit}")
+            parts.append(f"{_Beat.done / max(elapsed, 1e-9):,.1f}{unit or ' units'}/s")
+        parts.append(f"{elapsed:.0f} s")
+    return f"  ... {what.strip()[:160]}: still working, " + ", ".join(parts)
+
+
+class _Watched:
+    """Standard error, noting when each line goes out (so that the heartbeat speaks only into
+    a silence) and keeping the heartbeat's lines from cutting into anyone else's."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        with _Beat.lock:
+            n = self._stream.write(text)
+            if text:
+                lines = (_Beat.partial + text).split("\n")
+                _Beat.partial = lines.pop()[-400:]  # what follows the last newline (print writes the newline apart)
+                _Beat.open_line = bool(_Beat.partial)
+                done = [x.strip() for x in lines if x.strip()]
+                if done:
+                    _Beat.latest, _Beat.latest_at = done[-1], time.monotonic()
+                if not _Beat.open_line:
+                    _Beat.last = time.monotonic()
+        return n
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _beat_loop(stop: threading.Event, out: TextIO, every: float) -> None:
+    tick = min(every / 10, 0.5)
+    while not stop.wait(tick):  # speaks after every - 2 ticks of silence: a line at least every ``every`` s
+        now = time.monotonic()
+        with _Beat.lock:
+            if now - _Beat.last < every - 2 * tick or _Beat.open_line or _Beat.live:
+                continue
+            try:
+                out.write(heartbeat_text(now) + "\n")
+                out.flush()
+            except (OSError, ValueError):  # standard error went away: nobody to tell
+                return
+            _Beat.last = now
+
+
+@contextmanager
+def heartbeat(every: float | None = None) -> Iterator[None]:
+    """While the block runs, a line on standard error at least every ``every`` seconds
+    (default PROGRESS_EVERY), terminal or not: when nothing else was written for that long, a
+    background thread writes what the run is doing (:func:`activity`), how far and at what
+    rate.  Standard output is never touched.  Nested uses share the outer heartbeat."""
+    if _Beat.running or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    every = PROGRESS_EVERY if every is None else every
+    saved = sys.stderr
+    watched = _Watched(saved)
+    stop = threading.Event()
+    with _Beat.lock:
+        _Beat.running, _Beat.last, _Beat.open_line, _Beat.latest, _Beat.live = True, time.monotonic(), False, "", 0
+        _Beat.latest_at, _Beat.partial = _Beat.last, ""
+        _Beat.what, _Beat.done, _Beat.total, _Beat.unit = "", None, None, ""
+    sys.stderr = watched  # type: ignore[assignment]
+    thread = threading.Thread(target=_beat_loop, args=(stop, saved, every), name="tablerules-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+        if sys.stderr is watched:
+            sys.stderr = saved
+        with _Beat.lock:
+            _Beat.running = False

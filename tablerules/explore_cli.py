@@ -19,7 +19,7 @@ from tablerules.proofs import gaps as gp
 from tablerules.proofs.explorer import Budget, Finding, explore, finding_traces, graph_analysis
 
 from . import console
-from .commandline import add_command, add_json, add_max_seconds, add_setup_args, build_setup, emit_json
+from .commandline import add_command, add_json, add_max_seconds, add_setup_args, build_setup, emit_json, max_seconds_statuses
 from tablerules.proofs.files import check_writable_folder
 from .limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, MAX_STATES, number
 from .schemas import document
@@ -38,7 +38,8 @@ def add_parsers(sub: Any) -> None:
          "tablerules explore dishes --players 2 --deck 3x4 --strict",
          "tablerules explore dishes --players 3 --ruling deal-3-players=spare-layout --max-states 100000",
          "tablerules explore just-desserts --deck jd-rivals --option poaching --json",
-         "tablerules explore dishes --deck 2x4 --strict --out-itf traces/"])
+         "tablerules explore dishes --deck 2x4 --strict --out-itf traces/"],
+        statuses=max_seconds_statuses("a finding: a violation, dead end, model error, bad chance, trap or unregistered gap"))
     add_setup_args(e)
     e.add_argument("--symmetry", default=None, help="symmetry reduction, e.g. colours+types (default: the rule set's)")
     e.add_argument("--no-symmetry", action="store_true", help="explore without symmetry reduction")

@@ -1,14 +1,20 @@
 """Exit statuses, input limits and the wall-clock limit of a run.
 
-Exit statuses (every command):
+Exit statuses (each command states in its ``--help`` those it can return, with its own
+causes: :class:`Statuses`):
 
 ====  ======================================================================================
 0     done, nothing wrong found
 1     a rule broken, a check failed, a trace that breaks the rules
 2     bad input or an output that cannot be written (one line on standard error)
-3     incomplete: stopped by ``--max-seconds`` before it could decide (nothing failed so far)
-130   interrupted (Ctrl-C or SIGTERM); nothing half-written is left behind
+3     incomplete: stopped before it could decide (nothing failed so far), e.g. by ``--max-seconds``
+130   interrupted by Ctrl-C (SIGINT); nothing half-written is left behind
+143   interrupted by SIGTERM; nothing half-written is left behind
 ====  ======================================================================================
+
+A signal always ends the run with its status and is never turned into a verdict: the handler
+records it before it raises, so a run that swallowed the interruption somewhere (a worker that
+died of it, a broad ``except``) still ends with 130 or 143 (:func:`signalled`).
 
 A wall-clock limit never decides a verdict: what a run covers is fixed by budgets counted in
 states, pairs or games.  The limit only stops a run, which then reports itself incomplete.
@@ -19,7 +25,9 @@ from __future__ import annotations
 import argparse
 import math
 import signal
+import textwrap
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Callable, Iterator
 
 EXIT_OK = 0
@@ -27,7 +35,10 @@ EXIT_FAIL = 1
 EXIT_USAGE = 2
 EXIT_INCOMPLETE = 3
 EXIT_INTERRUPTED = 130
-EXIT_STATUSES = (EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INCOMPLETE, EXIT_INTERRUPTED)
+"""128 + SIGINT, as a shell reports a program Ctrl-C ended."""
+EXIT_TERMINATED = 143
+"""128 + SIGTERM."""
+EXIT_STATUSES = (EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_TERMINATED)
 
 MAX_SECONDS = 7 * 24 * 3600
 """Largest --max-seconds (a week)."""
@@ -40,9 +51,44 @@ MAX_VECTOR_BYTES = 1 << 30
 MAX_ARGUMENT = 4096
 """Longest --deck value (a file path or a name)."""
 
-STATUS_TEXT = """exit status: 0 nothing wrong found; 1 a rule broken or a check failed; 2 bad input or an
-output that cannot be written (one line on standard error); 3 incomplete (stopped by
---max-seconds); 130 interrupted (Ctrl-C or SIGTERM)."""
+BY_MAX_SECONDS = "--max-seconds stopped the run before it could decide"
+
+
+@dataclass(frozen=True)
+class Statuses:
+    """The exit statuses one command can return, and its own causes of 1 and 3; its --help
+    lists exactly these (:meth:`text`), and the command line holds the command to them."""
+
+    fail: str | None = None
+    """What makes the command exit 1; None: it never does."""
+    incomplete: tuple[str, ...] = ()
+    """What makes it exit 3 (stopped before it could decide); empty: it never does."""
+
+    def codes(self) -> tuple[int, ...]:
+        return tuple(c for c, meaning in self.meanings())
+
+    def meanings(self) -> list[tuple[int, str]]:
+        rows = [(EXIT_OK, "done, nothing wrong found")]
+        if self.fail:
+            rows.append((EXIT_FAIL, self.fail))
+        rows.append((EXIT_USAGE, "bad input or an output that cannot be written (one line on standard error)"))
+        if self.incomplete:
+            rows.append((EXIT_INCOMPLETE, "incomplete: " + "; or ".join(self.incomplete)))
+        rows += [(EXIT_INTERRUPTED, "interrupted by Ctrl-C (SIGINT)"), (EXIT_TERMINATED, "interrupted by SIGTERM")]
+        return rows
+
+    def text(self) -> str:
+        """The ``exit status:`` block of a --help: one status a line."""
+        return "exit status:\n" + "\n".join(textwrap.fill(meaning, 92, initial_indent=f"  {code:<4} ", subsequent_indent=" " * 7)
+                                              for code, meaning in self.meanings())
+
+
+NO_VERDICT = Statuses()
+"""A command that only reads or lists: 0, 2 and the signals."""
+EVERY_COMMAND = Statuses(fail="a rule broken, a check failed, a trace that breaks the rules",
+                         incomplete=("stopped before it could decide (each command's --help says by what)",))
+"""What the commands together can return (the top-level --help)."""
+STATUS_TEXT = EVERY_COMMAND.text()
 
 
 class TimeLimit(BaseException):
@@ -97,18 +143,52 @@ def time_limit(seconds: float | None) -> Iterator[None]:
 
 class Stop:
     """Where an interruption stands: None, "raised" (on its way up), "handled" (the run is
-    ending: later signals change nothing)."""
+    ending: later signals change nothing); ``signum``: the first signal that came."""
 
     state: str | None = None
+    signum: int | None = None
 
 
 def interrupt(signum: int, frame: object) -> None:
     """The handler of Ctrl-C and SIGTERM alike: stop cleanly, nothing half-written (exit
-    status 130); once the run handles the interruption, later signals are ignored."""
+    status 130 for SIGINT, 143 for SIGTERM); once the run handles the interruption, later
+    signals are ignored."""
     if Stop.state == "handled":
         return
+    if Stop.signum is None:
+        Stop.signum = signum
     Stop.state = "raised"
     raise KeyboardInterrupt
+
+
+def install() -> None:
+    """Take Ctrl-C and SIGTERM from here on (the first thing a run does: before any heavy
+    import, so that a signal during start-up or a compile ends the run too)."""
+    Stop.state = Stop.signum = None
+    signal.signal(signal.SIGINT, interrupt)
+    signal.signal(signal.SIGTERM, interrupt)
+
+
+def signalled() -> bool:
+    """A signal came (whether or not whatever it interrupted let the KeyboardInterrupt through)."""
+    return Stop.signum is not None
+
+
+def interrupted_status() -> int:
+    """The exit status of an interrupted run: 143 after SIGTERM, else 130 (Ctrl-C)."""
+    return EXIT_TERMINATED if Stop.signum == signal.SIGTERM else EXIT_INTERRUPTED
+
+
+def interrupted_text() -> str:
+    """`interrupted (Ctrl-C)` or `interrupted (SIGTERM)`, for the report and the last line."""
+    return "interrupted (SIGTERM)" if Stop.signum == signal.SIGTERM else "interrupted (Ctrl-C)"
+
+
+def check_signal() -> None:
+    """Raise KeyboardInterrupt again where a signal came and something swallowed it (a
+    worker that died of it, a broad ``except``): so that it never turns into a verdict."""
+    if Stop.signum is not None and Stop.state != "handled":
+        raise KeyboardInterrupt
 
 
 def handled() -> None:

@@ -107,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
     symmetries = list(rules.symmetries)
     if symmetries:
         out.write(f"\n--symmetry: {', '.join(symmetries)} (combine with +; default {rules.default_symmetry or 'none'})\n")
+    out.write(f"\n`tablerules explain {rules.id}` lists its clauses too; `tablerules explain ID` shows one clause or "
+              "ruling whole.\n")
     return 0
 
 

@@ -22,7 +22,7 @@ from tablerules.proofs.mutation.judge import STOPPED, UNCOVERED, Budget
 from tablerules.proofs.mutation.mutants import short_id
 from tablerules.proofs.properties import clause_table
 
-from .commandline import add_command, add_json, add_max_seconds, emit_json, unique
+from .commandline import add_command, add_json, add_max_seconds, emit_json, max_seconds_statuses, unique
 from .limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, number
 from .report import table
 from .schemas import document
@@ -47,7 +47,8 @@ def add_parsers(sub: Any) -> None:
          "tablerules mutants just-desserts --json > mutants.json",
          "tablerules mutants dishes --mutant m1a2b3c4d"],
         f"Time: {TIMES}.  Units: a mutant is one change at one decision point; states count the states a mutant "
-        "was asked about.")
+        "was asked about.",
+        statuses=max_seconds_statuses("an uncovered mutant that is not registered (spec/mutants/RULESET.toml)"))
     p.add_argument("ruleset", nargs="+", metavar="RULESET",
                    help="rule set id(s), or 'all': " + ", ".join(registry.ruleset_ids()))
     p.add_argument("--every", type=number(int, 1, 1000), default=1, metavar="N",

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Sequence, TextIO
 
 from tablerules.model import registry
-from tablerules.model.core import SetupError, short_ruling_name
+from tablerules.model.core import STRICT, SetupError, short_ruling_name
 from tablerules.proofs import decisions as dp
 from tablerules.proofs import divergence as dv
 from tablerules.proofs import gaps as gp
@@ -40,11 +40,12 @@ from tablerules.proofs.mutation.coverage import Coverage, CoverageBudget, run_co
 from tablerules.proofs.mutation.mutants import STEP_API_FILES
 
 from . import console
-from .commandline import add_command, add_json, add_max_seconds, load_components
+from .console import plural
+from .commandline import add_seed, reproduce_line, add_command, add_json, add_max_seconds, load_components, max_seconds_statuses
 from tablerules.proofs.files import check_writable_file, check_writable_folder, write_atomic
 from .limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, TimeLimit, time_limit
 from .schemas import document
-from .traces import finding_json, trace_lines, write_itf
+from .traces import finding_json, receivers, seat_views, trace_lines, write_itf
 
 TIMES = ("the full report, measured on this project's 2-core machine with other jobs running, 2026-12-02: "
          "just-desserts 2,321 s (1,376 s of it the retail deck), just-desserts-2.3 298 s (237 s the retail deck); "
@@ -63,7 +64,9 @@ def add_parsers(sub: Any) -> None:
          "tablerules rulings all --out rulings.md", "tablerules rulings just-desserts --json > rulings.json",
          "tablerules rulings dishes --out-itf gaps/",
          "tablerules rulings just-desserts --retail-deck just_desserts_2015_deck.json --out rulings.md"],
-        f"Time: {TIMES}.")
+        f"Time: {TIMES}.",
+        statuses=max_seconds_statuses("an unregistered gap, an unregistered decision point or an unregistered uncovered "
+                                      "mutant"))
     p.add_argument("ruleset", type=_ruleset_or_all, help="rule set id, or 'all': " + ", ".join(registry.ruleset_ids()))
     p.add_argument("--out", metavar="FILE.md", help="write the report here, in one piece when complete (default: standard output)")
     p.add_argument("--quick", action="store_true",
@@ -82,6 +85,7 @@ def add_parsers(sub: Any) -> None:
                         "(default %(default)s; the step API plays a hundredth as many)")
     p.add_argument("--write-witnesses", action="store_true",
                    help="rewrite spec/witnesses/<rule set>-<ruling>.json from the divergence search")
+    add_seed(p, 1, "the sampled impact rows (and, plus 2014, of the retail games: 2015 by default)")
     add_max_seconds(p)
     add_json(p, "rulings")
     p.add_argument("--out-itf", metavar="DIR", help="write the shortest trace of every gap finding as an ITF file in DIR")
@@ -94,10 +98,15 @@ def _games(text: str) -> int:
     return int(text)
 
 
-def retail_budget(games: int) -> rim.RetailBudget:
+RETAIL_SEED_OFFSET = 2014
+"""The retail games' seed is --seed plus this (2015 with the default --seed 1, the seed they always had)."""
+
+
+def retail_budget(games: int, seed: int = 1) -> rim.RetailBudget:
     """The retail budget for ``games`` per alternative: a hundredth through the step API, and a tenth (at most
-    300) to probe which rulings the model reads."""
-    return rim.RetailBudget(games=games, step_games=max(1, games // 100), probe_games=min(300, max(10, games // 10)))
+    300) to probe which rulings the model reads; seeded by --seed ``seed``."""
+    return rim.RetailBudget(games=games, step_games=max(1, games // 100), probe_games=min(300, max(10, games // 10)),
+                            seed=seed + RETAIL_SEED_OFFSET)
 
 
 RETAIL_RULESETS = ("just-desserts", "just-desserts-2.3")
@@ -133,12 +142,12 @@ def _ruleset_or_all(text: str) -> str:
 class Budgets:
     """Counts only (states, pairs, games): the answers do not depend on the machine."""
 
-    def __init__(self, quick: bool, bounded: bool) -> None:
+    def __init__(self, quick: bool, bounded: bool, seed: int = 1) -> None:
         self.gaps = gp.GapBudget(max_states=3_000 if quick else 300_000)
         self.pairs = dv.PairBudget(max_pairs=800, probe_games=3, witness_games=10) if quick else dv.PairBudget(max_pairs=15_000)
         # Full-size defaults (no SMALL_CONFIGS): exact is out of reach, and games are long.
         g = 3 if bounded else 1
-        self.impact = im.ImpactBudget(max_states=1_000 if quick else 6_000, games=(60 if quick else 300) // g)
+        self.impact = im.ImpactBudget(max_states=1_000 if quick else 6_000, games=(60 if quick else 300) // g, seed=seed)
         self.race_states = 2_000 if quick else 20_000
         self.decisions = dp.DecisionBudget(states=100 if quick else 600, games=2 if quick else 8)
         self.coverage = not quick
@@ -193,29 +202,55 @@ DEAL_RUN = 3
 """A trace that opens with at least this many chance events shows them as one line (the deal)."""
 
 
-def deal_summary(steps: Sequence[Any]) -> tuple[int, str]:
-    """(how many opening chance events, one line naming them) or (0, "") when there are fewer than DEAL_RUN."""
+def deal_summary(steps: Sequence[Any], who: Sequence[tuple[int, ...]] | None = None) -> tuple[int, str]:
+    """(how many opening chance events, one line naming them) or (0, "") when there are fewer
+    than DEAL_RUN.  With ``who`` (per step, the seats that received it: traces.receivers) the
+    line says what each seat received, then what went face up for all to see."""
     n = 0
     while n < len(steps) and steps[n].actor == "CHANCE":
         n += 1
     if n < DEAL_RUN:
         return 0, ""
-    counts: dict[str, int] = {}
-    for st in steps[:n]:
+    groups: dict[str, dict[str, int]] = {}
+    for i, st in enumerate(steps[:n]):
+        seats = who[i] if who is not None and i < len(who) else None
+        key = "" if seats is None else ("face up" if not seats else "seat " + "+".join(map(str, seats)) + " gets")
+        counts = groups.setdefault(key, {})
         counts[st.move] = counts.get(st.move, 0) + 1
-    return n, ", ".join(m if k == 1 else f"{m} ×{k}" for m, k in counts.items())
+    order = sorted(groups, key=lambda k: (k == "face up", k))
+    return n, "; ".join((f"{k}: " if k else "") + ", ".join(m if c == 1 else f"{m} ×{c}" for m, c in groups[k].items())
+                        for k in order)
 
 
-def steps_md(steps: Sequence[Any], raises: str | None = None) -> str:
-    """The trace as a numbered list; the opening chance events (the deal) in one line."""
+def steps_md(steps: Sequence[Any], raises: str | None = None, who: Sequence[tuple[int, ...]] | None = None) -> str:
+    """The trace as a numbered list; the opening chance events (the deal) in one line; with
+    ``who``, each chance step names the seats that received it."""
     if not steps and raises is None:
         return "(no move: at the start)\n"
-    n, deal = deal_summary(steps)
+    n, deal = deal_summary(steps, who)
     lines = [f"1-{n}. the deal ({n} chance events): {deal}"] if n else []
-    lines += [f"{i}. {s.text()}" for i, s in enumerate(steps, 1) if i > n]
+    for i, st in enumerate(steps, 1):
+        if i > n:
+            seats = who[i - 1] if who is not None and i - 1 < len(who) and st.actor == "CHANCE" else ()
+            lines.append(f"{i}. {st.text()}" + (f" → seat {'+'.join(map(str, seats))}" if seats else ""))
     if raises is not None:
         lines.append(f"{len(steps) + 1}. {raises} ← raises here")
     return "\n".join(lines) + "\n"
+
+
+def witness_states(rules: Any, config: Any, options: Any, moves: Sequence[str]) -> list[Any] | None:
+    """The states along a witness's moves under one reading, or None where they do not replay."""
+    try:
+        state = dv.start_state(rules, config, options)
+        if isinstance(state, dv.Raised):  # a reading that raises at the deal: no state to show
+            return None
+        states = [state]
+        for text in moves:
+            state = rules.apply(state, rules.parse_move(text, state.setup))
+            states.append(state)
+    except Exception:  # noqa: BLE001 - a reading that leaves the trace: the trace is shown without the views
+        return None
+    return states
 
 
 def steps_json(steps: Sequence[Any]) -> list[dict[str, Any]]:
@@ -239,7 +274,7 @@ def study(ruleset_id: str, args: argparse.Namespace) -> "Report":
         configs = gp.Configs(tuple(parse_configs(rules, args.config)), "given with --config", False)
     else:
         configs = gp.small_configs(rules, module)
-    budgets = Budgets(args.quick, configs.bounded)
+    budgets = Budgets(args.quick, configs.bounded, getattr(args, "seed", 1))
     only = pick_rulings(rules, args.ruling)
     register, spec_problem = gp.load_register(rules.id)
 
@@ -288,7 +323,8 @@ def study(ruleset_id: str, args: argparse.Namespace) -> "Report":
         for p in written:
             _stderr(f"  wrote {p}")
     return Report(rules, configs, register, spec_problem, gap_report, divs, impacts, race, written, decisions,
-                  time.perf_counter() - t0, args.quick, solved=_solved(rules), coverage=coverage, retail=retail)
+                  time.perf_counter() - t0, args.quick, solved=_solved(rules), coverage=coverage, retail=retail,
+                  reproduce=reproduce_line(args) if hasattr(args, "seed") else "")
 
 
 def _retail(rules: Any, args: argparse.Namespace, only: list[str] | None, workers: int) -> rim.RetailImpact | None:
@@ -296,7 +332,7 @@ def _retail(rules: Any, args: argparse.Namespace, only: list[str] | None, worker
     set the retail deck is not a deck of."""
     if rules.id not in RETAIL_RULESETS:
         return None
-    budget = retail_budget(args.retail_games)
+    budget = retail_budget(args.retail_games, getattr(args, "seed", 1))
     deck = getattr(args, "retail", None)
     if args.quick:
         return rim.not_measured("", "not measured with --quick (the full report plays "
@@ -398,6 +434,8 @@ class Report:
     """Mutation coverage of the model (tablerules mutants): the report opens with it."""
     retail: rim.RetailImpact | None = None
     """The impact of every alternative on the retail deck, or why it was not measured (None: no retail deck)."""
+    reproduce: str = ""
+    """The command line that gives the same sampled figures (its seed spelled out)."""
 
     def unregistered_decisions(self) -> list[dp.DecisionFinding]:
         if self.decisions is None:
@@ -558,10 +596,54 @@ def write_coverage(out: TextIO, c: Coverage) -> None:
         w("\n")
 
 
+def first_sentence(text: str) -> str:
+    """The text up to its first full stop followed by a space (all of it if there is none)."""
+    head, dot, _ = text.partition(". ")
+    return head + "." if dot else text
+
+
+def glance_rows(r: "Report") -> list[tuple[str, ...]]:
+    """One row per ruling: id, question, default and why, sources, how found, the witness where two readings part."""
+    divs = {rd.ruling: rd for rd in r.divs}
+    rows = []
+    for rid, spec in r.register.items():
+        rd = divs.get(rid)
+        found = [d for d in rd.pairs if d.found] if rd is not None else []
+        real = [d for d in found if STRICT not in (d.a, d.b)]
+        gap = [d for d in found if STRICT in (d.a, d.b)]
+        parts = []
+        if real:
+            d = min(real, key=lambda d: len(d.steps))
+            parts.append(f"{plural(len(d.steps), 'move')} (`{d.a}` / `{d.b}`)")
+        if gap:
+            parts.append(f"`strict` raises after {plural(min(len(d.steps) for d in gap), 'move')}")
+        if parts:
+            witness = "; ".join(parts)
+        elif rd is not None and rd.never_part():
+            witness = "proved never to part"
+        else:
+            witness = "none within the bound" if rd is not None else "not searched"
+        rows.append((f"`{short_ruling_name(rid)}`", spec.question, f"`{spec.default}`: {first_sentence(spec.reason)}",
+                     first_sentence(spec.public_sources) if spec.public_sources else "the rulebook alone",
+                     spec.found_by, witness))
+    return rows
+
+
+def write_glance(w: Any, r: "Report") -> None:
+    """The report's first page: every ruling in one line (details under *Rulings*)."""
+    w("## Every ruling at a glance\n\n")
+    w("Per ruling: the question; the default and why (the first sentence of its reason); sources beyond the "
+      "rulebook; how the ruling was found; the trace where two of its readings part (moves from the deal, chance "
+      "outcomes counted), found by the searches below.  `tablerules explain ID` shows any of them whole.\n\n")
+    w(md_table(("ruling", "question", "default: why", "sources", "found by", "where readings part"), glance_rows(r)))
+    w("\n")
+
+
 def write_report(out: TextIO, r: Report) -> None:
     w = out.write
     rules = r.rules
     w(f"# Rulings: {rules.title} (`{rules.id}`)\n\n")
+    write_glance(w, r)
     if r.coverage is not None:
         write_coverage(out, r.coverage)
     elif r.quick and rules.id in STEP_API_FILES:
@@ -579,6 +661,8 @@ def write_report(out: TextIO, r: Report) -> None:
     if r.weights():
         w(f" Statistics weigh chance by {r.weights()}.")
     w("\n\n")
+    if r.reproduce:
+        w(f"Sampled figures (impact rows, retail games) come again with the same seed:\n\n    {r.reproduce}\n\n")
     if r.spec_problem:
         w(f"**Spec problem:** {r.spec_problem}\n\n")
     if r.pending():
@@ -592,8 +676,10 @@ def write_report(out: TextIO, r: Report) -> None:
                    [(f.title(), f.status, f.where(), f.config.label(), f.setting() or "-", f.detail) for f in r.gaps.findings]))
         for f in r.gaps.findings:
             setting = f", with {f.setting()}" if f.setting() else ""
-            w(f"\n**{f.title()}** ({f.status}; met {f.count:,} times) — shortest trace on {f.config.label()}{setting}:\n\n")
-            w(steps_md(f.trace, f.move))
+            w(f"\n**{f.title()}** ({f.status}; met {console.plural(f.count, 'time')}) — shortest trace on "
+              f"{f.config.label()}{setting}:\n\n")
+            states = witness_states(rules, f.config, f.options, [st.move for st in f.trace])
+            w(steps_md(f.trace, f.move, who=receivers(rules, states) if states else None))
             _states(w, rules, f)
             if id(f) in r.itf:
                 w(f"\nITF trace: `{r.itf[id(f)]}`\n")
@@ -633,7 +719,12 @@ def write_report(out: TextIO, r: Report) -> None:
             setting = f" with `{rd.base}`" if rd.base else ""
             kind = "shortest trace" if d.shortest else "a trace from a random game (not the shortest)"
             w(f"**Witness** (`{d.a}` against `{d.b}`{setting}, {d.config.label()}, {kind}): {d.statement()}.\n\n")
-            w(steps_md(d.steps))
+            states = witness_states(rules, d.config, d.options_a, d.moves)
+            w(steps_md(d.steps, who=receivers(rules, states) if states else None))
+            views = [v for v in seat_views(rules, states[-1]) if not v.endswith(": ")] if states else []
+            if views:
+                w("\nWhere they part, each seat holds and may do (the all-seeing view; the rest of the table is public):\n\n")
+                w("".join(f"- {v}\n" for v in views))
             w("\nWhat each reading does next:\n\n")
             for alt, nxt in dv.readings_after(rules, rd.ruling, d.config, d.options_a, d.moves).items():
                 w(f"- `{alt}`: {nxt['next']}\n")
@@ -668,7 +759,9 @@ def write_report(out: TextIO, r: Report) -> None:
     if r.race.branches and r.weights():
         w(f"\nThe odds below weigh chance by {im.weights_used(rules, rules.Options())}.\n")
     if r.race.steps:
-        w("\n" + steps_md(r.race.steps) + "\n")
+        states = witness_states(rules, r.race.config, rules.Options(), [st.move for st in r.race.steps]) \
+            if r.race.config is not None else None
+        w("\n" + steps_md(r.race.steps, who=receivers(rules, states) if states else None) + "\n")
         for move, dist in r.race.branches:
             w(f"- `{move}`: {dist}\n")
     if r.written:

@@ -23,10 +23,11 @@ from typing import Any
 
 from tablerules.model.core import RuleGap, options_text, short_ruling_name
 from tablerules.model.playout import compiled, iter_playouts, standard_errors
+from tablerules.model.playout import seat_moves as count_seat_moves
 from tablerules.proofs.exact_impact import random_play_on_record
 
 from . import schemas
-from .commandline import add_command, add_json, add_max_seconds, add_setup_args, build_setup, emit_json
+from .commandline import add_seed, reproduce_line, add_command, add_json, add_max_seconds, add_setup_args, build_setup, emit_json, max_seconds_statuses
 from .limits import number
 from .report import table
 
@@ -43,12 +44,12 @@ def add_parsers(sub: Any) -> None:
                     ["tablerules simulate dishes --players 3 --games 100000",
                      "tablerules simulate dishes --players 2 --ruling first-player=random --json",
                      "tablerules simulate just-desserts --players 3 --deck jd-crowd --games 2000"],
-                    "Units: a game is one whole game; an action is a seat's move or a chance outcome.")
+                    "Units: a game is one whole game; an action is a seat's move or a chance outcome.",
+                    statuses=max_seconds_statuses(None, "a gap in the rules under a strict ruling stopped play"))
     add_setup_args(p)
     p.add_argument("--games", type=number(int, 1, MAX_GAMES), default=10_000, metavar="N",
                    help=f"games to play (default 10,000; at most {MAX_GAMES:,}): decides what the run covers")
-    p.add_argument("--seed", type=number(int, 0, 2**63 - 1), default=0, metavar="S",
-                   help="the random seed: the same seed plays the same games (default 0)")
+    add_seed(p, 0, "the games played")
     add_max_seconds(p)
     add_json(p, "simulate")
     p.set_defaults(run=run)
@@ -56,7 +57,7 @@ def add_parsers(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     rules, setup, components = build_setup(args)
-    tally = Tally(setup.players)
+    tally = Tally(setup.players, rules)
     t0 = time.perf_counter()
     deadline = None if args.max_seconds is None else t0 + args.max_seconds
     stopped = None
@@ -79,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         emit_json(doc)
     else:
         print_report(doc, options_text(rules.Options()))
+        print(reproduce_line(args))
     return doc["exit_status"]
 
 
@@ -87,14 +89,22 @@ class Tally:
 
     KEYS = ("among_losers", "sole_loser", "among_winners", "sole_winner")
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, rules: Any = None) -> None:
         self.games = self.actions = self.lengths_sq = self.nobody = 0
         self.counts = {key: [0] * players for key in self.KEYS}
+        self.rules = rules
+        self.seat_moves: int | None = 0 if rules is not None else None
+        """Seat moves over all games (chance outcomes left out); None where the rule set cannot tell."""
 
     def add(self, game: Any) -> None:
         self.games += 1
         length = len(game.moves)
         self.actions += length
+        if self.seat_moves is not None:
+            try:
+                self.seat_moves += count_seat_moves(self.rules, game.moves)
+            except ValueError:
+                self.seat_moves = None
         self.lengths_sq += length * length
         for key, seats in (("among_losers", game.losers), ("among_winners", game.winners)):
             for s in seats:
@@ -136,6 +146,7 @@ def document(rules: Any, setup: Any, components: str, args: argparse.Namespace, 
         "complete": stopped is None, "stopped": stopped,
         "seats": seats, "nobody_named": _share(tally.nobody, n),
         "mean_actions": {"mean": mean, "ci95": Z95 * math.sqrt(max(var, 0.0) / n) if n else 0.0},
+        "mean_seat_moves": tally.seat_moves / n if n and tally.seat_moves is not None else None,
         "exact_source": source,
         "seconds": round(seconds, 2), "exit_status": 0 if stopped is None else 3,
     })
@@ -166,7 +177,10 @@ def print_report(doc: dict[str, Any], defaults: dict[str, Any]) -> None:
     print()
     table(rows, header=tuple(header), out=sys.stdout)
     m = doc["mean_actions"]
-    print(f"\nnobody named: {doc['nobody_named']['share']:.4f} of games; mean actions a game: {m['mean']:.3f} ± {m['ci95']:.3f}")
+    seat = doc["mean_seat_moves"]
+    print(f"\nnobody named: {doc['nobody_named']['share']:.4f} of games; mean actions a game: {m['mean']:.3f} ± {m['ci95']:.3f}"
+          + (f"; mean seat moves a game: {seat:.3f}" if seat is not None else ""))
     print(f"exact values: {doc['exact_source']}")
-    print("units: a game is one whole game at random; an action is a seat's move or a chance outcome; "
-          "± is a 95% confidence interval (1.96 standard errors)")
+    print("units: a game is one whole game at random; an action is a seat's move or a chance outcome (a seat move "
+          "leaves chance out; solve's actions leave out chance and forced passes); ± is a 95% confidence interval "
+          "(1.96 standard errors)")

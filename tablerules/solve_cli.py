@@ -15,8 +15,8 @@ from typing import Any
 from tablerules.model import registry
 from tablerules.model.core import SetupError, options_text
 
-from .commandline import add_max_seconds
-from .limits import STATUS_TEXT, number
+from .commandline import add_max_seconds, declare_statuses, max_seconds_statuses
+from .limits import number
 from .report import table
 
 SCHEMA_VERSION = 1
@@ -40,11 +40,17 @@ UNITS = ("a table state is whose turn it is plus, for every place, empty / clean
          "to place) placement, forced passes are not actions")
 
 
+STATUSES = max_seconds_statuses(None, "--max-states: the engine states stored passed the budget",
+                                "a worker process died (killed by the system, most often for lack of memory)",
+                                "--every-alternative: an alternative that one of these stopped")
+
+
 def add_parser(sub: Any, setup_args: Any) -> None:
     s = sub.add_parser("solve", help="count and solve a whole game exactly (random and optimal play)",
                        description="Count every table state of a game and solve it exactly under uniform random "
                                    "play and optimal play, level by level (exact engine).",
-                       epilog=EXAMPLES + "\n" + STATUS_TEXT, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       epilog=EXAMPLES + "\n" + STATUSES.text(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    declare_statuses(s, STATUSES)
     setup_args(s, players_default=2, deck_help="tiles: 'box' (6 kinds x 4 colours, the default) or KINDSxCOLOURS "
                "(1-6 kinds, 1-4 colours, e.g. 3x4); only rule sets with a progress measure can be solved (dishes)")
     s.add_argument("--deal", metavar="DEAL", help="one fixed physical deal instead of every deal: per layout the "

@@ -1,5 +1,10 @@
 """Clause -> model code -> tests -> vectors -> witnesses, read from the source tree.
 
+``root`` is a checkout (``model/``, ``spec/``, ``tests/``, ``vectors/``) or the installed
+package, which holds ``model/`` and ``spec/`` under the same names and no tests or vectors
+(their lists are then empty).  The site's traceability page and ``tablerules explain`` read
+the same scan.
+
 * **code**: lines of ``model/**.py`` that carry the house tag, a trailing comment
   ``# rule: <id>[, <id>...]`` on the decision that implements a clause or ruling; where a
   clause has no tagged line, the lines of ``model/`` that mention its id (shown as
@@ -24,6 +29,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
+
+from .coverage import is_play_clause
 
 RULE_TAG = re.compile(r"#\s*rule:\s*(.+?)\s*$")
 """The house tag for a decision in model/: ``# rule: <id>[, <id>...]`` at the end of a line."""
@@ -83,10 +90,6 @@ class Report:
 
 def is_play(entry: Entry) -> bool:
     """False for clauses about components or worked examples, which no step of play exercises."""
-    try:
-        from tablerules.coverage import is_play_clause
-    except ImportError:  # pragma: no cover - the tool layer always ships it
-        return ".example" not in entry.id
     return is_play_clause(entry.ruleset, entry.id)
 
 

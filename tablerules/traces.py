@@ -60,6 +60,33 @@ def state_entries(rules: RuleSet, state: Any) -> dict[str, str]:
     return out
 
 
+def _views(rules: RuleSet, state: Any) -> list[dict[str, str]]:
+    """Each seat's observation as ``key -> value text``."""
+    return [{k: value_text(v) for k, v in dict(rules.observation(state, seat)).items()}
+            for seat in range(state.setup.players)]
+
+
+def receivers(rules: RuleSet, states: Sequence[Any]) -> list[tuple[int, ...]]:
+    """Per step (states[i] -> states[i+1]): the seats that learnt something the others did not,
+    that is, seats for which a part of their own view changed that did not change for every
+    seat (a card drawn into a hand); () for a public change (a guest turned up)."""
+    out: list[tuple[int, ...]] = []
+    views = [_views(rules, s) for s in states]
+    for before, after in zip(views, views[1:]):
+        changed = [{k for k in a if b.get(k) != a[k]} for b, a in zip(before, after)]
+        everyone = set.intersection(*changed) if changed else set()
+        out.append(tuple(seat for seat, keys in enumerate(changed) if keys - everyone - {"legal_moves", "to_move"}))
+    return out
+
+
+def seat_views(rules: RuleSet, state: Any) -> list[str]:
+    """What each seat sees at ``state`` where the seats' views differ (a hand, the moves open
+    to it), one line per seat; what every seat sees alike is the all-seeing view's public part."""
+    views = _views(rules, state)
+    private = sorted({k for v in views for k in v if any(w.get(k) != v[k] for w in views)} - {"seat"})
+    return [f"seat {seat}: " + "; ".join(f"{k} = {v[k]}" for k in private if k in v) for seat, v in enumerate(views)]
+
+
 def trace_lines(rules: RuleSet, start: Any | None, steps: Sequence[Any], raises: Any = None,
                 indent: str = "  ", full: bool = False) -> list[str]:
     """The trace as text: the whole state at the start, then each move and what it changed

@@ -19,7 +19,7 @@ from . import console
 from .commandline import DECK_LIMITS, UsageError, add_command, add_json, emit_json, ruleset_arg, unique
 from tablerules.proofs.files import check_writable_folder
 from .itf import MAX_DIGITS, MAX_FILE_BYTES, MAX_NESTING, STDIN
-from .limits import EXIT_FAIL, EXIT_OK, MAX_VECTOR_BYTES, number
+from .limits import EXIT_FAIL, EXIT_OK, MAX_VECTOR_BYTES, Statuses, number
 from .schemas import document
 from .vector_files import compare_sets, coverage_lines, write_set
 from .vector_set import default_out, generate_ruleset
@@ -31,14 +31,18 @@ def add_parsers(sub: Any) -> None:
     v = add_command(sub, "vectors", "generate or verify reference test vectors (ITF traces)",
                     "Reference test vectors: games as ITF traces.  `generate` writes the golden set; `verify` replays "
                     "trace files written by any engine and names the first step that breaks a rule.",
-                    ["tablerules vectors verify mygame.itf.json", "tablerules vectors generate --check"])
+                    ["tablerules vectors verify mygame.itf.json", "tablerules vectors generate --check"],
+                    statuses=Statuses(fail="verify: a trace that breaks the rules; generate: a rule set whose vectors "
+                                           "fail, or (--check) vectors that differ"))
     vsub = v.add_subparsers(dest="action", metavar="{generate,verify}", parser_class=type(v))
     v.set_defaults(run=lambda args: _missing_action(v))
     g = add_command(vsub, "generate", "write the golden vectors (deterministic)",
                     "Write the golden set of reference vectors (deterministic: fixed seeds) and print which clauses "
                     "and ruling alternatives each vector exercises.",
                     ["tablerules vectors generate", "tablerules vectors generate --check",
-                     "tablerules vectors generate --ruleset dishes --out /tmp/vectors"])
+                     "tablerules vectors generate --ruleset dishes --out /tmp/vectors"],
+                    statuses=Statuses(fail="a rule set whose vectors fail to generate, or (--check) vectors that differ "
+                                           "from the folder"))
     g.add_argument("--out", metavar="DIR", help="folder to write (default: the repository's vectors/)")
     g.add_argument("--check", action="store_true", help="regenerate into a temporary folder and compare with DIR")
     g.add_argument("--ruleset", action="append", default=[], type=ruleset_arg, help="only this rule set (repeatable)")
@@ -55,7 +59,8 @@ def add_parsers(sub: Any) -> None:
                           f"most {MAX_NESTING} levels, integers of at most {MAX_DIGITS:,} digits, move texts of at "
                           "most 1,000 characters,\nprobabilities written \"p/q\" in ASCII digits (or as JSON "
                           "numbers).  Only regular files\nare read: a named pipe or a device is refused (pipe a trace into - "
-                          "instead).")
+                          "instead).",
+                    statuses=Statuses(fail="a trace that breaks the rules or cannot be read as a game"))
     r.add_argument("files", nargs="+", metavar="FILE", help="trace files; - reads standard input")
     r.add_argument("--deck", metavar="FILE|NAME", help="components for traces whose components we do not ship: "
                    f"a shipped deck's name or a deck file ({DECK_LIMITS})")
@@ -103,7 +108,7 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _summary(results: list[FileResult]) -> dict[str, int]:
-    return {"files": len(results), "steps": sum(r.verdict.steps for r in results if r.verdict is not None),
+    return {"files": len(results), "steps": sum(r.verdict.replayed for r in results if r.verdict is not None),
             "passed": sum(r.status == 0 for r in results), "failed": sum(r.status == 1 for r in results),
             "unreadable": sum(r.status == 2 for r in results)}
 

@@ -244,8 +244,12 @@ class Verdict:
     ruleset: str
     players: int
     steps: int
+    """The moves the trace holds."""
     finding: Finding | None = None
     notes: list[str] = field(default_factory=list)
+    replayed: int = 0
+    """The moves replayed and found to agree with the rules before the finding (all of them for a
+    clean trace): what "steps replayed" counts."""
 
     @property
     def status(self) -> int:
@@ -526,11 +530,17 @@ def check_trace(doc: dict[str, Any], deck: str | None = None) -> Verdict:
     digest = meta.get("spec_digest")
     if digest is not None and digest != spec_digest(rules.id):
         verdict.notes.append("written from another version of the spec (spec_digest differs)")
-    verdict.finding = _replay(rules, setup, meta, states)
+    agreed: list[int] = []
+    verdict.finding = _replay(rules, setup, meta, states, agreed)
+    verdict.replayed = len(agreed)
     return verdict
 
 
-def _replay(rules: RuleSet, setup: Setup, meta: dict[str, Any], states: list[dict[str, Any]]) -> Finding | None:
+def _replay(rules: RuleSet, setup: Setup, meta: dict[str, Any], states: list[dict[str, Any]],
+            agreed: list[int] | None = None) -> Finding | None:
+    """The first finding of the replay, or None; ``agreed`` collects the steps that replayed and
+    agreed with the rules."""
+    agreed = [] if agreed is None else agreed
     gap_claim = meta.get("rule_gap")
     try:
         state = rules.new_game(setup)
@@ -557,6 +567,8 @@ def _replay(rules: RuleSet, setup: Setup, meta: dict[str, Any], states: list[dic
         problem = _compare_state(rules, state, entry, smeta, i, clauses)
         if problem:
             return problem
+        if i > 0:
+            agreed.append(i)
         seen += [c for c in clauses if c not in seen]
     last = len(states) - 1
     return (_check_finished(rules, state, states[last].get("#meta", {}), meta, last, move)

@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Callable
 
-import traceability
+from tablerules import traceability
 
 
 class SiteError(Exception):
@@ -96,16 +96,41 @@ def load_specs() -> list[dict[str, Any]]:
     return out
 
 
+PUBLIC_NOTE = "a note kept beside the project, not published"
+"""What a reader of the site is told about the file a public-source citation rests on
+(shared/data/FACTS.md, or the clause's ``cite_file``): it lives outside the repository, so
+the site names no path to open and shows our own paraphrase (the clause text, the
+ruling's ``public_sources``) instead of its text."""
+
+
+def _without_note_file(text: str, cite_file: str = "") -> str:
+    """A citation with the unpublished note's file name taken off its front:
+    ``shared/data/FACTS.md, 'Who Is ...'`` gives ``'Who Is ...'``, and ``FACTS.md: no public
+    source ...`` gives ``No public source ...``.  Other text is returned unchanged."""
+    out = str(text).strip()
+    for name in dict.fromkeys(n for n in (cite_file, "FACTS.md") if n):
+        for lead in (f"shared/data/{name}", name):
+            sep = out[len(lead):len(lead) + 1]
+            if out.startswith(lead) and sep in (",", ":"):
+                rest = out[len(lead) + 1:].strip()
+                return rest[:1].upper() + rest[1:] if sep == ":" else rest
+    return out
+
+
 def rulebook_line(spec: dict, clause: dict) -> str:
-    """Where the clause comes from: seed file, heading, and the provenance fields when present."""
+    """Where the clause comes from: seed file, heading, and the provenance fields when present.
+    A public-source clause names its source and says that the note it is recorded in is not
+    published; the clause text above is what the site shows of it."""
     lines = clause.get("lines")
     if clause.get("source") == "public":
-        parts = [f"public source: {esc(clause.get('cite', ''))}"]
+        cite = _without_note_file(clause.get("cite", ""), clause.get("cite_file", ""))
+        out = (f"public source: {esc(cite)}, recorded in " if cite else "a public source recorded in ") + PUBLIC_NOTE
+        where = []
         if isinstance(lines, list) and len(lines) == 2:
-            parts.append(f"lines {lines[0]}\u2013{lines[1]} of ``{clause.get('cite_file', 'shared/data/FACTS.md')}``")
+            where.append(f"lines {lines[0]}\u2013{lines[1]}" if lines[0] != lines[1] else f"line {lines[0]}")
         if clause.get("digest"):
-            parts.append(f"digest ``{str(clause['digest'])[:19]}``")
-        return ", ".join(parts)
+            where.append(f"digest ``{str(clause['digest'])[:19]}``")
+        return out + (f" ({', '.join(where)})" if where else "") + "; the clause text is our paraphrase of it"
     seed = spec["ruleset"].get("seed", "")
     parts = [f"``{seed}``" if seed else "the rulebook", f"under *{esc(clause.get('heading', ''))}*"]
     if isinstance(lines, list) and len(lines) == 2:
@@ -291,6 +316,17 @@ def _is_not_default(rules: Any, key: str, value: Any) -> bool:
     return f is not None and f.default != value
 
 
+def sources_line(ruling: dict) -> str:
+    """The ruling's ``public_sources`` (our summary of what public sources say).  One that
+    rests on the project's unpublished notes (``FACTS.md: ...``) is shown as that summary,
+    saying where it is kept, not as a file to open."""
+    text = str(ruling["public_sources"])
+    summary = _without_note_file(text)
+    if summary == text.strip():
+        return f"**Sources.** {esc(text)}"
+    return f"**Sources.** {esc(summary)} (Recorded in {PUBLIC_NOTE}.)"
+
+
 def ruling_page(spec: dict, ruling: dict, known: dict, traces: list, computed: dict[str, Any] | None,
                 config_label: str, rules: Any) -> str:
     rid = ruling["id"]
@@ -314,7 +350,7 @@ def ruling_page(spec: dict, ruling: dict, known: dict, traces: list, computed: d
     out += list_table(["alternative", "", "meaning"], rows, [20, 10, 70])
     out += [f"**Default and reason.** ``{ruling.get('default', '')}``: {esc(ruling.get('reason', ''))}", ""]
     if ruling.get("public_sources"):
-        out += [f"**Sources.** {esc(ruling['public_sources'])}", ""]
+        out += [sources_line(ruling), ""]
     ev = ruling.get("evidence", [])
     if ev:
         out += ["**Evidence on record.**", ""]

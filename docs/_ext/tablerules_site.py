@@ -8,7 +8,7 @@
   the witness files, the models and the proofs: per rule set an overview, its clauses and
   one page per ruling (witness step table, the position where the readings part, impact
   table and plot); "Pictures from the tools"; the traceability page.  A dangling
-  reference (see ``traceability.py``) or a missing ``dot`` program stops the build.
+  reference (see ``tablerules/traceability.py``) or a missing ``dot`` program stops the build.
 
 Slow numbers (impact tables, plots) are cached under ``docs/_build/.tablerules-cache``,
 keyed by a digest of the installed package's code and data, so the doctest build after the
@@ -35,7 +35,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import traceability  # noqa: E402  (sibling modules of this extension)
+from tablerules import traceability  # noqa: E402  (the clause-to-code scan, shared with `tablerules explain`)
 from pages import (  # noqa: E402
     HERE, OUT, PICTURES, ROOT, SiteError, clauses_page, load_specs, ruling_job, ruling_page, ruleset_page,
     rulings_index, slug, tools_jobs, tools_page, traceability_page, write_if_changed, heading,
@@ -81,6 +81,7 @@ class Cache:
 
     def many(self, jobs: dict[str, Callable[[], Any]], workers: int = 2) -> dict[str, Any]:
         """Every job's result, computing only those not cached (in ``workers`` processes)."""
+        from tablerules import console
         from tablerules.proofs.impact import run_all
 
         out = {name: self.get(name) for name in jobs}
@@ -89,7 +90,10 @@ class Cache:
             t0 = time.perf_counter()
             logger.info(f"tablerules: computing {len(todo)} figures ({workers} workers) ...")
             cpu = 0.0
-            for name, (value, seconds) in zip(todo, run_all([_timed(jobs[n]) for n in todo], workers)):
+            with console.heartbeat():  # a line on standard error at least every few seconds, log or terminal
+                console.activity(f"tablerules: computing {len(todo)} figures", total=len(todo), unit="figures")
+                computed = run_all([_timed(jobs[n]) for n in todo], workers, done=console.advance)
+            for name, (value, seconds) in zip(todo, computed):
                 self.put(name, value)
                 out[name] = value
                 cpu += seconds
@@ -144,6 +148,52 @@ class PositionDirective(SphinxDirective):
         container = nodes.container()
         self.state.nested_parse(StringList(text, source=self.get_source_info()[0]), self.content_offset, container)
         return container.children
+
+
+# --------------------------------------------------------------------------- the output directive
+
+
+class OutputDirective(SphinxDirective):
+    """``.. tablerules-output:: ARGS`` runs ``tablerules ARGS`` from the repository root as the
+    build runs and shows the command and what it printed, so a page never shows stale output.
+    ``:env: NAME=VALUE`` sets a variable for the run (repeat with spaces between); ``:status:``
+    the exit status expected (default 0; any other stops the build)."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    option_spec = {"env": directives.unchanged, "status": directives.nonnegative_int}
+
+    def run(self) -> list[nodes.Node]:
+        import contextlib
+        import io
+        import os
+        import shlex
+
+        from tablerules import cli
+
+        argv = shlex.split(self.arguments[0])
+        env = dict(pair.split("=", 1) for pair in self.options.get("env", "").split())
+        saved = {k: os.environ.get(k) for k in env}
+        out, err, here = io.StringIO(), io.StringIO(), os.getcwd()
+        try:
+            os.environ.update(env)
+            os.chdir(ROOT)
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                status = cli.main(argv)
+        finally:
+            os.chdir(here)
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+        if status != self.options.get("status", 0):
+            raise self.error(f"tablerules {self.arguments[0]} exited {status}: {err.getvalue().strip()[:300]}")
+        shown = " ".join(f"{k}={v}" for k, v in env.items())
+        text = f"$ {shown + ' ' if shown else ''}tablerules {self.arguments[0]}\n{out.getvalue().rstrip()}"
+        block = nodes.literal_block(text, text)
+        block["language"] = "text"
+        return [block]
 
 
 # --------------------------------------------------------------------------- the build step
@@ -245,6 +295,7 @@ def setup(app: Any) -> dict[str, Any]:
     app.add_object_type("ruling", "ruling", indextemplate="pair: %s; ruling", objname="ruling",
                         ref_nodeclass=nodes.literal)
     app.add_directive("tablerules-position", PositionDirective)
+    app.add_directive("tablerules-output", OutputDirective)
     app.connect("builder-inited", generate)
     app.connect("builder-inited", generate_schemas)
     return {"version": GENERATOR_VERSION, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -4,16 +4,21 @@ Importing this package registers ``tablerules_dishes``, ``tablerules_just_desser
 ``tablerules_just_desserts_2_3`` with pyspiel, so that::
 
     import tablerules.openspiel
-    game = pyspiel.load_game("tablerules_dishes(players=3,rulings=tie-for-most=no-loser)")
+    game = pyspiel.load_game("tablerules_dishes(players=3,rulings=tie-for-most:no-loser)")
 
-works like any OpenSpiel game.  See docs/guides/openspiel.rst.
+works like any OpenSpiel game: a ruling and its alternative are joined by ``:`` and the
+parts of ``rulings`` by ``+``, since OpenSpiel's game strings keep ``=`` and ``,`` for
+themselves.  pyspiel checks the parameter names itself, before our code runs, so a string
+written the natural way (``rulings=tie-for-most=no-loser``) fails there with a bare
+"Unknown parameter ..."; :func:`load` (``tablerules.openspiel.load(game_string)``) checks
+the string first and names the accepted form.  See docs/guides/openspiel.rst.
 """
 
 from __future__ import annotations
 
 import pyspiel
 
-from .game import SPECS, GameSpec, TablerulesState, make_game_class
+from .game import SPECS, GameSpec, TablerulesState, check_game_string, deck_for, load, make_game_class
 
 GAMES: dict[str, type] = {}
 """OpenSpiel short name -> game class."""
@@ -41,4 +46,5 @@ def game_name(ruleset: str) -> str:
 
 register()
 
-__all__ = ["GAMES", "GameSpec", "SPECS", "TablerulesState", "game_name", "register"]
+__all__ = ["GAMES", "GameSpec", "SPECS", "TablerulesState", "check_game_string", "deck_for", "game_name", "load",
+           "register"]

@@ -10,8 +10,13 @@ Returns: +1 for a winner, -1 for a loser, 0 for everyone else and for a draw (Di
 losers, dishes.end.most-dishes-loses; Just Desserts names a winner).  Game parameters:
 ``players``, ``rulings`` (``ruling:alternative`` pairs and optional-rule names joined by
 ``+``, e.g. ``tie-for-most:no-loser+first-player:random``: OpenSpiel's game strings keep
-``=`` and ``,`` for themselves) and ``deck`` (a ``--deck`` argument; empty: the rule set's
-default components).
+``=`` and ``,`` for themselves) and ``deck`` (a ``--deck`` argument; for Just Desserts the
+default, empty, picks per player count: the rule set's default deck where it deals that
+many, else the smallest shipped deck that does, see :func:`deck_for`).
+
+OpenSpiel parses and checks a game string before any code of ours runs, so
+``rulings=tie-for-most=no-loser`` fails inside pyspiel with its bare "Unknown parameter";
+:func:`load` checks the string first and says which form is accepted.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -51,11 +57,69 @@ SPECS = (
              _Type.Information.PERFECT_INFORMATION, {"players": 2, "rulings": "", "deck": "box"}),
     GameSpec("just-desserts", "tablerules_just_desserts", "Just Desserts (tablerules)",
              _Type.Information.IMPERFECT_INFORMATION,
-             {"players": 2, "rulings": "", "deck": "jd-two-suits", "max_game_length": 1000, "max_actions": 4096}),
+             {"players": 2, "rulings": "", "deck": "", "max_game_length": 1000, "max_actions": 4096}),
     GameSpec("just-desserts-2.3", "tablerules_just_desserts_2_3", "Just Desserts, rules version 2.3 (tablerules)",
              _Type.Information.IMPERFECT_INFORMATION,
-             {"players": 2, "rulings": "", "deck": "v23-tiny", "max_game_length": 1000, "max_actions": 4096}),
+             {"players": 2, "rulings": "", "deck": "", "max_game_length": 1000, "max_actions": 4096}),
 )
+"""An empty ``deck`` (the Just Desserts default) is :func:`deck_for` the player count."""
+
+RULINGS_FORM = "NAME:ALT[+NAME:ALT...] (optional rules by name, joined by the same +)"
+"""What the ``rulings`` parameter takes, as the error messages say it."""
+
+
+@lru_cache(maxsize=None)
+def _shipped_decks(ruleset: str) -> tuple:
+    """(name, components) of the rule set's default deck, then of every other shipped deck it
+    loads, smallest first (fewest dessert cards, then name)."""
+    from tablerules.model.decks import embedded_deck_names
+
+    rules = registry.get(ruleset)
+    default = rules.default_components()
+    others = []
+    for name in embedded_deck_names():
+        if name == default.name:
+            continue
+        try:
+            others.append((name, rules.load_components(name)))
+        except Exception:  # a deck this rule set cannot read is no candidate
+            continue
+    others.sort(key=lambda nd: (len(nd[1].dessert_cards()), nd[0]))
+    return ((default.name, default), *others)
+
+
+@lru_cache(maxsize=None)
+def deck_for(ruleset: str, players: int) -> str | None:
+    """The deck an empty ``deck`` parameter stands for with ``players`` seats: the rule set's
+    default deck if it deals that many hands (jd.setup.deal-hands, jd23.setup.deal-five),
+    else the smallest shipped deck that does (Just Desserts: jd-two-suits for 2, jd-crowd
+    for 3, jd-five-suits for 4, v23-tips for 5; version 2.3: v23-tiny for 2, v23-tips for
+    3 to 5).  None when no shipped deck deals that many."""
+    rules = registry.get(ruleset)
+    for name, components in _shipped_decks(ruleset):
+        try:
+            rules.setup(players, rules.Options(), components)
+        except SetupError:
+            continue
+        return name
+    return None
+
+
+def served_counts(spec: GameSpec) -> list[int]:
+    """The player counts the default components deal: the range the game type declares, so
+    that every count OpenSpiel is told the game takes loads with the default parameters."""
+    rules = registry.get(spec.ruleset)
+    if spec.parameters.get("deck"):
+        components = rules.load_components(spec.parameters["deck"])
+        served = []
+        for n in rules.player_counts:
+            try:
+                rules.setup(n, rules.Options(), components)
+            except SetupError:
+                continue
+            served.append(n)
+        return served
+    return [n for n in rules.player_counts if deck_for(spec.ruleset, n) is not None]
 
 
 def parse_rulings(rules: Any, text: str) -> Any:
@@ -76,6 +140,66 @@ def parse_rulings(rules: Any, text: str) -> Any:
         raise SetupError("rulings=voluntary-pass:allowed: games need not end (proof termination-voluntary-pass); "
                          "OpenSpiel needs a bound on their length")
     return options
+
+
+def _top_level(text: str) -> list[str]:
+    """The parameters of a game string's ``(...)``, split at commas outside nested parentheses,
+    as OpenSpiel splits them (open_spiel/game_parameters.cc, GameParametersFromString)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p for p in parts if p]
+
+
+def check_game_string(text: str) -> None:
+    """SetupError (one line, naming the accepted form) for a game string of ours that
+    OpenSpiel would refuse with its bare "Unknown parameter": ``rulings`` written with ``=``
+    between a ruling and its alternative, or its parts joined by ``,``; or a parameter the
+    game does not take.  Other strings, and other games' strings, pass unchanged."""
+    name, paren, rest = text.strip().partition("(")
+    spec = next((s for s in SPECS if s.short_name == name.strip()), None)
+    if spec is None or not paren:
+        return
+    if not rest.endswith(")"):
+        raise SetupError(f"{spec.short_name}: the game string must end with ')'; got {text!r}")
+    rulings: list[str] = []
+    after_rulings = natural = False
+    for part in _top_level(rest[:-1]):
+        key, eq, value = part.partition("=")
+        if eq and key in spec.parameters:
+            after_rulings = key == "rulings"
+            if after_rulings:
+                rulings, natural = [value], natural or "=" in value
+            continue
+        if after_rulings:  # a ruling after a comma: rulings=a:x,b:y or rulings=a=x,b=y
+            rulings.append(part)
+            natural = True
+            continue
+        raise SetupError(f"{spec.short_name}: unknown parameter {key!r} (takes {', '.join(spec.parameters)}; "
+                         f"rulings takes {RULINGS_FORM})")
+    if natural:
+        given = ",".join(rulings)
+        fixed = "+".join(p.replace("=", ":", 1) for p in given.replace(",", "+").split("+") if p)
+        raise SetupError(f"{spec.short_name}: rulings takes {RULINGS_FORM}, since OpenSpiel's game strings keep "
+                         f"'=' and ',' for themselves; got rulings={given}; write rulings={fixed}")
+
+
+def load(game: str, params: dict[str, Any] | None = None) -> Any:
+    """``pyspiel.load_game`` with our games' parameters checked first: a game string that
+    OpenSpiel would refuse with a bare "Unknown parameter" gives a SetupError saying what
+    ``rulings`` takes (see :func:`check_game_string`).  With ``params`` (a dict), the game
+    is loaded by name: there ``rulings`` may also be written ``tie-for-most=no-loser``."""
+    if params is not None:
+        return pyspiel.load_game(game, params)
+    check_game_string(game)
+    return pyspiel.load_game(game)
 
 
 def dishes_length_bound(initial: Any, players: int) -> int:
@@ -114,6 +238,9 @@ def _chance_bound(rules: Any, setup: Any) -> int:
 def make_game_class(spec: GameSpec) -> type:
     """A pyspiel.Game subclass for one rule set (registered by tablerules.openspiel)."""
     rules = registry.get(spec.ruleset)
+    counts = served_counts(spec)
+    if not counts:
+        raise SetupError(f"{spec.short_name}: the default components deal no player count of {spec.ruleset}")
     game_type = pyspiel.GameType(
         short_name=spec.short_name,
         long_name=spec.long_name,
@@ -122,8 +249,8 @@ def make_game_class(spec: GameSpec) -> type:
         information=spec.information,
         utility=_Type.Utility.GENERAL_SUM,
         reward_model=_Type.RewardModel.TERMINAL,
-        max_num_players=max(rules.player_counts),
-        min_num_players=min(rules.player_counts),
+        max_num_players=max(counts),
+        min_num_players=min(counts),
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
@@ -140,9 +267,15 @@ def make_game_class(spec: GameSpec) -> type:
                 if key in values and int(values[key]) < 1:
                     raise SetupError(f"{spec.short_name}: {key} must be at least 1, not {values[key]}")
             options = parse_rulings(rules, str(values["rulings"]))
-            deck = str(values["deck"])
+            players, deck = int(values["players"]), str(values["deck"])
+            if not deck and players in rules.player_counts and rules.load_components:
+                deck = deck_for(spec.ruleset, players) or ""
+                if not deck:
+                    raise SetupError(f"{spec.short_name}: no shipped deck deals {players} players; "
+                                     "give deck=FILE, a deck file that does (the retail card list, for one)")
+                values["deck"] = deck  # the game string names the deck played
             components = rules.load_components(deck) if deck and rules.load_components else None
-            setup = rules.setup(int(values["players"]), options, components)
+            setup = rules.setup(players, options, components)
             initial = rules.new_game(setup)
             if spec.ruleset == "dishes":
                 codec: Any = DishesActions(initial, setup.players)

@@ -23,7 +23,7 @@ from open_spiel.python.algorithms import generate_playthrough, mcts  # noqa: E40
 from open_spiel.python.algorithms.get_all_states import get_all_states  # noqa: E402
 
 from tablerules.model.core import SetupError  # noqa: E402
-from tablerules.openspiel import GAMES, game_name  # noqa: E402
+from tablerules.openspiel import GAMES, deck_for, game_name, load  # noqa: E402
 from tablerules.openspiel.playthrough import (  # noqa: E402
     playthrough_to_vector, read_playthrough, vector_to_playthrough,
 )
@@ -75,6 +75,84 @@ def test_bad_parameters_are_refused_in_one_line():
         pyspiel.load_game("tablerules_just_desserts(max_actions=-1)")
     with pytest.raises(SetupError, match=r"no such file, nor a shipped deck \(jd-crowd"):
         pyspiel.load_game("tablerules_just_desserts(deck=nosuch)")
+
+
+def test_rulings_written_with_equals_are_refused_naming_the_accepted_form():
+    """pyspiel checks parameter names before any code of ours runs, so its own error stays
+    bare; load() checks the string first and says what rulings takes, in one line."""
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'rulings=tie-for-most'"):
+        pyspiel.load_game("tablerules_dishes(rulings=tie-for-most=no-loser)")
+    with pytest.raises(SetupError, match=r"^tablerules_dishes: rulings takes NAME:ALT\[\+NAME:ALT\.\.\.\].*"
+                                         r"got rulings=tie-for-most=no-loser; write rulings=tie-for-most:no-loser$"):
+        load("tablerules_dishes(rulings=tie-for-most=no-loser)")
+    with pytest.raises(SetupError, match="write rulings=tie-for-most:no-loser[+]first-player:random$"):
+        load("tablerules_dishes(players=3,rulings=tie-for-most=no-loser,first-player=random,deck=3x4)")
+    with pytest.raises(SetupError, match="got rulings=tie-for-most:no-loser,first-player:random; "
+                                         "write rulings=tie-for-most:no-loser[+]first-player:random$"):
+        load("tablerules_dishes(players=3,rulings=tie-for-most:no-loser,first-player:random)")
+    with pytest.raises(SetupError, match="^tablerules_dishes: unknown parameter 'player' [(]takes players, rulings, deck"):
+        load("tablerules_dishes(player=3)")
+    for bad in ("tablerules_dishes(rulings=tie-for-most=no-loser)", "tablerules_dishes(player=3)"):
+        with pytest.raises(SetupError) as info:
+            load(bad)
+        assert "\n" not in str(info.value)
+    good = load("tablerules_dishes(players=3,rulings=tie-for-most:no-loser+first-player:random,deck=3x4)")
+    assert str(good) == str(pyspiel.load_game(str(good)))
+    assert good.setup.options == load("tablerules_dishes", {"players": 3, "deck": "3x4",
+                                                            "rulings": "tie-for-most=no-loser+first-player=random"}).setup.options
+    assert load("kuhn_poker(players=3)").num_players() == 3  # other games pass through
+
+
+def test_the_game_strings_the_docs_show_load():
+    """Every tablerules game string in the package docstring and the guide loads, except the
+    ones shown with ``=`` inside ``rulings`` (the form the guide warns against), which load
+    refuses."""
+    import re
+
+    import tablerules.openspiel as package
+
+    texts = package.__doc__ + (REPO / "docs" / "guides" / "openspiel.rst").read_text()
+    shown = set(re.findall(r"tablerules_\w+\([^()\s`\"]*\)", texts))
+    assert len(shown) >= 4
+    for text in sorted(shown):
+        if re.search(r"rulings=[^,)]*=", text):
+            with pytest.raises(SetupError, match="write rulings="):
+                load(text)
+        else:
+            load(text)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_player_count_the_game_type_declares_loads_with_the_defaults_and_plays(name):
+    """A default serves every count it accepts: without a deck parameter each declared
+    player count loads (Just Desserts picks the smallest shipped deck that deals it), names
+    its deck in the game string, and plays random moves."""
+    game_type = pyspiel.load_game(name).get_type()
+    counts = range(game_type.min_num_players, game_type.max_num_players + 1)
+    assert list(counts) == sorted(GAMES[name](None).rules.player_counts)
+    rng = np.random.default_rng(7)
+    for n in counts:
+        game = pyspiel.load_game(f"{name}(players={n})")
+        assert game.num_players() == n
+        assert "deck=" in str(game) and "deck=," not in str(game)
+        assert str(pyspiel.load_game(str(game))) == str(game)
+        state = game.new_initial_state()
+        for _ in range(40):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(actions, p=np.array(probs) / sum(probs))))
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+        assert len(state.history()) > 0
+
+
+def test_the_default_deck_per_player_count():
+    assert [deck_for("just-desserts", n) for n in (2, 3, 4, 5)] == ["jd-two-suits", "jd-crowd", "jd-five-suits", "v23-tips"]
+    assert [deck_for("just-desserts-2.3", n) for n in (2, 3, 4, 5)] == ["v23-tiny", "v23-tips", "v23-tips", "v23-tips"]
+    with pytest.raises(SetupError, match="deck jd-two-suits has too few desserts"):  # a deck given is used as given
+        pyspiel.load_game("tablerules_just_desserts(players=3,deck=jd-two-suits)")
 
 
 def test_chance_outcomes_are_ours_as_floats():

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-EXIT_STATUSES = (0, 1, 2, 3, 130)
+EXIT_STATUSES = (0, 1, 2, 3, 130, 143)
 """Every exit status the command line documents."""
 
 

@@ -199,7 +199,7 @@ def test_sigterm_stops_like_ctrl_c():
 
     status, _, err = interrupt_after(["explore", "dishes", "--players", "4"], "explore", signum=signal.SIGTERM,
                                      env={"TABLERULES_PROGRESS_SECONDS": "0.2"})
-    assert status == 130 and "interrupted" in err and "Traceback" not in err
+    assert status == 143 and "interrupted (SIGTERM)" in err and "Traceback" not in err
 
 
 # --------------------------------------------------------------------------- a time limit or Ctrl-C in `check`

@@ -115,7 +115,16 @@ generate = st.tuples(st.just(["vectors", "generate"]), _options(
 junk = st.tuples(st.lists(st.sampled_from(["--help", "--version", "-h", "frobnicate", "--json", "vectors", "-", "--",
                                            "--max-seconds", "--players", "explore"]) | st.text(max_size=8), max_size=4))
 
-invocations = st.one_of(explore, check, prove, listing, rulings_cmd, verify, generate, junk).map(
+explain = st.tuples(st.just(["explain"]), st.sampled_from(["poach-back", "poach", "jd.ruling.answer-order", "dishes",
+                                                           "", "..", "9" * 5000, "ruling", "."]).map(lambda i: [i]),
+                    _options(st.just(["--json"])))
+judge = st.tuples(st.just(["judge"]), rulesets.map(lambda r: [r]), vector_files.map(lambda f: [f]),
+                  _options(_flag("--at", numbers), _flag("--players", numbers), _flag("--deck", decks),
+                           _flag("--ruling", rulings), st.just(["--json"])),
+                  st.sampled_from([["--move", "pass"], ["--move", "draw SPONGE"], ["--move", ""],
+                                   ["--move", "poach GARDENER with FRUIT_TART"], []]))
+
+invocations = st.one_of(explore, check, prove, listing, rulings_cmd, verify, generate, explain, judge, junk).map(
     lambda parts: [x for p in parts for x in p])
 signals = st.one_of(st.none(), st.tuples(st.sampled_from([signal.SIGINT, signal.SIGTERM]),
                                          st.floats(min_value=0.3, max_value=3.0)))

@@ -57,15 +57,16 @@ def test_just_desserts_plays_compiled_and_names_winners():
     assert doc["exact_source"].startswith("none: the exact engine cannot run")
 
 
-def test_a_ruling_the_compiled_playout_cannot_play_goes_through_the_step_api():
-    """Just Desserts' loop plays serving-size=any; the 2.3 loop plays no strict ruling, so the step API does."""
+def test_rulings_the_compiled_playouts_play_beyond_the_defaults():
+    """Just Desserts' loop plays serving-size=any; the 2.3 loop plays a strict ruling to its gap
+    (jd23.ruling.penalty-taker: the first penalty, met in some fifth of the games on v23-crowd)."""
     code, doc = _doc("just-desserts", "--players", "2", "--deck", "jd-crowd", "--games", "100",
                      "--ruling", "serving-size=any")
     assert code == 0 and doc["playout"] == "compiled"
     assert abs(sum(s["sole_winner"]["share"] for s in doc["seats"]) + doc["nobody_named"]["share"] - 1) < 1e-9
     code, doc = _doc("just-desserts-2.3", "--players", "2", "--deck", "v23-crowd", "--games", "50",
                      "--ruling", "penalty-taker=strict")
-    assert code in (0, 3) and doc["playout"] == "step API"
+    assert code == 3 and doc["playout"] == "compiled" and "jd23.ruling.penalty-taker" in doc["stopped"]
 
 
 def test_a_strict_ruling_stops_a_compiled_run_as_incomplete():
@@ -88,3 +89,19 @@ def test_bad_counts_and_seeds_are_one_line():
                           (["--games", "many"], "expected a whole number")):
         r = run_cli("simulate", "dishes", *args)
         assert r.returncode == 2 and problem in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_simulate_counts_seat_moves_apart_from_chance_outcomes():
+    """An action counts a chance outcome; a seat move does not (solve's unit is closer to it)."""
+    import json as _json
+
+    from tablerules.model import registry
+    from tablerules.model.playout import iter_playouts
+
+    r = run_cli("simulate", "dishes", "--games", "50", "--seed", "4", "--json")
+    doc = _json.loads(r.stdout)
+    rules = registry.get("dishes")
+    games = list(iter_playouts(rules, rules.new_game(rules.setup(2)), 50, 4))
+    reveals = sum(sum(type(m).__name__ in ("Reveal", "FirstPlayer") for m in g.moves) for g in games)
+    assert abs(doc["mean_seat_moves"] - (doc["actions"] - reveals) / 50) < 1e-9
+    assert doc["mean_seat_moves"] < doc["mean_actions"]["mean"]

@@ -1,0 +1,199 @@
+"""How every command runs: a heartbeat on standard error, its own exit statuses in --help,
+a --seed wherever it samples, and a signal that always ends the run with 130 or 143."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tablerules import cli, console
+from tablerules.limits import EXIT_INCOMPLETE, Statuses
+
+from .runner import _environment, run_cli
+
+# --------------------------------------------------------------------------- the heartbeat
+
+
+def test_the_heartbeat_speaks_into_a_silence_on_a_stream_that_is_not_a_terminal(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    err = sys.stderr
+    with console.heartbeat(every=0.3):
+        console.activity("counting", total=10, unit="games")
+        console.advance(4)
+        time.sleep(1.2)
+    lines = err.getvalue().splitlines()
+    assert len(lines) >= 2 and all("counting: still working, 4 of 10 games" in x for x in lines), lines
+    assert sys.stderr is err and capsys.readouterr().out == ""
+
+
+def test_the_heartbeat_keeps_quiet_while_lines_come_and_never_cuts_one():
+    out = io.StringIO()
+    saved = sys.stderr
+    sys.stderr = out
+    try:
+        with console.heartbeat(every=0.4):
+            for _ in range(8):
+                sys.stderr.write("working")
+                time.sleep(0.1)
+                sys.stderr.write(" on\n")
+    finally:
+        sys.stderr = saved
+    assert out.getvalue() == "working on\n" * 8
+
+
+def test_a_long_silent_step_gets_heartbeat_lines_and_standard_output_is_unchanged(monkeypatch, capsys):
+    from tablerules import list_cli
+
+    def slow(args):
+        time.sleep(1.5)
+        print("the report")
+        return 0
+
+    monkeypatch.setattr(list_cli, "run", slow)
+    monkeypatch.setattr(console, "PROGRESS_EVERY", 0.3)
+    assert cli.main(["list"]) == 0
+    got = capsys.readouterr()
+    assert got.out == "the report\n"
+    beats = [x for x in got.err.splitlines() if "still working" in x]
+    assert len(beats) >= 3 and "tablerules list" in beats[0], got.err
+
+
+def test_a_command_heard_from_through_a_pipe_every_progress_interval():
+    """A real run with stderr a pipe: no gap between lines much longer than the interval."""
+    env = _environment({"TABLERULES_PROGRESS_SECONDS": "0.5"})
+    proc = subprocess.Popen([sys.executable, "-P", "-m", "tablerules", "prove", "dishes"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    assert proc.stderr is not None
+    stamps = [time.monotonic()]
+    for _ in proc.stderr:
+        stamps.append(time.monotonic())
+    stamps.append(time.monotonic())
+    proc.wait(60)
+    gaps = [b - a for a, b in zip(stamps, stamps[1:])]
+    assert proc.returncode == 0 and max(gaps) < 2.0, gaps
+
+
+# --------------------------------------------------------------------------- exit statuses per command
+
+
+def _subcommands(parser=None, prefix=()):
+    parser = parser or cli.parser()
+    for action in parser._actions:
+        if action.__class__.__name__ == "_SubParsersAction":
+            for name, sub in action.choices.items():
+                yield prefix + (name,), sub
+                yield from _subcommands(sub, prefix + (name,))
+
+
+def _listed(help_text: str) -> tuple[list[int], str]:
+    block = help_text.split("\nexit status:\n", 1)[1]
+    return [int(m) for m in re.findall(r"^  (\d+) ", block, re.M)], block
+
+
+@pytest.mark.parametrize("words, sub", list(_subcommands()), ids=lambda x: " ".join(x) if isinstance(x, tuple) else "")
+def test_each_command_lists_only_the_exit_statuses_it_declares(words, sub):
+    declared = sub.get_default("statuses")
+    assert isinstance(declared, Statuses), f"{words}: no declared exit statuses"
+    codes, block = _listed(sub.format_help())
+    assert codes == list(declared.codes())
+    options = {s for a in sub._actions for s in a.option_strings}
+    assert ("--max-seconds" in block) == ("--max-seconds" in options), block
+    assert (EXIT_INCOMPLETE in codes) == bool(declared.incomplete)
+    assert 130 in codes and 143 in codes
+
+
+def test_solve_names_its_own_causes_of_an_incomplete_run_and_prove_has_none():
+    helps = {w: s.format_help() for w, s in _subcommands()}
+    _, solve = _listed(helps[("solve",)])
+    assert "--max-states" in solve and "worker process" in solve
+    for words in (("prove",), ("list",), ("vectors", "verify")):
+        codes, block = _listed(helps[words])
+        assert 3 not in codes and "--max-seconds" not in block, words
+
+
+# --------------------------------------------------------------------------- --seed
+
+
+def _impact_rows(report: str) -> str:
+    return "\n".join(x for x in report.splitlines() if "sampled (" in x)
+
+
+def test_the_rulings_seed_reproduces_its_sampled_rows_and_names_itself():
+    args = ["rulings", "dishes", "--quick", "--config", "4", "--ruling", "stuck-player"]
+    a = run_cli(*args, "--seed", "7", timeout=300)
+    b = run_cli(*args, "--seed", "7", timeout=300)
+    c = run_cli(*args, "--seed", "8", timeout=300)
+    assert a.returncode == b.returncode == c.returncode == 0, a.stderr[-2000:]
+    assert "reproduce: tablerules rulings dishes --quick --config 4 --ruling stuck-player --seed 7" in a.stdout
+    assert _impact_rows(a.stdout) and _impact_rows(a.stdout) == _impact_rows(b.stdout)
+    assert _impact_rows(a.stdout) != _impact_rows(c.stdout)
+
+
+def test_simulate_names_the_command_line_that_plays_the_same_games():
+    r = run_cli("simulate", "dishes", "--games", "50", "--seed", "3")
+    assert r.returncode == 0 and r.stdout.rstrip().endswith("reproduce: tablerules simulate dishes --games 50 --seed 3")
+
+
+# --------------------------------------------------------------------------- signals
+
+
+def _signal_after(args: list[str], delay: float, signum: int, env: dict | None = None) -> tuple[int, str]:
+    proc = subprocess.Popen([sys.executable, "-P", "-m", "tablerules", *args], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, env=_environment(env))
+    time.sleep(delay)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=60)
+    return proc.returncode, err
+
+
+def _ends_by(signum: int, status: int, err: str) -> None:
+    assert "Traceback" not in err, err[-3000:]
+    assert status == {signal.SIGINT: 130, signal.SIGTERM: 143}[signum], err[-3000:]
+    said = [x for x in err.splitlines() if x.startswith("tablerules: interrupted")]
+    assert said == [f"tablerules: interrupted ({'Ctrl-C' if signum == signal.SIGINT else 'SIGTERM'})"], err[-3000:]
+
+
+LONG = {"check": ["check", "--quick"], "prove": ["prove", "just-desserts"], "explore": ["explore", "dishes", "--players", "4"],
+        "mutants": ["mutants", "dishes"], "rulings": ["rulings", "just-desserts", "--quick"],
+        "simulate": ["simulate", "dishes", "--games", "10000000"], "solve": ["solve", "dishes"],
+        "list": ["list", "just-desserts"], "vectors": ["vectors", "generate", "--check"]}
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("command", sorted(LONG))
+def test_a_signal_during_start_up_ends_every_command_with_its_status(command, signum):
+    status, err = _signal_after(LONG[command], 0.3, signum)
+    _ends_by(signum, status, err)
+
+
+@pytest.mark.parametrize("command, signum", [("check", signal.SIGTERM), ("solve", signal.SIGINT),
+                                             ("mutants", signal.SIGTERM), ("simulate", signal.SIGINT)])
+def test_a_signal_during_the_work_ends_the_run_and_is_never_a_verdict(command, signum):
+    status, err = _signal_after(LONG[command], 3.0, signum)
+    _ends_by(signum, status, err)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_during_a_cold_numba_compile_ends_the_run(tmp_path, signum):
+    """A compile cut short by the signal raises another error later; the signal still decides."""
+    status, err = _signal_after(["simulate", "just-desserts", "--games", "100000"], 3.0, signum,
+                                env={"NUMBA_CACHE_DIR": str(tmp_path)})
+    _ends_by(signum, status, err)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [1.0, 6.0, 12.0])
+@pytest.mark.parametrize("command", sorted(LONG))
+def test_a_signal_at_any_moment_of_any_command(command, delay):
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        status, err = _signal_after(LONG[command], delay, signum)
+        if status == 0:  # the command was done before the signal came
+            continue
+        _ends_by(signum, status, err)
