@@ -23,7 +23,7 @@ from tablerules.model.decks import load_deck
 from tablerules.proofs.checks import FAIL, INCOMPLETE, NOT_RUN, PASS, CheckItem, CheckResult, Context
 
 from . import console
-from .commandline import DECK_LIMITS, add_command, add_json, add_max_seconds, emit_json, ruleset_arg, unique
+from .commandline import MEASURED, DECK_LIMITS, add_command, add_json, add_max_seconds, emit_json, ruleset_arg, unique
 from tablerules.proofs.files import check_writable_folder
 from .limits import (BY_MAX_SECONDS, EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, MAX_SCALE, Statuses, TimeLimit, check_signal,
                      handled, interrupted_status, interrupted_text, number, time_limit)
@@ -40,6 +40,7 @@ PROVE_STATUSES = Statuses(fail="a proof result other than the one on record, or 
 
 
 # --------------------------------------------------------------------------- arguments
+
 
 
 def add_parsers(sub: Any) -> None:
@@ -72,7 +73,9 @@ def add_parsers(sub: Any) -> None:
     p = add_command(sub, "prove", "run a rule set's z3 proofs and compare with the expected results",
                     "Run the z3 proofs and fact checks of one rule set and compare each result with the one on "
                     "record in proofs/manifests/.",
-                    ["tablerules prove dishes", "tablerules prove just-desserts --json"], statuses=PROVE_STATUSES)
+                    ["tablerules prove dishes", "tablerules prove just-desserts --json"],
+                    f"Time, {MEASURED}: dishes 1.9 s, just-desserts 2.8 s, just-desserts-2.3 0.9 s.",
+                    statuses=PROVE_STATUSES)
     p.add_argument("ruleset", type=ruleset_arg, help="rule set id: " + ", ".join(registry.ruleset_ids()))
     add_json(p, "prove")
     p.set_defaults(run=run_prove)

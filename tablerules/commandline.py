@@ -18,6 +18,10 @@ from tablerules.model.core import SetupError, parse_options, strict_options
 from .limits import BY_MAX_SECONDS, MAX_ARGUMENT, MAX_SECONDS, NO_VERDICT, Statuses, number
 
 
+MEASURED = "measured on this project's 2-core machine with other jobs running, 2026-12-03"
+"""When the run times the --help texts state were measured (figures, not limits)."""
+
+
 class UsageError(Exception):
     """Bad command-line input: one line on standard error, exit status 2."""
 

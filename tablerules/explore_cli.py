@@ -19,13 +19,14 @@ from tablerules.proofs import gaps as gp
 from tablerules.proofs.explorer import Budget, Finding, explore, finding_traces, graph_analysis
 
 from . import console
-from .commandline import add_command, add_json, add_max_seconds, add_setup_args, build_setup, emit_json, max_seconds_statuses
+from .commandline import MEASURED, add_command, add_json, add_max_seconds, add_setup_args, build_setup, emit_json, max_seconds_statuses
 from tablerules.proofs.files import check_writable_folder
 from .limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, MAX_STATES, number
 from .schemas import document
 from .traces import finding_json, trace_lines, write_itf
 
 DEFAULT_STATES = 1_000_000
+
 
 
 def add_parsers(sub: Any) -> None:
@@ -39,6 +40,8 @@ def add_parsers(sub: Any) -> None:
          "tablerules explore dishes --players 3 --ruling deal-3-players=spare-layout --max-states 100000",
          "tablerules explore just-desserts --deck jd-rivals --option poaching --json",
          "tablerules explore dishes --deck 2x4 --strict --out-itf traces/"],
+        f"Time, {MEASURED}: dishes on 3x4 with 2 players 0.9 s, just-desserts on jd-rivals with poaching 1.3 s; a run grows "
+        "with --max-states (the budget, in stored states).",
         statuses=max_seconds_statuses("a finding: a violation, dead end, model error, bad chance, trap or unregistered gap"))
     add_setup_args(e)
     e.add_argument("--symmetry", default=None, help="symmetry reduction, e.g. colours+types (default: the rule set's)")

@@ -27,12 +27,13 @@ from tablerules.model.playout import seat_moves as count_seat_moves
 from tablerules.proofs.exact_impact import random_play_on_record
 
 from . import schemas
-from .commandline import add_seed, reproduce_line, add_command, add_json, add_max_seconds, add_setup_args, build_setup, emit_json, max_seconds_statuses
+from .commandline import MEASURED, add_seed, reproduce_line, add_command, add_json, add_max_seconds, add_setup_args, build_setup, emit_json, max_seconds_statuses
 from .limits import number
 from .report import table
 
 MAX_GAMES = 100_000_000
 Z95 = 1.959964
+
 
 
 def add_parsers(sub: Any) -> None:
@@ -44,7 +45,10 @@ def add_parsers(sub: Any) -> None:
                     ["tablerules simulate dishes --players 3 --games 100000",
                      "tablerules simulate dishes --players 2 --ruling first-player=random --json",
                      "tablerules simulate just-desserts --players 3 --deck jd-crowd --games 2000"],
-                    "Units: a game is one whole game; an action is a seat's move or a chance outcome.",
+                    "Units: a game is one whole game; an action is a seat's move or a chance outcome.\n\n"
+                    f"Time, {MEASURED}, 100,000 games with the compiled playouts (the defaults): dishes 5.2 s, "
+                    "just-desserts 7.5 s, just-desserts-2.3 4.1 s, each with about 2 s of start-up; through the step "
+                    "API (a setup no compiled loop can hold) tens to hundreds of games a second.",
                     statuses=max_seconds_statuses(None, "a gap in the rules under a strict ruling stopped play"))
     add_setup_args(p)
     p.add_argument("--games", type=number(int, 1, MAX_GAMES), default=10_000, metavar="N",

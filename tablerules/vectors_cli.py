@@ -16,7 +16,7 @@ from typing import Any
 from tablerules.model import registry
 
 from . import console
-from .commandline import DECK_LIMITS, UsageError, add_command, add_json, emit_json, ruleset_arg, unique
+from .commandline import MEASURED, DECK_LIMITS, UsageError, add_command, add_json, emit_json, ruleset_arg, unique
 from tablerules.proofs.files import check_writable_folder
 from .itf import MAX_DIGITS, MAX_FILE_BYTES, MAX_NESTING, STDIN
 from .limits import EXIT_FAIL, EXIT_OK, MAX_VECTOR_BYTES, Statuses, number
@@ -25,6 +25,7 @@ from .vector_files import compare_sets, coverage_lines, write_set
 from .vector_set import default_out, generate_ruleset
 from . import itf_mapping
 from .verifier import FileResult
+
 
 
 def add_parsers(sub: Any) -> None:
@@ -41,6 +42,7 @@ def add_parsers(sub: Any) -> None:
                     "and ruling alternatives each vector exercises.",
                     ["tablerules vectors generate", "tablerules vectors generate --check",
                      "tablerules vectors generate --ruleset dishes --out /tmp/vectors"],
+                    f"Time, {MEASURED}: the whole golden set (178 vectors) 4.5 s, --check 5.5 s.",
                     statuses=Statuses(fail="a rule set whose vectors fail to generate, or (--check) vectors that differ "
                                            "from the folder"))
     g.add_argument("--out", metavar="DIR", help="folder to write (default: the repository's vectors/)")
@@ -59,7 +61,8 @@ def add_parsers(sub: Any) -> None:
                           f"most {MAX_NESTING} levels, integers of at most {MAX_DIGITS:,} digits, move texts of at "
                           "most 1,000 characters,\nprobabilities written \"p/q\" in ASCII digits (or as JSON "
                           "numbers).  Only regular files\nare read: a named pipe or a device is refused (pipe a trace into - "
-                          "instead).",
+                          "instead).\n\n"
+                          f"Time, {MEASURED}: a 49-move Just Desserts trace 0.9 s, most of it start-up.",
                     statuses=Statuses(fail="a trace that breaks the rules or cannot be read as a game"))
     r.add_argument("files", nargs="+", metavar="FILE", help="trace files; - reads standard input")
     r.add_argument("--deck", metavar="FILE|NAME", help="components for traces whose components we do not ship: "
