@@ -7,8 +7,8 @@
   play says, within five standard errors: on small tile sets solved here, and on the boxed
   two-player game against spec/solved/dishes-2p-box.json.
 
-Budgets count games (a tenth with --quick); seeds are fixed, so the verdict is the same on
-every machine.
+Budgets count games (a tenth with --quick); the games are seeded (SEED plus the check's
+``--seed``, ``ctx.seed``: 0 unless given), so the verdict is the same on every machine.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from .exact_run import solve
 SOLVED_HERE = ((2, Tiles(3, 4)), (3, Tiles(3, 4)), (4, Tiles(2, 4)))
 """Tile sets whose exact random-play values the check computes itself (a second or two each)."""
 SEED = 2026
+"""The seed on record; ``tablerules check --seed S`` plays SEED + S."""
 
 
 def frequency_problem(games, among_losers: list[Fraction]) -> tuple[str, bool]:
@@ -44,10 +45,11 @@ def frequency_problem(games, among_losers: list[Fraction]) -> tuple[str, bool]:
 def _playouts(ctx: Context) -> CheckResult:
     t0 = time.perf_counter()
     rows, ok = [], True
+    seed = SEED + getattr(ctx, "seed", 0)
     replays = ctx.states(1_000)
     for players in (2, 3, 4):
         start = RULES.new_game(RULES.setup(players, Options(), Tiles()))
-        games = random_playouts(RULES, start, replays, seed=SEED)
+        games = random_playouts(RULES, start, replays, seed=seed)
         problem = replay_problem(RULES, start, games)
         ok &= problem is None
         actions = sum(len(g.moves) for g in games)
@@ -57,7 +59,7 @@ def _playouts(ctx: Context) -> CheckResult:
     for players, tiles in SOLVED_HERE:
         setup = RULES.setup(players, Options(), tiles)
         exact = solve(registry.kernel("dishes", setup)).random_play
-        text, fine = frequency_problem(random_playouts(RULES, RULES.new_game(setup), many, seed=SEED), exact.among_losers)
+        text, fine = frequency_problem(random_playouts(RULES, RULES.new_game(setup), many, seed=seed), exact.among_losers)
         ok &= fine
         rows.append((f"{players} players, {tiles.name}: {many:,} games against the exact values", text))
     box = RULES.setup(2, Options(), Tiles())
@@ -65,7 +67,7 @@ def _playouts(ctx: Context) -> CheckResult:
     if exact is None:  # plumbing: the stored values are missing or no longer match the sources
         rows.append(("2 players, box: against spec/solved", f"not compared: {source}"))
     else:
-        games = random_playouts(RULES, RULES.new_game(box), ctx.states(100_000), seed=SEED)
+        games = random_playouts(RULES, RULES.new_game(box), ctx.states(100_000), seed=seed)
         text, fine = frequency_problem(games, exact["among_losers"])
         ok &= fine
         rows.append((f"2 players, box: {len(games):,} games against {source}", text))

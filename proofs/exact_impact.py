@@ -11,7 +11,6 @@ remakes it and a digest of the sources it depends on, so a report can tell when 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import re
 from fractions import Fraction
@@ -24,31 +23,12 @@ from tablerules.model.core import STRICT, SetupError, ruling_fields
 
 from .exact_run import Executor, solve
 
-SOURCES = ("tablerules.model:dishes.py", "tablerules.model:dishes_compact.py", "tablerules.model:dishes_loops.py",
-           "tablerules.spec:dishes.toml")
-"""Files whose content decides the solved figures (the digest covers them: the model's files
-byte for byte, and of the spec its rulings' ids, alternatives and defaults; the spec's
-prose, citations and register notes decide no figure)."""
-
-
 def sources_digest() -> str:
-    h = hashlib.sha256()
-    for item in SOURCES:
-        package, name = item.split(":")
-        data = resources.files(package).joinpath(name).read_bytes()
-        h.update(_rulings_only(data) if name.endswith(".toml") else data)
-    return h.hexdigest()[:16]
+    """The digest a solved document carries as ``sources``: what decides its figures
+    (:mod:`.solved_digest`: the rulings, the step API's play as data, the kernel's files)."""
+    from .solved_digest import solved_digest
 
-
-def _rulings_only(toml_bytes: bytes) -> bytes:
-    """The part of a spec file that decides solved figures: each ruling's id, default and
-    alternatives, in order, as canonical JSON."""
-    import json
-    import tomllib
-
-    spec = tomllib.loads(toml_bytes.decode("utf-8"))
-    rulings = [[r["id"], r["default"], [a["id"] for a in r.get("alternative", [])]] for r in spec.get("ruling", [])]
-    return json.dumps(rulings, separators=(",", ":")).encode()
+    return solved_digest()
 
 
 def finite_alternatives(ruleset: str, setup_for: Callable[[Any], Any], players: int) -> list[tuple[str, str, Any]]:
@@ -79,12 +59,14 @@ def _fraction(f: Fraction) -> str:
 
 def solve_alternatives(ruleset: str, players: int, components: Any, *, run: Executor | None = None,
                        parts: int | None = None, max_states: int | None = None, max_seconds: float | None = None,
-                       progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+                       progress: Callable[[str], None] | None = None,
+                       labels: set[str] | None = None) -> dict[str, Any]:
     """Solve the default and every finite alternative; a JSON-able document of the results.
 
     ``max_states`` and ``max_seconds`` apply to each alternative on its own: an alternative
     whose game is too large for the machine stops at the state budget, deterministically,
-    and its row says so."""
+    and its row says so.  ``labels``: only the rows of these labels (``default``,
+    ``stuck-player=game-ends``...)."""
     rules = registry.get(ruleset)
     say = progress or (lambda text: None)
 
@@ -94,6 +76,8 @@ def solve_alternatives(ruleset: str, players: int, components: Any, *, run: Exec
     rows = []
     for rid, alt, options in finite_alternatives(ruleset, setup_for, players):
         label = "default" if rid == "default" else f"{rid.split('.ruling.')[-1]}={alt}"
+        if labels is not None and label not in labels:
+            continue
         say(f"solving {label}")
         try:
             setup = setup_for(options)
@@ -112,11 +96,19 @@ def solve_alternatives(ruleset: str, players: int, components: Any, *, run: Exec
                              "expected_actions": _fraction(values.expected_actions)}
         rows.append(row)
     return {"ruleset": ruleset, "players": players, "components": components.name, "sources": sources_digest(),
-            "command": f"tablerules solve {ruleset} --players {players} --deck {components.name} --every-alternative "
+            "command": f"tablerules solve {ruleset} --players {players} --deck {deck_argument(components)} --every-alternative "
                        + (f"--max-states {max_states} " if max_states is not None else "")
                        + (f"--partitions {parts} " if parts is not None else "")
                        + f"--out {default_path(ruleset, players, components)}",
             "alternatives": rows}
+
+
+def deck_argument(components: Any) -> str:
+    """The --deck text that loads these components again: ``box``, or KINDSxCOLOURS for a smaller tile set."""
+    types, colours = getattr(components, "types", None), getattr(components, "colours", None)
+    if components.name == "box" or types is None or colours is None:
+        return components.name
+    return f"{types}x{colours}"
 
 
 def default_path(ruleset: str, players: int, components: Any) -> str:

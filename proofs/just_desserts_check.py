@@ -19,7 +19,8 @@
 * The compiled playout (model/just_desserts/playout.py): its games replay on the model move
   by move (proofs/just_desserts_playout_check.py).
 * The retail deck (when given): its deck facts, and random games (2 players basic, 4
-  players with all options) with every invariant checked at every step.
+  players with all options) with every invariant checked at every step (seeded: the
+  player count plus ``--seed``).
 """
 
 from __future__ import annotations
@@ -285,7 +286,8 @@ def playouts(setup, games: int, seed: int, *, max_moves: int = 400) -> tuple[Cou
 
 
 RETAIL_GAMES = 16
-"""Random games per configuration on the retail deck (see Context.states; about 0.3 s a game)."""
+"""Random games per configuration on the retail deck (see Context.states; about 0.3 s a game),
+seeded by the player count plus the check's ``--seed`` (``ctx.seed``: 0 unless given)."""
 
 
 def _retail(ctx: Context) -> CheckResult:
@@ -294,7 +296,8 @@ def _retail(ctx: Context) -> CheckResult:
     rows, ok = [], True
     for players, combo in ((2, dict.fromkeys(VARIANTS, False)), (4, dict.fromkeys(VARIANTS, True))):
         setup = RULES.setup(players, Options(**combo), deck)
-        outcomes, problems, played = playouts(setup, ctx.states(RETAIL_GAMES, least=4), seed=players)
+        outcomes, problems, played = playouts(setup, ctx.states(RETAIL_GAMES, least=4),
+                                             seed=players + getattr(ctx, "seed", 0))
         ok &= not problems
         rows.append((f"{players} players, {_combo_label(combo)}", f"{played} random games: "
                      + ", ".join(f"{k}: {v}" for k, v in outcomes.most_common(4))

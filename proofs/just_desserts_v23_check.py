@@ -7,6 +7,8 @@
   text is silent shows up as a gap with its shortest trace;
 * the witness files spec/witnesses/jd23-*.json replay into the gap their ruling names;
 * bounded explorations of v23-crowd (four guests) and of v23-tips with three players;
+* the clause-reach table (proofs/clause_reach.py, record proofs/manifests/just_desserts_23_reach.toml):
+  every clause and ruling reached by a search from the deal, or argued on record (not with --quick);
 * the z3 bound on the number of rounds (any deck), and deck facts
   (proofs/just_desserts_v23_proofs.py) on the teaching decks, and on the retail card list
   when ``ctx.retail_deck`` is set.
@@ -30,6 +32,7 @@ from tablerules.model.core import STRICT, RuleGap, play, ruling_fields, short_ru
 from tablerules.model.decks import embedded_deck, load_deck
 
 from . import just_desserts_v23_proofs as facts
+from .clause_reach import reach_check_item
 from .decisions import decision_check_item
 from .just_desserts_v23_playout_check import playout_check_item
 from .mutation.coverage import mutation_check_item
@@ -229,6 +232,8 @@ def checks(ctx: Context) -> list[CheckItem]:
     ]
     items.append(proof_item(RULESET, "rounds-bounded", facts.rounds_bounded))
     items.append(decision_check_item(RULESET))
+    if not ctx.quick:  # the clause-reach table, as for just-desserts: its searches take about half a minute
+        items.append(reach_check_item(RULESET))
     items.append(playout_check_item())
     items.append(mutation_check_item(RULESET))
     items.append(witness_check_item(RULESET))

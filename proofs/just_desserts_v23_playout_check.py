@@ -12,7 +12,8 @@
 On the teaching decks v23-tiny, v23-crowd and v23-tips (two to four players), on the
 default rulings and on the other non-strict alternatives of every jd23.ruling.*, and on the
 retail card list (two to five players) when ``ctx.retail_deck`` is set.  Budgets count
-games (a tenth with --quick); seeds are fixed, so the verdict is the same on every machine.
+games (a tenth with --quick); the games are seeded (SEED plus the check's ``--seed``,
+``ctx.seed``: 0 unless given), so the verdict is the same on every machine.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .checks import FAIL, PASS, CheckItem, CheckResult, Context
 
 RULES = jd.RULES
 SEED = 2026
+"""The seed on record; ``tablerules check --seed S`` plays SEED + S."""
 NAME = "compiled random playouts follow the model step by step"
 
 
@@ -111,13 +113,14 @@ def configurations(ctx: Context) -> list[tuple[str, jd.Setup]]:
 def _playouts(ctx: Context) -> CheckResult:
     t0 = time.perf_counter()
     rows, ok = [], True
+    seed = SEED + getattr(ctx, "seed", 0)
     for label, setup in configurations(ctx):
         start = RULES.new_game(setup)
         retail = label.startswith("retail")
-        games = random_playouts(RULES, start, ctx.states(100 if retail else 1_000), seed=SEED)
+        games = random_playouts(RULES, start, ctx.states(100 if retail else 1_000), seed=seed)
         problem = replay_problem(RULES, start, games)
         stepped = ctx.states(25 if retail else 100, least=10)
-        for batch in fast.play_batches(start, stepped, SEED, debug=True):
+        for batch in fast.play_batches(start, stepped, seed, debug=True):
             problem = problem or step_problem(start, batch)
         ok &= problem is None
         actions = sum(len(g.moves) for g in games)

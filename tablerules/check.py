@@ -5,6 +5,9 @@ report is the same on any machine and under any load, timings aside (the ``time`
 and the ``total`` line).  ``--max-seconds`` may stop a run: the check under way is then
 ``incomplete``, the rest ``not run``, and the exit status 3, unless a check has already
 failed.  Ctrl-C does the same with exit status 130, SIGTERM with 143.
+
+The items that play random games add ``--seed`` to their own seeds on record (0 by default:
+the games on record); the report names the command line that plays the same games.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import importlib
 import os
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -23,7 +27,8 @@ from tablerules.model.decks import load_deck
 from tablerules.proofs.checks import FAIL, INCOMPLETE, NOT_RUN, PASS, CheckItem, CheckResult, Context
 
 from . import console
-from .commandline import MEASURED, DECK_LIMITS, add_command, add_json, add_max_seconds, emit_json, ruleset_arg, unique
+from .commandline import (MEASURED, DECK_LIMITS, add_command, add_json, add_max_seconds, add_seed, emit_json, reproduce_line,
+                          ruleset_arg, unique)
 from tablerules.proofs.files import check_writable_folder
 from .limits import (BY_MAX_SECONDS, EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, MAX_SCALE, Statuses, TimeLimit, check_signal,
                      handled, interrupted_status, interrupted_text, number, time_limit)
@@ -36,6 +41,23 @@ CHECK_STATUSES = Statuses(fail="a check failed: a rule broken, a proof result ot
                                "that crashed, a rule set that does not load",
                           incomplete=(BY_MAX_SECONDS + " (the check under way is incomplete, the rest not run; a FAIL "
                                       "found before still exits 1)",))
+SAMPLED = ("the random games (the compiled playouts, the retail deck's games, the mutation subset's recorded games), "
+           "added to each item's seed on record, so 0 plays the games on record (the decision-point, gap and "
+           "clause-reach searches keep their own fixed seeds)")
+"""What --seed of `tablerules check` decides (its --help)."""
+SEED = 0
+"""The default --seed: every sampling item plays the games it has always played."""
+
+
+@dataclass
+class CheckContext(Context):
+    """The check suite's context with the run's seed: each item that plays random games adds
+    ``seed`` to its own seed on record (read as ``getattr(ctx, "seed", 0)``, so a plain
+    :class:`Context` plays the games on record)."""
+
+    seed: int = SEED
+
+
 PROVE_STATUSES = Statuses(fail="a proof result other than the one on record, or a proof that crashed")
 
 
@@ -65,6 +87,7 @@ def add_parsers(sub: Any) -> None:
                         f"{DECK_LIMITS})")
     c.add_argument("--scale", type=number(float, 0, MAX_SCALE), default=1.0,
                    help=f"multiply the state budgets of the budgeted searches (> 0, at most {MAX_SCALE:g}; default 1)")
+    add_seed(c, SEED, SAMPLED)
     add_max_seconds(c)
     add_json(c, "check")
     c.add_argument("--out-itf", metavar="DIR", help="write the trace of every finding as an ITF file in DIR")
@@ -152,7 +175,7 @@ def run_check(args: argparse.Namespace) -> int:
         load_deck(deck)  # a deck that cannot be read is bad input (exit 2), not a failing check
     out_itf = check_writable_folder(args.out_itf, "--out-itf") if args.out_itf else None
     factory, close = console.progress_factory()
-    ctx = Context(quick=args.quick, progress=factory, retail_deck=deck, scale=args.scale)
+    ctx = CheckContext(quick=args.quick, progress=factory, retail_deck=deck, scale=args.scale, seed=args.seed)
     items: list[CheckItem] = []
     broken: list[CheckResult] = []
     for r in wanted:
@@ -172,9 +195,10 @@ def run_check(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(document("check", _report_json(results, status, stopped, seconds, itf, {
             "rulesets": wanted, "quick": args.quick, "scale": args.scale, "retail_deck": deck,
-            "max_seconds": args.max_seconds})))
+            "max_seconds": args.max_seconds, "seed": args.seed})))
     else:
         print_report(results, stopped=stopped, itf=itf)
+        print(reproduce_line(args))
         tail = "" if deck else "; retail deck not given (set TABLERULES_RETAIL_DECK to include its facts)"
         print(f"total {seconds:.0f} s{tail}")
     return status

@@ -6,7 +6,9 @@ uncovered, and of the uncovered: playing as a registered alternative, registered
 spec/mutants/<rule set>.toml, and unregistered), then every uncovered mutant with the change,
 where model and mutant part (the shortest trace found) and its triage.  Exit status 1 when
 a mutant is uncovered and unregistered.  Units: a *mutant* is one change at one decision
-point; a *state* is one state the mutant was asked about through the core API.
+point; a *state* is one state the mutant was asked about through the core API.  Each run of
+the unchanged model ends with a few seeded random games (``--seed``); the report names the
+command line that records the same games.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from tablerules.proofs.mutation.judge import STOPPED, UNCOVERED, Budget
 from tablerules.proofs.mutation.mutants import short_id
 from tablerules.proofs.properties import clause_table
 
-from .commandline import add_command, add_json, add_max_seconds, emit_json, max_seconds_statuses, unique
+from .commandline import add_command, add_json, add_max_seconds, add_seed, emit_json, max_seconds_statuses, reproduce_line, unique
 from .limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, number
 from .report import table
 from .schemas import document
@@ -62,6 +64,8 @@ def add_parsers(sub: Any) -> None:
                                      f"(default {CoverageBudget().record_states:,})")
     p.add_argument("--workers", type=number(int, 1, 64), default=2, metavar="N",
                    help="worker processes (default 2); the verdicts do not depend on it")
+    add_seed(p, CoverageBudget().seed, "the random games recorded after the breadth-first part of each run of the "
+                                       "unchanged model (run i plays from S + i + 1)")
     add_max_seconds(p)
     add_json(p, "mutants")
     p.set_defaults(run=run)
@@ -90,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
         names = _rulesets(args.ruleset)
     except argparse.ArgumentTypeError as e:
         raise UsageError(f"tablerules mutants: {e}") from None
-    budget = CoverageBudget(record_states=args.record_states, mutant=Budget(states=args.states), every=args.every)
+    budget = CoverageBudget(record_states=args.record_states, mutant=Budget(states=args.states), every=args.every,
+                            seed=args.seed)
     t0 = time.perf_counter()
     deadline = t0 + args.max_seconds if args.max_seconds else None
     results: list[Coverage] = []
@@ -103,10 +108,11 @@ def run(args: argparse.Namespace) -> int:
     status = EXIT_FAIL if failed else EXIT_OK if complete else EXIT_INCOMPLETE
     if args.json:
         emit_json(document("mutants", {"rulesets": [dict(c.to_json(), clauses=clause_rows(c.ruleset)) for c in results],
-                                       "complete": complete, "exit_status": status}))
+                                       "complete": complete, "exit_status": status, "seed": args.seed}))
     else:
         for c in results:
             write_report(sys.stdout, c)
+        print(reproduce_line(args))
     return status
 
 

@@ -12,6 +12,9 @@ that play as no alternative, what they are: ``ruling = <id>`` (the ruling whose 
 covers what the mutant does), or ``equivalent = <why>`` (a difference no rule concerns,
 such as the wording of a refusal).  :class:`Coverage` counts, per rule set: decision points,
 mutants, killed, equivalent, uncovered, and uncovered but unregistered; the last must be 0.
+
+Each record ends with a few random games (:attr:`CoverageBudget.record_games`), seeded per
+run (:attr:`CoverageBudget.seed`), so a seed gives the same records and verdicts on every machine.
 """
 
 from __future__ import annotations
@@ -51,6 +54,9 @@ class CoverageBudget:
     mutant: Budget = field(default_factory=Budget)
     every: int = 1
     """Judge every Nth mutant only (1: all); a fixed subset, the same on every machine."""
+    seed: int = 0
+    """Added to each run's seed (run i of :func:`run_plan` plays its games from seed + i + 1;
+    0: the games on record)."""
 
     def text(self) -> str:
         m = self.mutant
@@ -167,7 +173,7 @@ def _record_one(index: int) -> tuple[int, Run]:
         probes = _PROBES[rules.id] = Probes(STEP_API_FILES[rules.id])
     label, setting, setup = plan[index]
     return index, record(rules, label, setting, setup, budget.record_states, probes,
-                         games=budget.record_games, seed=index + 1)
+                         games=budget.record_games, seed=budget.seed + index + 1)
 
 
 def _pool_map(fn: Callable[[int], Any], n: int, workers: int, deadline: float | None) -> Any:
@@ -481,13 +487,15 @@ CHECK_BUDGET = CoverageBudget(record_states=300, record_games=2, mutant=Budget(s
 
 def mutation_check_item(ruleset_id: str):
     """A check-suite item: the fixed subset of the mutants; fails on one that is uncovered
-    and unregistered (``tablerules mutants RULESET`` runs them all)."""
+    and unregistered (``tablerules mutants RULESET`` runs them all).  The recorded games add
+    the check's ``--seed`` (``ctx.seed``: 0 unless given) to their seeds, as ``mutants --seed`` does."""
     from ..checks import FAIL, PASS, CheckItem, CheckResult, Context
 
     name = "mutation coverage (fixed subset): every uncovered mutant triaged"
 
     def run(ctx: Context) -> CheckResult:
-        budget = dataclasses.replace(CHECK_BUDGET, every=CHECK_BUDGET.every * (3 if ctx.quick else 1))
+        seed = getattr(ctx, "seed", 0)  # the check's --seed
+        budget = dataclasses.replace(CHECK_BUDGET, every=CHECK_BUDGET.every * (3 if ctx.quick else 1), seed=seed)
         cov = run_coverage(ruleset_id, budget, workers=2, progress=_check_progress(ctx))
         counts = cov.counts()
         rows = [(k, f"{v:,}") for k, v in counts.items()]
@@ -495,7 +503,7 @@ def mutation_check_item(ruleset_id: str):
                   f"after {len(r.verdict.trace)} steps on {r.verdict.run}") for r in cov.unregistered()]
         rows.append(("budget", budget.text()))
         rows.append(("again", f"tablerules mutants {ruleset_id} --every {budget.every} --record-states {budget.record_states} "
-                              f"--states {budget.mutant.states}"))
+                              f"--states {budget.mutant.states}" + (f" --seed {seed}" if seed else "")))
         summary = (f"{counts['mutants']:,} mutants: {counts['killed']:,} killed, {counts['equivalent']:,} equivalent, "
                    f"{counts['not reached']:,} not reached, {counts['uncovered']:,} uncovered "
                    f"({counts['uncovered and unregistered']} unregistered)")

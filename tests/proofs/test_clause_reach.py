@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from tablerules.proofs import clause_reach as cr
@@ -93,3 +95,88 @@ def test_a_function_cited_by_its_docstring_counts_only_without_decision_points()
     nm = cr.namers("just-desserts", {"jd.block.cards-back", "jd.turn.kitchen"})
     assert "jd.block.cards-back" in nm.functions and "jd.block.cards-back" not in nm.points
     assert "jd.turn.kitchen" in nm.points
+
+
+# --------------------------------------------------------------------------- Just Desserts 2.3
+
+V23 = "just-desserts-2.3"
+
+
+def _v23_ids() -> set[str]:
+    from tablerules.spec.loader import load_spec
+
+    spec = load_spec(V23)
+    return set(spec.clauses) | set(spec.rulings)
+
+
+def test_the_v23_record_is_found_by_its_rule_set_id_and_every_search_can_start():
+    from tablerules.proofs.gaps import load_rules
+
+    assert cr.record_path(V23) == "proofs/manifests/just_desserts_23_reach.toml"
+    rules, _ = load_rules(V23)
+    record = cr.load_record(V23)
+    assert record is not None and record.ruleset == V23 and record.searches
+    assert {s.players for s in record.searches} >= {2, 3}  # jd23.setup.players: two and three seats
+    for s in record.searches:
+        setup = s.setup(rules)
+        assert rules.setup_error(setup) is None, s.label()
+
+
+def test_the_v23_arguments_name_only_clauses_no_decision_point_can_take_both_ways():
+    """Each argued clause of the 2.3 record is a spec id; an argued clause that a decision point
+    names has that point going one way only in a small search from the deal (jd23.setup.deal-five,
+    jd23.serve.one-to-three, jd23.serve.reveal-dirty-dishes)."""
+    from tablerules.proofs.gaps import load_rules
+
+    ids = _v23_ids()
+    record = cr.load_record(V23)
+    assert set(record.argued) <= ids and all(len(why) > 80 for why in record.argued.values())
+    nm = cr.namers(V23, ids)
+    rules, _ = load_rules(V23)
+    run = cr.run_search(rules, cr.Search(2, "v23-tiny", max_states=3_000), nm)
+    named = [rid for rid in record.argued if nm.points.get(rid)]
+    assert sorted(named) == ["jd23.serve.one-to-three", "jd23.serve.reveal-dirty-dishes", "jd23.setup.deal-five"]
+    for rid in named:
+        for p in nm.points[rid]:
+            assert len(run.outcomes.get(p, set())) == 1, (rid, p.where)
+    # the clauses no decision point names and no docstring cites: the record must argue each of them
+    unnamed = {i for i in ids if i.split(".")[1] != "ruling" and not nm.points.get(i) and not nm.functions.get(i)}
+    assert unnamed and unnamed <= set(record.argued)
+
+
+@pytest.fixture(scope="module")
+def v23_table() -> cr.ReachReport:
+    """The 2.3 table as `tablerules check just-desserts-2.3` builds it (about 20 s)."""
+    return cr.reach_report(V23)
+
+
+@pytest.mark.slow
+def test_every_clause_and_ruling_of_v23_is_reached_or_argued(v23_table):
+    assert not v23_table.problems and not any(r.error for r in v23_table.runs)
+    assert {r.id for r in v23_table.rows} == _v23_ids()
+    bad = [(r.id, r.status) for r in v23_table.rows if r.status not in (cr.REACHED, cr.ARGUED)]
+    assert not bad and v23_table.ok
+    for r in v23_table.rows:
+        if r.status == cr.REACHED:  # the deal's own shuffle (jd23.setup.shuffle) is 0 moves from it
+            assert r.moves == len(r.trace) and (r.trace or r.id == "jd23.setup.shuffle"), r.id
+    record = cr.load_record(V23)
+    assert {r.id for r in v23_table.rows if r.status == cr.ARGUED} == set(record.argued)
+
+
+@pytest.mark.slow
+def test_v23_rulings_are_reached_where_their_readings_part(v23_table):
+    rows = {r.id: r for r in v23_table.rows}
+    # every ruling of 2.3 has readings that part somewhere: none is argued
+    assert all(r.status == cr.REACHED for rid, r in rows.items() if ".ruling." in rid)
+    # an empty-handed mistaken caller needs the four guests of v23-crowd (search 2)
+    assert rows["jd23.ruling.penalty-empty-hand"].search == "2"
+    assert "v23-crowd" in rows["jd23.ruling.penalty-empty-hand"].detail
+
+
+def test_without_its_arguments_the_v23_table_fails_on_the_deck_claims():
+    record = cr.load_record(V23)
+    report = cr.reach_report(V23, dataclasses.replace(record, searches=(cr.Search(2, "v23-tiny", max_states=300),),
+                                                      argued={}), budget=SMALL)
+    row = _row(report, "jd23.tips.names-hint")
+    assert row.status == cr.NOT_REACHED and "never run" in row.detail
+    assert _row(report, "jd23.setup.maitre-d").status == cr.NOT_REACHED and not report.ok
