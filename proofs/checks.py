@@ -46,6 +46,9 @@ class Context:
     retail_deck: str | None = None
     scale: float = 1.0
     """Multiplies the budgets of the searches that are budgeted by design (not the exhaustive ones)."""
+    seed: int = 0
+    """Added to the seed on record of each item that plays random games (``tablerules check
+    --seed``): 0 plays the games on record, another value other games."""
 
     def states(self, full: int, least: int = 100) -> int:
         """The state (or pair, or game) budget of a budgeted search: ``full``, a tenth of it

@@ -692,7 +692,7 @@ def decision_check_item(ruleset_id: str, states: int = 250):
 
     def run(ctx: Context) -> CheckResult:
         report = explore_decisions([ruleset_id], DecisionBudget(states=states if not ctx.quick else states // 3,
-                                                                games=6 if not ctx.quick else 3))
+                                                                games=6 if not ctx.quick else 3, seed=1 + ctx.seed))
         touched = {f for (f, _l) in report.reached}
         findings = [f for f in report.findings if f.point.file in touched and f.kind != UNREACHED]
         rows = [(f"{f.kind}: {f.point.where}", f"{f.point.source[:60]} ({f.detail})"

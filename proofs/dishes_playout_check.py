@@ -45,7 +45,7 @@ def frequency_problem(games, among_losers: list[Fraction]) -> tuple[str, bool]:
 def _playouts(ctx: Context) -> CheckResult:
     t0 = time.perf_counter()
     rows, ok = [], True
-    seed = SEED + getattr(ctx, "seed", 0)
+    seed = SEED + ctx.seed
     replays = ctx.states(1_000)
     for players in (2, 3, 4):
         start = RULES.new_game(RULES.setup(players, Options(), Tiles()))

@@ -297,7 +297,7 @@ def _retail(ctx: Context) -> CheckResult:
     for players, combo in ((2, dict.fromkeys(VARIANTS, False)), (4, dict.fromkeys(VARIANTS, True))):
         setup = RULES.setup(players, Options(**combo), deck)
         outcomes, problems, played = playouts(setup, ctx.states(RETAIL_GAMES, least=4),
-                                             seed=players + getattr(ctx, "seed", 0))
+                                             seed=players + ctx.seed)
         ok &= not problems
         rows.append((f"{players} players, {_combo_label(combo)}", f"{played} random games: "
                      + ", ".join(f"{k}: {v}" for k, v in outcomes.most_common(4))

@@ -27,7 +27,7 @@ CASES = (("jd-two-suits", 2), ("jd-one-suit", 2), ("jd-rivals", 2), ("jd-crowd",
 def _run(ctx: Context) -> CheckResult:
     t0 = time.perf_counter()
     rows, ok = [], True
-    seed = SEED + getattr(ctx, "seed", 0)
+    seed = SEED + ctx.seed
     options = Options(poaching=True, buffet=True, surprise_parties=True)
     cases = [(name, players, embedded_deck(name)) for name, players in CASES]
     if ctx.retail_deck:  # plumbing: the retail card list only when given

@@ -113,7 +113,7 @@ def configurations(ctx: Context) -> list[tuple[str, jd.Setup]]:
 def _playouts(ctx: Context) -> CheckResult:
     t0 = time.perf_counter()
     rows, ok = [], True
-    seed = SEED + getattr(ctx, "seed", 0)
+    seed = SEED + ctx.seed
     for label, setup in configurations(ctx):
         start = RULES.new_game(setup)
         retail = label.startswith("retail")

@@ -17,7 +17,6 @@ import importlib
 import os
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -41,21 +40,12 @@ CHECK_STATUSES = Statuses(fail="a check failed: a rule broken, a proof result ot
                                "that crashed, a rule set that does not load",
                           incomplete=(BY_MAX_SECONDS + " (the check under way is incomplete, the rest not run; a FAIL "
                                       "found before still exits 1)",))
-SAMPLED = ("the random games (the compiled playouts, the retail deck's games, the mutation subset's recorded games), "
-           "added to each item's seed on record, so 0 plays the games on record (the decision-point, gap and "
-           "clause-reach searches keep their own fixed seeds)")
+SAMPLED = ("the random games (the compiled playouts, the retail deck's games, the mutation subset's recorded games, "
+           "the decision points' random games), added to each item's seed on record, so 0 plays the games on record "
+           "(the gap finder's and clause-reach searches keep their own fixed seeds)")
 """What --seed of `tablerules check` decides (its --help)."""
 SEED = 0
 """The default --seed: every sampling item plays the games it has always played."""
-
-
-@dataclass
-class CheckContext(Context):
-    """The check suite's context with the run's seed: each item that plays random games adds
-    ``seed`` to its own seed on record (read as ``getattr(ctx, "seed", 0)``, so a plain
-    :class:`Context` plays the games on record)."""
-
-    seed: int = SEED
 
 
 PROVE_STATUSES = Statuses(fail="a proof result other than the one on record, or a proof that crashed")
@@ -175,7 +165,7 @@ def run_check(args: argparse.Namespace) -> int:
         load_deck(deck)  # a deck that cannot be read is bad input (exit 2), not a failing check
     out_itf = check_writable_folder(args.out_itf, "--out-itf") if args.out_itf else None
     factory, close = console.progress_factory()
-    ctx = CheckContext(quick=args.quick, progress=factory, retail_deck=deck, scale=args.scale, seed=args.seed)
+    ctx = Context(quick=args.quick, progress=factory, retail_deck=deck, scale=args.scale, seed=args.seed)
     items: list[CheckItem] = []
     broken: list[CheckResult] = []
     for r in wanted:

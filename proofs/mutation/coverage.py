@@ -494,7 +494,7 @@ def mutation_check_item(ruleset_id: str):
     name = "mutation coverage (fixed subset): every uncovered mutant triaged"
 
     def run(ctx: Context) -> CheckResult:
-        seed = getattr(ctx, "seed", 0)  # the check's --seed
+        seed = ctx.seed  # the check's --seed
         budget = dataclasses.replace(CHECK_BUDGET, every=CHECK_BUDGET.every * (3 if ctx.quick else 1), seed=seed)
         cov = run_coverage(ruleset_id, budget, workers=2, progress=_check_progress(ctx))
         counts = cov.counts()

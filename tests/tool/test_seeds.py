@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tablerules.check import CheckContext
+from tablerules.proofs.checks import Context as CheckContext
 from tablerules.model import registry
 from tablerules.proofs import dishes_playout_check, just_desserts_playout_check, just_desserts_v23_playout_check
 from tablerules.proofs.checks import PASS, Context
