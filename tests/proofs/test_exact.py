@@ -123,7 +123,7 @@ def test_a_fixed_deal_agrees_with_the_model_restricted_to_it():
 
 
 @pytest.mark.parametrize("text,problem", [
-    ("red,yellow,c3", "layouts given"),
+    ("red,yellow,c3", "1 layout given"),
     ("red,yellow/red,c3", "colours given"),
     ("red,yellow,c3/red,c3,c4", "cannot be dealt"),
     ("red,yellow,blue/red,c3,c4", "unknown colour"),
