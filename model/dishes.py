@@ -259,21 +259,10 @@ def place_text(place: int) -> str:
     return f"{place // NT}.{TYPES[place % NT]}"
 
 
-def parse_place(text: str, setup: Setup | None = None) -> int:
-    """The place ``LAYOUT.TYPE`` names; with a setup, only a place its table has (its layouts,
-    the kinds of its tile set: dishes.components.tiles)."""
+def parse_place(text: str) -> int:
     layout, dot, kind = text.partition(".")
     if not dot or not layout.isdigit() or kind not in TYPES:  # plumbing: parses a move's text
         raise MoveSyntaxError(f"bad place {text!r}: expected LAYOUT.TYPE with TYPE one of {', '.join(TYPES)}")
-    if setup is not None:  # plumbing: a place this table does not have is no place, not an illegal move
-        kinds = TYPES[:setup.components.types]
-        try:
-            layouts = geometry(setup).layouts
-        except RuleGap:  # plumbing: a strict deal ruling leaves the table unknown: only the kinds are checked
-            layouts = MAX_PLACES // NT
-        if kind not in kinds or int(layout) >= layouts:  # plumbing: parses a move's text
-            raise MoveSyntaxError(f"unknown place {text!r}: this table has layouts 0 to {layouts - 1} and the kinds "
-                                  f"{', '.join(kinds)} (tile set {setup.components.types}x{setup.components.colours})")
     return int(layout) * NT + TYPES.index(kind)
 
 
@@ -283,13 +272,13 @@ def parse_move(text: str, setup: Setup | None = None) -> Move:
     if w == ["pass"]:  # plumbing: parses a move's text
         return Pass()
     if len(w) == 2 and w[0] == "turn":  # plumbing: parses a move's text
-        return Turn(parse_place(w[1], setup))
+        return Turn(parse_place(w[1]))
     if len(w) == 4 and w[0] == "place" and w[2] == "on":  # plumbing: parses a move's text
-        return Place(parse_place(w[1], setup), parse_place(w[3], setup))
+        return Place(parse_place(w[1]), parse_place(w[3]))
     if len(w) == 3 and w[0] == "reveal":  # plumbing: parses a move's text
         if w[2] not in COLOURS:  # plumbing: parses a move's text
             raise MoveSyntaxError(f"bad colour {w[2]!r} in {text!r}: expected one of {', '.join(COLOURS)}")
-        return Reveal(parse_place(w[1], setup), COLOURS.index(w[2]))
+        return Reveal(parse_place(w[1]), COLOURS.index(w[2]))
     if len(w) == 2 and w[0] == "first" and w[1].isdigit():  # plumbing: parses a move's text
         return FirstPlayer(int(w[1]))
     raise MoveSyntaxError(f"not a dishes move: {text!r} (moves: turn P, place P on Q, pass, reveal P COLOUR, first SEAT)")

@@ -414,18 +414,3 @@ def test_clean_tiles_at_the_end_follow_the_ruling():
         RULES.outcome(table(2, layout, dataclasses.replace(base, clean_at_end="strict")))
     assert e.value.ruling == "dishes.ruling.clean-at-end"
 
-
-def test_a_place_the_table_does_not_have_is_an_unknown_place_not_an_illegal_move():
-    """dishes.components.tiles: the 3x4 tile set has no soup; a third layout is not dealt to two players."""
-    import pytest as _pytest
-
-    from tablerules.model.core import MoveSyntaxError
-    from tablerules.model.registry import get
-
-    rules = get("dishes")
-    setup = rules.setup(2, None, rules.load_components("3x4"))
-    for text in ("place 1.main on 1.soup", "turn 2.main", "reveal 0.knives red"):
-        with _pytest.raises(MoveSyntaxError, match="unknown place"):
-            rules.parse_move(text, setup)
-    assert str(rules.parse_move("place 1.main on 0.drinks", setup)) == "place 1.main on 0.drinks"
-    assert str(rules.parse_move("place 1.main on 1.soup")) == "place 1.main on 1.soup"  # without a setup: any place
