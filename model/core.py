@@ -361,6 +361,10 @@ class RuleSet:
     """The symmetry reduction explorations use unless told otherwise (a key of ``symmetries``)."""
     setup_error: Callable[[Setup], str | None] = lambda setup: None
     """Why a setup is not allowed (player count for these components, ...), or None."""
+    absent: Callable[[Any, Setup], tuple[str, str] | None] = lambda move, setup: None
+    """(clause, one line) for what a parsed move names that this setup does not have (a place
+    the table lacks), or None: such a move is no move of the setup at all, reported as such
+    rather than as a move some rule of play forbids (the readers of logs and the judge ask it)."""
     table_state: Callable[[Any], Any] | None = None
     """What any player sees of a state, as a hashable value: the unit the exact engine counts."""
 

@@ -266,6 +266,23 @@ def parse_place(text: str) -> int:
     return int(layout) * NT + TYPES.index(kind)
 
 
+def absent(move: Any, setup: Setup) -> tuple[str, str] | None:
+    """The place a move names that this table does not have (its layouts, the kinds of its
+    tile set: dishes.components.tiles), as (clause, one line); None if it has them all."""
+    try:
+        layouts = geometry(setup).layouts
+    except RuleGap:  # plumbing: a strict deal ruling leaves the table unknown: only the kinds are checked
+        layouts = MAX_PLACES // NT
+    kinds = setup.components.types
+    named = [getattr(move, f) for f in ("place", "source", "target") if hasattr(move, f)]  # plumbing: the places a move names
+    for p in named:
+        if p // NT >= layouts or p % NT >= kinds:  # plumbing: a place beyond this table
+            return ("dishes.components.tiles",
+                    f"unknown place {place_text(p)}: this table has layouts 0 to {layouts - 1} and the kinds "
+                    f"{', '.join(TYPES[:kinds])} (tile set {kinds}x{setup.components.colours})")
+    return None
+
+
 def parse_move(text: str, setup: Setup | None = None) -> Move:
     """The move a canonical text names (the inverse of ``str``); MoveSyntaxError if none."""
     w = text.split()
@@ -1010,6 +1027,7 @@ RULES = RuleSet.from_module(
     symmetries={"colours": _colours_only, "colours+types": _colours_types, "colours+types+seats": _all_symmetries},
     default_symmetry="colours+types",
     default_components=Tiles,
+    absent=absent,
     load_components=parse_tiles,
     setup_error=setup_error,
     table_state=table_state,

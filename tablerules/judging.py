@@ -56,7 +56,10 @@ class Position:
 def position(rules: RuleSet, setup: Setup, moves: Sequence[str], steps: int) -> Position:
     """Replay the first ``steps`` moves from a fresh deal (chance outcomes as the log gives
     them); a step the model refuses ends the replay with a DEPARTS answer naming it."""
-    state = rules.new_game(setup)
+    try:
+        state = rules.new_game(setup)
+    except RuleGap as gap:  # a strict reading that is silent about the deal itself
+        return Position(None, 0, Answer(DEPARTS, gap.ruling, f"the deal meets a gap: {gap.detail}", 0))
     for i, text in enumerate(moves[:steps], 1):
         problem = _refusal(rules, state, text)
         if problem is not None:
@@ -76,6 +79,9 @@ def _refusal(rules: RuleSet, state: Any, text: str) -> Answer | None:
         move = rules.parse_move(text, state.setup)
     except MoveSyntaxError as e:
         return Answer(ILLEGAL, "", f"{text!r} is not a move of {rules.id}: {str(e).splitlines()[0] if str(e) else ''}")
+    missing = rules.absent(move, state.setup)
+    if missing is not None:
+        return Answer(ILLEGAL, missing[0], missing[1])
     actor = rules.to_move(state)
     if actor is TERMINAL:
         return Answer(OVER, coverage.turn_clause(rules), f"{text!r} comes after the end of the game")

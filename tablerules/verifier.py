@@ -599,6 +599,9 @@ def _step(rules: RuleSet, state: Any, meta: dict[str, Any], i: int) -> Any:
         move = rules.parse_move(text, state.setup)
     except MoveSyntaxError as e:
         raise VectorError(f"{mpath}: {str(e).splitlines()[0] if str(e) else 'not a move'}") from None
+    missing = rules.absent(move, state.setup)
+    if missing is not None:
+        return Finding(i, mpath, "a move of this table", text, missing[0], text, missing[1])
     try:
         actor = rules.to_move(state)
         if actor is TERMINAL:

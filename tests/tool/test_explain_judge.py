@@ -150,3 +150,17 @@ def test_the_guide_runs_the_commands_it_shows():
     for line in commands:
         r = run_cli(*shlex.split(line), cwd=REPO, env={"TABLERULES_SHARED": "rulebooks-not-reprinted-here"})
         assert r.returncode == 0, (line, r.stderr)
+
+
+def test_a_place_the_table_lacks_is_an_unknown_place_not_a_rule_of_play(tmp_path):
+    """The 3x4 tile set has no soup: the answer names dishes.components.tiles, not a rule of play;
+    a strict deal ruling that is silent about the deal itself is a log that cannot be played."""
+    empty = tmp_path / "moves.txt"
+    empty.write_text("")
+    r = run_cli("judge", "dishes", str(empty), "--players", "2", "--deck", "3x4", "--move", "place 1.main on 1.soup")
+    assert r.returncode == 0, r.stderr
+    assert "Answer: not legal, decided by dishes.components.tiles" in r.stdout and "unknown place 1.soup" in r.stdout
+    assert "dishes.ruling.deal-2-players=strict: step 0" in r.stdout
+    r = run_cli("judge", "dishes", str(empty), "--players", "2", "--deck", "3x4", "--ruling", "deal-2-players=strict",
+                "--move", "pass")
+    assert r.returncode == 1 and "the deal meets a gap" in r.stderr and "Traceback" not in r.stderr

@@ -219,10 +219,14 @@ def test_an_impossible_chance_outcome_is_caught():
     doc = copy.deepcopy(_games("dishes")[0])
     i = next(i for i, s in enumerate(doc["states"]) if s["#meta"].get("move", "").startswith("reveal"))
     words = doc["states"][i]["#meta"]["move"].split()
-    doc["states"][i]["#meta"]["move"] = f"reveal 9.soup {words[2]}"
+    other = "0.dessert" if words[1] != "0.dessert" else "0.main"  # a place of this table, but not the tile turned
+    doc["states"][i]["#meta"]["move"] = f"reveal {other} {words[2]}"
     f = _caught(doc)
     assert f.step == i and f.what == "impossible chance outcome"
     assert f.clause.startswith("dishes.")
+    doc["states"][i]["#meta"]["move"] = f"reveal 9.soup {words[2]}"  # a place no table of two has
+    f = _caught(doc)
+    assert f.step == i and f.what.startswith("unknown place 9.soup") and f.clause == "dishes.components.tiles"
 
 
 # --------------------------------------------------------------------------- lists at a state
