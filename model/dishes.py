@@ -275,7 +275,7 @@ def absent(move: Any, setup: Setup) -> tuple[str, str] | None:
         layouts = MAX_PLACES // NT
     kinds = setup.components.types
     named = [getattr(move, f) for f in ("place", "source", "target") if hasattr(move, f)]  # plumbing: the places a move names
-    for p in named:
+    for p in named:  # plumbing: each place the move names
         if p // NT >= layouts or p % NT >= kinds:  # plumbing: a place beyond this table
             return ("dishes.components.tiles",
                     f"unknown place {place_text(p)}: this table has layouts 0 to {layouts - 1} and the kinds "
@@ -318,7 +318,7 @@ def parse_deal(text: str, setup: Setup) -> tuple[int, ...]:
     tiles: Tiles = setup.components
     layouts = [part.strip() for part in text.split("/")]
     if len(layouts) != g.layouts:  # plumbing: checks the --deal text
-        given = f"{len(layouts)} layout{'' if len(layouts) == 1 else 's'}"
+        given = f"{len(layouts)} layout{'' if len(layouts) == 1 else 's'}"  # plumbing: wording of the error
         raise SetupError(f"--deal {text!r}: {given} given, this setup has {g.layouts} "
                          f"(layouts separated by '/')")
     colours = list(COLOURS[:tiles.colours])
