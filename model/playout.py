@@ -49,7 +49,7 @@ class Playout:
 
 def step_playouts(rules: RuleSet, state: Any, games: int, seed: int) -> Iterator[Playout]:
     """Random games through the step API (to_move, legal_moves, chance_outcomes, apply); a game
-    a strict ruling stops comes back with ``gap`` set (see :func:`iter_games`)."""
+    a strict ruling stops comes back with ``gap`` set (see ``iter_games``)."""
     rng = random.Random(f"tablerules:{seed}")  # a string seed: -s and s give different games (an int seed would not)
     for _ in range(games):
         yield _step_game(rules, state, rng)

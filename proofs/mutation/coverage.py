@@ -55,7 +55,7 @@ class CoverageBudget:
     every: int = 1
     """Judge every Nth mutant only (1: all); a fixed subset, the same on every machine."""
     seed: int = 0
-    """Added to each run's seed (run i of :func:`run_plan` plays its games from seed + i + 1;
+    """Added to each run's seed (run i of ``run_plan`` plays its games from seed + i + 1;
     0: the games on record)."""
 
     def text(self) -> str:

@@ -107,6 +107,7 @@ def test_a_retail_deck_that_is_not_json_is_a_usage_error(tmp_path):
     assert "not valid JSON" in one_line_error(r.stderr)
 
 
+@pytest.mark.slow
 def test_a_repeated_rule_set_runs_once_whether_named_as_an_argument_or_an_option():
     r = run_cli("check", "just-desserts-2.3", "--ruleset", "just-desserts-2.3", "--ruleset", "just-desserts-2.3",
                 "--quick", "--scale", "0.2")

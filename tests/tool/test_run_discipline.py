@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import random
 import re
 import signal
 import subprocess
@@ -125,6 +126,7 @@ def _impact_rows(report: str) -> str:
     return "\n".join(x for x in report.splitlines() if "sampled (" in x)
 
 
+@pytest.mark.slow
 def test_the_rulings_seed_reproduces_its_sampled_rows_and_names_itself():
     args = ["rulings", "dishes", "--quick", "--config", "4", "--ruling", "stuck-player"]
     a = run_cli(*args, "--seed", "7", timeout=300)
@@ -188,10 +190,15 @@ def test_a_signal_during_a_cold_numba_compile_ends_the_run(tmp_path, signum):
     _ends_by(signum, status, err)
 
 
+MOMENTS = {command: round(random.Random(f"moment {command}").uniform(1.0, 12.0), 1) for command in LONG}
+"""A moment for each command, drawn once from a seed named by the command (the start-up moment
+and the moments during the work are tested for every command above)."""
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("delay", [1.0, 6.0, 12.0])
 @pytest.mark.parametrize("command", sorted(LONG))
-def test_a_signal_at_any_moment_of_any_command(command, delay):
+def test_a_signal_at_any_moment_of_any_command(command):
+    delay = MOMENTS[command]
     for signum in (signal.SIGINT, signal.SIGTERM):
         status, err = _signal_after(LONG[command], delay, signum)
         if status == 0:  # the command was done before the signal came

@@ -91,12 +91,6 @@ def _check_json(*args: str) -> dict:
     return doc
 
 
-def _figures(doc: dict) -> dict:
-    """The document without its timings."""
-    return {**{k: v for k, v in doc.items() if k not in ("seconds", "checks")},
-            "checks": [{k: v for k, v in c.items() if k != "seconds"} for c in doc["checks"]]}
-
-
 def _details(doc: dict, name: str) -> list:
     return next(c["details"] for c in doc["checks"] if c["name"] == name)
 
@@ -105,12 +99,9 @@ def _details(doc: dict, name: str) -> list:
 def test_check_gives_the_same_report_for_a_seed_and_other_figures_for_another():
     seeded = _check_json("--seed", "5")
     assert seeded["seed"] == 5
-    assert _figures(_check_json("--seed", "5")) == _figures(seeded)
-    on_record = _check_json()
-    assert on_record["seed"] == 0
     playouts = "compiled random playouts agree with the model and the exact engine"
-    assert _details(seeded, playouts) != _details(on_record, playouts)
-    # the item in this process with the same seed gives the figures the command gave
+    # the item in this process with the same seed gives the figures the command gave (that another
+    # seed gives other figures, and the default the figures on record, the quick tests show in process)
     ctx = CheckContext(quick=True, seed=5)
     assert [list(row) for row in dishes_playout_check.checks(ctx)[0].run(ctx).rows] == _details(seeded, playouts)
     mutation = "mutation coverage (fixed subset): every uncovered mutant triaged"
