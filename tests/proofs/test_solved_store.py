@@ -34,14 +34,14 @@ def test_the_digest_sees_play_not_bytes(monkeypatch):
     monkeypatch.setattr(type(rules), "successors", lambda self, state: list(same(state)))
     assert solved_digest.compute_digest() == before
 
-    def swapped(self, state):  # one probability changed where chance reveals a colour
+    def skewed(self, state):  # where chance reveals one of several colours, half of the first one's odds move on
         rows = list(same(state))
         if len(rows) > 1 and rows[0][1] is not None:
             (m0, p0, s0), (m1, p1, s1) = rows[0], rows[1]
-            rows[0], rows[1] = (m0, p1, s0), (m1, p0, s1)
+            rows[0], rows[1] = (m0, p0 / 2, s0), (m1, p1 + p0 / 2, s1)
         return rows
 
-    monkeypatch.setattr(type(rules), "successors", swapped)
+    monkeypatch.setattr(type(rules), "successors", skewed)
     assert solved_digest.compute_digest() != before
 
 
