@@ -96,7 +96,7 @@ def _details(doc: dict, name: str) -> list:
 
 
 @pytest.mark.slow
-def test_check_gives_the_same_report_for_a_seed_and_other_figures_for_another():
+def test_check_reports_the_figures_its_seed_gives_and_names_it():
     seeded = _check_json("--seed", "5")
     assert seeded["seed"] == 5
     playouts = "compiled random playouts agree with the model and the exact engine"
@@ -107,7 +107,6 @@ def test_check_gives_the_same_report_for_a_seed_and_other_figures_for_another():
     mutation = "mutation coverage (fixed subset): every uncovered mutant triaged"
     again = dict(map(tuple, _details(seeded, mutation)))["again"]
     assert again.endswith(" --seed 5"), again
-    assert not dict(map(tuple, _details(on_record, mutation)))["again"].endswith("--seed 0")
 
 
 def _mutants(*args: str) -> tuple[int, str]:
