@@ -9,7 +9,23 @@ from __future__ import annotations
 import signal
 import sys
 
-from tablerules.limits import install, interrupted_status, interrupted_text, signalled
+
+def _first_signal(signum: int, frame: object) -> None:
+    """Ctrl-C or SIGTERM before even the limits module is read: stop at once with its status."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    name = "SIGTERM" if signum == signal.SIGTERM else "Ctrl-C"
+    sys.stderr.write(f"tablerules: interrupted ({name})\n")
+    sys.stderr.flush()
+    import os
+
+    os._exit(143 if signum == signal.SIGTERM else 130)  # nothing has started: nothing to clean up
+
+
+signal.signal(signal.SIGINT, _first_signal)  # the first thing the program does (its imports take a while under load)
+signal.signal(signal.SIGTERM, _first_signal)
+
+from tablerules.limits import install, interrupted_status, interrupted_text, signalled  # noqa: E402
 
 
 def run() -> None:
