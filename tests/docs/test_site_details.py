@@ -9,26 +9,18 @@ Chromium at the 1280 px window tests/docs/test_browser.py uses.
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.docs.site_modules import load
 
 REPO = Path(__file__).resolve().parents[2]
 CSS = REPO / "docs" / "_static" / "tablerules.css"
 
 
-def _load(path: Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-sys.path.insert(0, str(REPO / "docs" / "_ext"))  # the site's modules import each other by name
+_load = load
 
 
 @pytest.fixture(scope="module")

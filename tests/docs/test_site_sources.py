@@ -2,28 +2,23 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.docs.site_modules import EXT, load
 
 REPO = Path(__file__).resolve().parents[2]
 SEEDS = REPO.parent / "shared" / "seeds"
 
 
 def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"_docs_{name}", REPO / "docs" / "_ext" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load(EXT / f"{name}.py", f"_docs_{name}")
 
 
-sys.path.insert(0, str(REPO / "docs" / "_ext"))  # the site's modules import each other by name
 from tablerules import traceability as tr  # noqa: E402  (the scan the site and `tablerules explain` share)
 
 
