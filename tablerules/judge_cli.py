@@ -92,6 +92,12 @@ def run(args: argparse.Namespace) -> int:
     steps = len(moves) if args.at is None else args.at
     if not 0 <= steps <= len(moves):
         raise UsageError(f"--at {steps}: the log has {len(moves)} moves (0 to {len(moves)})")
+    for i, text in enumerate(moves, 1):  # a line that is no move at all is bad input, not a broken rule
+        try:
+            rules.parse_move(text, setup)
+        except MoveSyntaxError as e:
+            raise UsageError(f"{args.log}: move {i} {text[:60]!r} is not a move of {rules.id}: "
+                             f"{str(e).splitlines()[0] if str(e) else ''}") from None
     try:
         rules.parse_move(args.move, setup)
     except MoveSyntaxError as e:

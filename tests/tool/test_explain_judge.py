@@ -164,3 +164,11 @@ def test_a_place_the_table_lacks_is_an_unknown_place_not_a_rule_of_play(tmp_path
     r = run_cli("judge", "dishes", str(empty), "--players", "2", "--deck", "3x4", "--ruling", "deal-2-players=strict",
                 "--move", "pass")
     assert r.returncode == 1 and "the deal meets a gap" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_log_line_that_is_no_move_is_bad_input_naming_it(tmp_path):
+    text = tmp_path / "moves.txt"
+    text.write_text("draw SPONGE\nthis is prose, not a move\n")
+    r = run_cli("judge", "just-desserts", str(text), "--players", "2", "--deck", "jd-rivals", "--move", "pass", cwd=REPO)
+    assert r.returncode == 2 and "move 2 'this is prose, not a move' is not a move of just-desserts" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
