@@ -450,6 +450,8 @@ class RulingBudget:
     """State pairs of the breadth-first search where a random lockstep game saw the readings part."""
     probe_games: int = 20
     """Random lockstep games per configuration, alternative and setting."""
+    seed: int = 1
+    """Seed of those games (``check --seed`` adds to it)."""
 
 
 @dataclass
@@ -506,7 +508,7 @@ def _ruling_reach(rules: RuleSet, rid: str, runs: Sequence[SearchRun], budget: R
             settings = _settings(rules, rid, options)
             for label, base in settings[1:] if with_others else settings[:1]:
                 for b in alts[1:]:
-                    hit = probe(rules, rid, alts[0], b, [config], base, games=budget.probe_games)
+                    hit = probe(rules, rid, alts[0], b, [config], base, games=budget.probe_games, seed=budget.seed)
                     if hit is None:
                         continue
                     d = diverge(rules, rid, alts[0], b, [config], base=base, budget=wide)
@@ -625,7 +627,7 @@ def reach_check_item(ruleset_id: str):
 
     def run(ctx: Context) -> CheckResult:
         ctx.progress(name)  # closes the previous item's live display
-        report = reach_report(ruleset_id, progress=_every_few_seconds())
+        report = reach_report(ruleset_id, progress=_every_few_seconds(), budget=RulingBudget(seed=1 + ctx.seed))
         rows = report.table() + [(f"problem {k}", p) for k, p in enumerate(report.problems, 1)]
         rows.append(("again", f"tablerules check {ruleset_id} (this item); the searches and arguments: {record_path(ruleset_id)}"))
         return CheckResult(ruleset_id, name, PASS if report.ok else FAIL, report.summary(), rows)

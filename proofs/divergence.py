@@ -168,6 +168,8 @@ class PairBudget:
     """Random lockstep games that test whether a setting is worth a breadth-first search."""
     witness_games: int = 60
     """Random lockstep games that look for a witness where the breadth-first search was cut."""
+    seed: int = 1
+    """Seed of those random games (``rulings --seed``)."""
 
     def text(self) -> str:
         parts = [f"{self.max_pairs:,} state pairs", f"{self.probe_games} probe games ({self.witness_games} for a witness)"]
@@ -542,7 +544,8 @@ def _search(rules: RuleSet, rid: str, a: str, b: str, cfgs: Sequence[Config], bu
     d = diverge(rules, rid, a, b, cfgs, budget=budget, base=base)
     if d.found and d.kind != "state" or d.complete:
         return d
-    hit = probe(rules, rid, a, b, cfgs, rules.Options() if base is None else base, games=budget.witness_games)
+    base = rules.Options() if base is None else base
+    hit = probe(rules, rid, a, b, cfgs, base, games=budget.witness_games, seed=budget.seed)
     return from_probe(rules, rid, a, b, hit, d) if hit is not None else d
 
 
@@ -592,7 +595,7 @@ def all_divergences(rules: RuleSet, configs: Configs | Sequence[Config] | None =
             for label, base in other_bases(rules, rid):
                 if progress:
                     progress(f"divergence {short_ruling_name(rid)} with {label}")
-                if any(probe(rules, rid, first, o, w, base, games=budget.probe_games)
+                if any(probe(rules, rid, first, o, w, base, games=budget.probe_games, seed=budget.seed)
                        for w in (cfgs, wide) if w for o in rd.alternatives[1:]):
                     rd.base, rd.base_options = label, base
                     rd.pairs = search_pairs(base)

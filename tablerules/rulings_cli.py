@@ -85,7 +85,8 @@ def add_parsers(sub: Any) -> None:
                         "(default %(default)s; the step API plays a hundredth as many)")
     p.add_argument("--write-witnesses", action="store_true",
                    help="rewrite spec/witnesses/<rule set>-<ruling>.json from the divergence search")
-    add_seed(p, 1, "the sampled impact rows (and, plus 2014, of the retail games: 2015 by default)")
+    add_seed(p, 1, "the sampled impact rows (and, plus 2014, of the retail games: 2015 by default), and the random "
+                   "games that probe for gaps, partings and decision points")
     add_max_seconds(p)
     add_json(p, "rulings")
     p.add_argument("--out-itf", metavar="DIR", help="write the shortest trace of every gap finding as an ITF file in DIR")
@@ -143,13 +144,14 @@ class Budgets:
     """Counts only (states, pairs, games): the answers do not depend on the machine."""
 
     def __init__(self, quick: bool, bounded: bool, seed: int = 1) -> None:
-        self.gaps = gp.GapBudget(max_states=3_000 if quick else 300_000)
-        self.pairs = dv.PairBudget(max_pairs=800, probe_games=3, witness_games=10) if quick else dv.PairBudget(max_pairs=15_000)
+        self.gaps = gp.GapBudget(max_states=3_000 if quick else 300_000, seed=seed)
+        self.pairs = (dv.PairBudget(max_pairs=800, probe_games=3, witness_games=10, seed=seed) if quick
+                      else dv.PairBudget(max_pairs=15_000, seed=seed))
         # Full-size defaults (no SMALL_CONFIGS): exact is out of reach, and games are long.
         g = 3 if bounded else 1
         self.impact = im.ImpactBudget(max_states=1_000 if quick else 6_000, games=(60 if quick else 300) // g, seed=seed)
         self.race_states = 2_000 if quick else 20_000
-        self.decisions = dp.DecisionBudget(states=100 if quick else 600, games=2 if quick else 8)
+        self.decisions = dp.DecisionBudget(states=100 if quick else 600, games=2 if quick else 8, seed=seed)
         self.coverage = not quick
         """The mutation coverage runs in the full report only (`tablerules check` runs a fixed subset)."""
 

@@ -129,3 +129,37 @@ def test_mutants_records_the_same_games_for_a_seed_and_names_the_line_that_repro
     on_record = json.loads(_mutants("--json")[1])
     assert on_record["seed"] == 0
     assert on_record["rulesets"][0]["recorded_states"] != seeded["rulesets"][0]["recorded_states"]
+
+
+class _Caught(Exception):
+    """Raised by a stand-in to stop a check item once it has shown what it was given."""
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_the_gap_finder_and_the_clause_reach_search_probe_with_the_check_seed(monkeypatch, seed):
+    from tablerules.proofs import clause_reach, gaps
+
+    given: dict[str, int] = {}
+
+    def find_gaps(rules, configs, *, budget, **_kw):
+        given["gaps"] = budget.seed
+        raise _Caught
+
+    def reach_report(ruleset, *, budget, **_kw):
+        given["reach"] = budget.seed
+        raise _Caught
+
+    monkeypatch.setattr(gaps, "find_gaps", find_gaps)
+    monkeypatch.setattr(clause_reach, "reach_report", reach_report)
+    for item in (gaps.gap_check_item("dishes"), clause_reach.reach_check_item("just-desserts")):
+        with pytest.raises(_Caught):
+            item.run(CheckContext(seed=seed))
+    assert given == {"gaps": 1 + seed, "reach": 1 + seed}, "--seed reaches the probing games (1 + seed; 0: on record)"
+
+    # and the budgets' seeds are the ones the probing games are played with
+    played: list[int] = []
+    monkeypatch.setattr(gaps, "_random_games_meet", lambda *a: played.append(a[-1]) or False)
+    rules = registry.get("just-desserts")
+    rid = next(iter(gaps.strict_rulings(rules)))
+    gaps._gap_setting(rules, rid, [object()], seed=7)
+    assert played and set(played) == {7}
