@@ -95,7 +95,11 @@ class TimeLimit(BaseException):
     """The run's wall-clock limit passed: stop and report incomplete (never a FAIL).
 
     A BaseException, like KeyboardInterrupt, so that no ``except Exception`` inside a check
-    can swallow it."""
+    can swallow it.  Raised inside a foreign call it can still be turned into another error
+    (ctypes reports it as an ArgumentError of z3's call): ``rang`` remembers that it came, and
+    :func:`check_signal` raises it again."""
+
+    rang = False
 
 
 def number(kind: type, low: float, high: float, *, what: str = "") -> Callable[[str], float | int]:
@@ -130,8 +134,10 @@ def time_limit(seconds: float | None) -> Iterator[None]:
         return
 
     def ring(signum: int, frame: object) -> None:
+        TimeLimit.rang = True
         raise TimeLimit(seconds)
 
+    TimeLimit.rang = False
     old = signal.signal(signal.SIGALRM, ring)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
@@ -139,6 +145,7 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+        TimeLimit.rang = False
 
 
 class Stop:
@@ -185,10 +192,13 @@ def interrupted_text() -> str:
 
 
 def check_signal() -> None:
-    """Raise KeyboardInterrupt again where a signal came and something swallowed it (a
-    worker that died of it, a broad ``except``): so that it never turns into a verdict."""
+    """Raise KeyboardInterrupt (or :class:`TimeLimit`) again where a signal (or the time limit)
+    came and something swallowed it (a worker that died of it, a broad ``except``, a foreign
+    call that turned it into its own error): so that it never turns into a verdict."""
     if Stop.signum is not None and Stop.state != "handled":
         raise KeyboardInterrupt
+    if TimeLimit.rang:
+        raise TimeLimit()
 
 
 def handled() -> None:

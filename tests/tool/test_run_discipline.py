@@ -204,3 +204,33 @@ def test_a_signal_at_any_moment_of_any_command(command):
         if status == 0:  # the command was done before the signal came
             continue
         _ends_by(signum, status, err)
+
+
+def test_a_time_limit_that_a_foreign_call_turns_into_its_own_error_still_stops_check(capsys):
+    """ctypes turns an exception raised while it converts an argument into its own ArgumentError
+    (z3's calls did so to the time limit): the check is then stopped as incomplete, never a FAIL,
+    and the items after it are not run."""
+    import ctypes
+    import time
+
+    from tablerules.check import run_items
+    from tablerules.proofs.checks import INCOMPLETE, NOT_RUN, PASS, CheckItem, CheckResult, Context
+
+    class Late:
+        @property
+        def _as_parameter_(self):
+            time.sleep(5)  # the time limit rings in here
+            return 0
+
+    def swallowing(ctx):
+        try:
+            ctypes.CDLL(None).abs(Late())
+        except ctypes.ArgumentError:
+            pass
+        return CheckResult("dishes", "swallows", PASS, "went on after the time limit")
+
+    items = [CheckItem("dishes", "swallows", swallowing),
+             CheckItem("dishes", "after", lambda ctx: CheckResult("dishes", "after", PASS, "ran"))]
+    results, stopped = run_items(items, Context(quick=True), max_seconds=0.2)
+    assert stopped.startswith("time limit"), stopped
+    assert [r.status for r in results] == [INCOMPLETE, NOT_RUN], [r.summary for r in results]

@@ -1,0 +1,47 @@
+"""Python started in the repository root after a plain (not editable) install finds every layer.
+
+The folder ``tablerules/`` comes first on ``sys.path`` there and holds only the command line;
+the installed package holds ``model/``, ``proofs/`` and ``spec/`` inside it.  The package's
+``__init__`` points at the checkout's layers, so the guides' imports work from the root too.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+IMPORT = re.compile(r"^\s*(?:>>>\s*)?(?:from|import) (tablerules[\w.]*)", re.M)
+
+
+def guide_imports() -> list[str]:
+    """``import M`` for every module of tablerules the guides' examples (doctests and Python
+    blocks) import from (but the OpenSpiel adapter, which needs the extra ``[openspiel]``)."""
+    found = {"import " + m.group(1) for p in sorted((REPO / "docs").rglob("*.rst")) for m in IMPORT.finditer(p.read_text("utf-8"))
+             if not m.group(1).startswith("tablerules.openspiel")}
+    return sorted(found | {"import tablerules.model", "import tablerules.proofs.checks", "import tablerules.spec"})
+
+
+def test_the_guides_import_what_the_package_has():
+    imports = guide_imports()
+    assert "import tablerules.model.core" in imports and len(imports) > 4, imports
+
+
+@pytest.mark.slow
+def test_python_in_the_repository_root_imports_the_layers_after_a_plain_install(tmp_path):
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(REPO)],
+                   check=True, capture_output=True, timeout=300)
+    assert (target / "tablerules" / "model").is_dir(), "the installed package holds the layers inside it"
+    site = [p for p in sys.path if p.endswith("site-packages")]
+    # -S: no .pth files, so an editable install of the checkout plays no part; the dependencies
+    # come from this interpreter's site-packages, after the plain install
+    script = ("import sys; sys.path[1:1] = %r\n" % [str(target)] + f"sys.path += {site!r}\n"
+              + "\n".join(guide_imports()) + "\nimport tablerules.model.registry as r; print(sorted(r.ENTRIES))\n")
+    r = subprocess.run([sys.executable, "-S", "-c", script], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "dishes" in r.stdout
