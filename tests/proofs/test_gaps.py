@@ -222,3 +222,15 @@ def test_a_gap_behind_an_optional_rule_is_found_with_the_option_on():
     f = next(f for f in report.findings if f.key == "toy.ruling.at-seven")
     assert f.setting() == "option huge-steps"
     assert report.ok and not report.unreached
+
+
+def test_the_longest_play_of_an_acyclic_graph_counts_its_moves_and_the_ends_are_no_traps():
+    from types import SimpleNamespace
+
+    # 0 -> 1 -> 2 -> 3 and 0 -> 3, a second edge 1 -> 2 (two moves to the same state); 4 -> 4 loops alone
+    ex = SimpleNamespace(parents={0: None, 1: 0, 2: 1, 3: 0}, edges=[(0, 1), (1, 2), (1, 2), (2, 3), (0, 3)],
+                         terminal_states=[3])
+    assert gaps.trap_analysis(ex) == ([], 3)
+    ex.parents[4] = 0
+    ex.edges += [(0, 4), (4, 4)]
+    assert gaps.trap_analysis(ex) == ([4], None)

@@ -1,0 +1,78 @@
+"""The gap finder's graph analysis (networkx: ancestors of the ends, DAG longest path) against
+the exploration that builds its graph, measured side by side in one run.
+
+For each rule set's small configurations under strict rulings, prints the states and edges of
+the explored graph (a state: one stored game state after symmetry reduction; an edge: one
+move or chance outcome from it), the seconds of the exploration and of the trap analysis, and
+their ratio: the share networkx adds to a run; beside it the hand-written plain-dict analysis
+it replaced (kept here only as the yardstick) and the ratio of the two.
+Usage: python benchmarks/trap_analysis.py
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import networkx  # noqa: F401 - imported before timing: the first analysis would pay for it
+
+from tablerules.proofs import gaps
+from tablerules.proofs.explorer import explore
+from tablerules.report import table
+
+def plain_dicts(ex) -> tuple[list, int | None]:
+    """The replaced analysis: reverse reachability from the ends, Kahn's order for the longest path."""
+    succ: dict = {n: [] for n in ex.parents}
+    pred: dict = {n: [] for n in ex.parents}
+    for a, b in ex.edges:
+        succ[a].append(b)
+        pred[b].append(a)
+    can_end = {n for n, outs in succ.items() if not outs}
+    stack = list(can_end)
+    while stack:
+        for p in pred[stack.pop()]:
+            if p not in can_end:
+                can_end.add(p)
+                stack.append(p)
+    indeg = {n: len(pred[n]) for n in succ}
+    dist = dict.fromkeys(succ, 0)
+    queue = [n for n, d in indeg.items() if d == 0]
+    removed = 0
+    while queue:
+        n = queue.pop()
+        removed += 1
+        for m in succ[n]:
+            dist[m] = max(dist[m], dist[n] + 1)
+            indeg[m] -= 1
+            if indeg[m] == 0:
+                queue.append(m)
+    return [n for n in succ if n not in can_end], max(dist.values(), default=0) if removed == len(succ) else None
+
+
+def main() -> int:
+    rows = []
+    for ruleset in ("dishes", "just-desserts", "just-desserts-2.3"):
+        rules, module = gaps.load_rules(ruleset)
+        for config in gaps.small_configs(rules, module).configs[:3]:
+            state, _options, _found, problem = gaps.start_game(rules, config, gaps.strict_options(rules.Options))
+            if state is None:
+                continue
+            t0 = time.perf_counter()
+            ex = explore(rules, [state], symmetry=gaps._symmetry(rules), budget=gaps.GapBudget(50_000).budget(),
+                         keep_graph=True)
+            t1 = time.perf_counter()
+            if not ex.complete:
+                continue
+            ours = gaps.trap_analysis(ex)
+            t2 = time.perf_counter()
+            theirs = plain_dicts(ex)
+            t3 = time.perf_counter()
+            assert ours == theirs, f"{ruleset} {config.label()}: the two analyses disagree"
+            rows.append((ruleset, config.label(), f"{ex.states:,}", f"{len(ex.edges):,}", f"{t1 - t0:.3f}",
+                         f"{t2 - t1:.3f}", f"{(t2 - t1) / (t1 - t0):.2f}x", f"{(t2 - t1) / (t3 - t2):.2f}x"))
+    table(rows, header=("rule set", "configuration", "states", "edges", "explore s", "trap analysis s",
+                        "analysis / explore", "networkx / plain dicts"), out=sys.stdout)
+    return 0
+
+if __name__ == "__main__":
+    sys.exit(main())
