@@ -20,6 +20,7 @@ from tablerules.proofs import gaps
 from tablerules.proofs.explorer import explore
 from tablerules.report import table
 
+
 def plain_dicts(ex) -> tuple[list, int | None]:
     """The replaced analysis: reverse reachability from the ends, Kahn's order for the longest path."""
     succ: dict = {n: [] for n in ex.parents}
@@ -73,6 +74,7 @@ def main() -> int:
     table(rows, header=("rule set", "configuration", "states", "edges", "explore s", "trap analysis s",
                         "analysis / explore", "networkx / plain dicts"), out=sys.stdout)
     return 0
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -587,9 +587,8 @@ def gap_check_item(ruleset_id: str, states: int = 40_000):
     def run(ctx: Context) -> CheckResult:
         rules, module = load_rules(ruleset_id)
         configs = small_configs(rules, module)
-        report = find_gaps(rules, configs, budget=GapBudget(max_states=ctx.states(states), seed=1 + ctx.seed),
-                           progress=ctx.progress,
-                           module=module)
+        budget = GapBudget(max_states=ctx.states(states), seed=1 + ctx.seed)
+        report = find_gaps(rules, configs, budget=budget, progress=ctx.progress, module=module)
         rows = [(f"run {r.config.label()}" + (f" ({r.note})" if r.note else ""), f"{r.coverage}; {r.graph}".rstrip("; "))
                 for r in report.runs]
         rows += [(f"{f.title()} [{f.status}]", f"{f.where()} on {f.config.label()}: {f.detail}") for f in report.findings]

@@ -12,5 +12,6 @@ __version__ = "0.1.0"
 
 _here = _os.path.dirname(_os.path.abspath(__file__))
 _checkout = _os.path.dirname(_here)
-if not _os.path.isdir(_os.path.join(_here, "model")) and _os.path.isfile(_os.path.join(_checkout, "model", "__init__.py")):
+_installed = _os.path.isdir(_os.path.join(_here, "model"))
+if not _installed and _os.path.isfile(_os.path.join(_checkout, "model", "__init__.py")):
     __path__.append(_checkout)  # the checkout's layers: tablerules.model is <checkout>/model

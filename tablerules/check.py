@@ -41,7 +41,8 @@ CHECK_STATUSES = Statuses(fail="a check failed: a rule broken, a proof result ot
                           incomplete=(BY_MAX_SECONDS + " (the check under way is incomplete, the rest not run; a FAIL "
                                       "found before still exits 1)",))
 SAMPLED = ("the random games (the compiled playouts, the retail deck's games, the mutation subset's recorded games, "
-           "the decision points' random games, the gap finder's and clause-reach searches' probing games), added to each item's seed on record, so 0 plays the games on record")
+           "the decision points' random games, the gap finder's and clause-reach searches' probing games), added to "
+           "each item's seed on record, so 0 plays the games on record")
 """What --seed of `tablerules check` decides (its --help)."""
 SEED = 0
 """The default --seed: every sampling item plays the games it has always played."""

@@ -21,7 +21,8 @@ IMPORT = re.compile(r"^\s*(?:>>>\s*)?(?:from|import) (tablerules[\w.]*)", re.M)
 def guide_imports() -> list[str]:
     """``import M`` for every module of tablerules the guides' examples (doctests and Python
     blocks) import from (but the OpenSpiel adapter, which needs the extra ``[openspiel]``)."""
-    found = {"import " + m.group(1) for p in sorted((REPO / "docs").rglob("*.rst")) for m in IMPORT.finditer(p.read_text("utf-8"))
+    pages = sorted((REPO / "docs").rglob("*.rst"))
+    found = {"import " + m.group(1) for p in pages for m in IMPORT.finditer(p.read_text("utf-8"))
              if not m.group(1).startswith("tablerules.openspiel")}
     return sorted(found | {"import tablerules.model", "import tablerules.proofs.checks", "import tablerules.spec"})
 
