@@ -11,14 +11,17 @@ that play them.  The digest therefore covers
   :data:`CONFIGS`, every state reachable from the deal in breadth-first order with its state
   variables, the player to move, the outcome and each successor (move text, probability,
   the successor's place in that order);
-* the exact engine's kernel (``model/dishes_compact.py``, ``model/dishes_loops.py``) byte for
-  byte: it is the engine that computed the figures, and a test compares it with the step API
-  on small tile sets.
+* the exact engine's kernel (the rule set's compact kernel, which computed the figures), as
+  data too: for the same readings and tables, every canonical row reachable from its start,
+  level by level, with the start's probabilities, each row's level, history weight and action
+  count, every child edge (parent, action, child, chance odds) sorted, the rows where a player
+  passed, and the losers of every finished row.
 
-So a refactor of ``model/dishes.py`` that keeps the rules keeps the digest (and the figures
-stay valid); a change of play on any of these small tile sets changes it.  What the small
-tile sets cannot see, a regression in the slow tier does: every finite alternative solved on
-4 x 4 and compared with ``spec/solved/dishes-2p-4-types-4-colours.json``.
+So a refactor of the rules or of the kernel that keeps the play keeps the digest (and the
+figures stay valid), wherever the code lives; a change of play on any of these small tile sets
+changes it.  What the small tile sets cannot see, a regression in the slow tier does: every
+finite alternative solved on 4 x 4 and compared with
+``spec/solved/dishes-2p-4-types-4-colours.json``.
 """
 
 from __future__ import annotations
@@ -34,14 +37,14 @@ from pathlib import Path
 from typing import Any
 
 from tablerules.model import registry
+import numpy as np
+
 from tablerules.model.core import STRICT, RuleGap, SetupError, ruling_fields
 
 RULESET = "dishes"
 CONFIGS = ((2, "2x2"), (2, "2x3"), (3, "1x3"), (4, "1x4"))
 """(players, tile set) played out whole for the digest: small enough that every alternative
 takes well under a second in all, with two, three and four players."""
-KERNEL_FILES = ("dishes_compact.py", "dishes_loops.py")
-"""The exact engine's files (in tablerules.model), digested byte for byte."""
 
 
 def _rulings_part() -> bytes:
@@ -82,13 +85,12 @@ def _play_data(rules: Any, setup: Any) -> bytes:
 
 
 def _source_key() -> str:
-    """A hash of the bytes the digest is computed from (every top-level model module and the
+    """A hash of the bytes the digest is computed from (this module, every model module and the
     spec): where it is unchanged, the digest is too, so a memo of it may be reused."""
-    h = hashlib.sha256()
-    model = resources.files("tablerules.model")
-    for item in sorted(model.iterdir(), key=lambda p: p.name):
-        if item.name.endswith(".py"):
-            h.update(item.name.encode() + b"\0" + item.read_bytes())
+    h = hashlib.sha256(Path(__file__).read_bytes())  # this module decides what the digest covers
+    model = Path(str(resources.files("tablerules.model")))
+    for item in sorted(model.rglob("*.py")):
+        h.update(str(item.relative_to(model)).encode() + b"\0" + item.read_bytes())
     h.update(resources.files("tablerules.spec").joinpath("dishes.toml").read_bytes())
     return h.hexdigest()
 
@@ -126,8 +128,6 @@ def compute_digest() -> str:
     """The digest, computed from the sources (no memo)."""
     rules = registry.get(RULESET)
     h = hashlib.sha256(_rulings_part())
-    for name in KERNEL_FILES:
-        h.update(name.encode() + b"\0" + resources.files("tablerules.model").joinpath(name).read_bytes())
     for label, options in _readings(rules):
         for players, tiles in CONFIGS:
             h.update(f"\0{label}@{players}:{tiles}\0".encode())
@@ -136,4 +136,35 @@ def compute_digest() -> str:
                 h.update(_play_data(rules, setup))
             except (SetupError, RuleGap) as e:  # an alternative that cannot set up or play here: its message counts
                 h.update(f"{type(e).__name__}: {e}".encode())
+                continue
+            h.update(b"\0kernel\0")
+            try:
+                h.update(_kernel_data(registry.kernel(RULESET, setup)))
+            except SetupError as e:  # no kernel for this reading (an endless or strict one): its message counts
+                h.update(f"{type(e).__name__}: {e}".encode())
     return h.hexdigest()[:16]
+
+
+def _sorted_rows(rows: np.ndarray) -> np.ndarray:
+    """The distinct rows in lexicographic order (the canonical order of a level here)."""
+    return np.unique(rows, axis=0) if len(rows) else rows
+
+
+def _kernel_data(kernel: Any) -> bytes:
+    """Every canonical row the kernel reaches from its start, level by level, as bytes (see the
+    module docstring); the order of rows and edges is the kernel's own nowhere."""
+    h = hashlib.sha256()
+    starts = sorted((row.tobytes(), str(p)) for row, p in kernel.start())
+    h.update(json.dumps([[r.hex(), p] for r, p in starts]).encode())
+    rows = _sorted_rows(np.stack([np.frombuffer(r, dtype=np.uint8) for r, _ in starts]))
+    while len(rows):
+        ex = kernel.expand(rows)
+        edges = np.column_stack([rows[ex.parent], ex.action.astype(np.int64)[:, None].view(np.uint8),
+                                 ex.children, ex.p_num.astype(np.int64)[:, None].view(np.uint8),
+                                 ex.p_den.astype(np.int64)[:, None].view(np.uint8)]) if len(ex.children) else rows[:0]
+        for part in (rows, kernel.level(rows).astype(np.int64), kernel.history_weight(rows).astype(np.int64),
+                     ex.actions.astype(np.int64), _sorted_rows(edges), _sorted_rows(ex.passes),
+                     kernel.outcome(rows[ex.actions == 0]).losers.astype(np.uint8)):
+            h.update(np.ascontiguousarray(part).tobytes() + b"\0")
+        rows = _sorted_rows(ex.children)
+    return h.digest()

@@ -45,11 +45,28 @@ def test_the_digest_sees_play_not_bytes(monkeypatch):
     assert solved_digest.compute_digest() != before
 
 
-def test_the_digest_reads_the_kernel_files_and_the_rulings(monkeypatch):
-    monkeypatch.setattr(solved_digest, "CONFIGS", ())  # play aside: the files and the rulings alone
+def test_the_digest_sees_the_kernels_play_and_the_rulings(monkeypatch):
+    """The kernel counts as data: the same expansion written differently keeps the digest, an
+    expansion that moves chance odds changes it; so does a change of the rulings."""
+    from tablerules.model import compact
+
+    monkeypatch.setattr(solved_digest, "CONFIGS", solved_digest.CONFIGS[:1])
+    kernel_type = type(registry.kernel("dishes", registry.get("dishes").setup(2)))
     before = solved_digest.compute_digest()
+    same = kernel_type.expand
+    monkeypatch.setattr(kernel_type, "expand", lambda self, rows: same(self, rows.copy()))
+    assert solved_digest.compute_digest() == before
+
+    def skewed(self, rows):  # a chance child whose odds are halved (its den doubled)
+        ex = same(self, rows)
+        den = ex.p_den.copy()
+        chance = (ex.p_den > 1).nonzero()[0]
+        if len(chance):
+            den[chance[0]] *= 2
+        return compact.Expansion(ex.children, ex.parent, ex.action, ex.p_num, den, ex.actions, ex.passes)
+
     with monkeypatch.context() as m:
-        m.setattr(solved_digest, "KERNEL_FILES", solved_digest.KERNEL_FILES[:1])
+        m.setattr(kernel_type, "expand", skewed)
         assert solved_digest.compute_digest() != before
     monkeypatch.setattr(solved_digest, "_rulings_part", lambda: b"[]")
     assert solved_digest.compute_digest() != before
