@@ -9,7 +9,7 @@ probabilities; the time covers listing the choices, choosing and applying (and s
 new games).  "Step by step" rows call to_move, legal_moves or chance_outcomes, and apply
 once per action.  "Whole games" rows call ``random_playouts`` (model/playout.py), which
 plays 1,000 games a call and returns every game's moves as the model's move objects
-(compiled loops: model/dishes_playout.py, model/just_desserts/playout.py,
+(compiled loops: model/dishes/playout.py, model/just_desserts/playout.py,
 model/just_desserts/v23_playout.py; the step API where a setup has none).  With
 TABLERULES_RETAIL_DECK set, Just Desserts is also played on the retail card list, 2-5
 players with all three advanced rules, and 2.3 with its defaults.  Each row is run R

@@ -8,7 +8,7 @@ moves (seat moves and chance outcomes, in order: they replay through ``rules.app
 ``state``) and the seats the rules name at the end.
 
 A rule set may register a compiled playout (``Entry.playout`` in :mod:`.registry`); Dishes
-does (:mod:`.dishes_playout`).  Elsewhere, and where the compiled one cannot run (it says
+does (:mod:`.dishes.playout`).  Elsewhere, and where the compiled one cannot run (it says
 why with KernelUnavailable), the games are played through the step API itself.  The unit
 everywhere is the *action*: one ``apply``, a seat's move or a chance outcome.
 

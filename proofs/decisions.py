@@ -75,7 +75,7 @@ class DecisionPoint:
     """One place in the model's code where control flow forks."""
 
     file: str
-    """Path relative to the model folder (``dishes.py``, ``just_desserts/game.py``)."""
+    """Path relative to the model folder (``dishes/game.py``, ``just_desserts/game.py``)."""
     line: int
     """Where the annotation belongs (and the line whose execution counts as reaching it)."""
     lines: tuple[int, ...]

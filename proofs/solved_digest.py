@@ -6,7 +6,7 @@ that play them.  The digest therefore covers
 * the rulings of the spec (each ruling's id, default and alternatives, in order): they name
   the rows of a solved document; the spec's prose, citations and register notes decide no
   figure;
-* the step API's behaviour (``model/dishes.py`` through the core API), as data: for the
+* the step API's behaviour (``model/dishes/game.py`` through the core API), as data: for the
   default and every alternative of every ruling but ``strict``, on each of
   :data:`CONFIGS`, every state reachable from the deal in breadth-first order with its state
   variables, the player to move, the outcome and each successor (move text, probability,

@@ -5,7 +5,7 @@ whether a move is legal there and which clause decides (the rule set's ``illegal
 for a refusal, the transition's clauses for a move that is allowed, the ruling for a place
 where the text is silent); :func:`by_alternative` asks the same question under each
 alternative of each ruling, replaying the log again under it, and keeps the rulings whose
-alternatives answer differently.  Nothing here prints: :mod:`tablerules.judge_cli` does.
+alternatives answer differently.  Nothing here prints: :mod:`tablerules.cli.judge` does.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any, Sequence
 from tablerules.model.core import (CHANCE, TERMINAL, IllegalMove, MoveSyntaxError, RuleGap, RuleSet, Setup, actor_text,
                                    SetupError, ruling_fields)
 
-from . import coverage
-from .itf import fraction_text
+from .vectors import coverage
+from .vectors.itf import fraction_text
 
 
 LEGAL, ILLEGAL, GAP, OVER, DEPARTS, UNPLAYABLE = "legal", "not legal", "the rules are silent", "the game is over", \

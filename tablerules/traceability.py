@@ -11,7 +11,7 @@ the same scan.
   mentions, not decisions);
 * **tests**: files under ``tests/`` (but ``tests/docs/``) that mention the id;
 * **vectors**: ``vectors/**.json`` whose ``#meta.clauses`` (written by
-  :mod:`tablerules.coverage`) list the id;
+  :mod:`tablerules.vectors.coverage`) list the id;
 * **witnesses**: ``spec/witnesses/*.json`` cited as evidence by a ruling that concerns the
   clause, or naming that ruling.
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from .coverage import is_play_clause
+from .vectors.coverage import is_play_clause
 
 RULE_TAG = re.compile(r"#\s*rule:\s*(.+?)\s*$")
 """The house tag for a decision in model/: ``# rule: <id>[, <id>...]`` at the end of a line."""

@@ -390,7 +390,7 @@ def traceability_page(report: traceability.Report, specs: list[dict]) -> str:
     out += ["Generated from the code at every build: for each clause, the model code that implements it (a line "
             "carrying the house tag ``# rule: <id>``, else the lines that name the id), the test files that name "
             "it, the reference vectors whose steps exercise it (``#meta.clauses``, written by "
-            "``tablerules/coverage.py``), and the witness traces of the rulings that concern it. "
+            "``tablerules/vectors/coverage.py``), and the witness traces of the rulings that concern it. "
             ":gap:`Highlighted` cells are gaps: no code, no test, or no vector for a clause about play "
             "(clauses about components or worked examples are checked by proofs, not by play). "
             "The build fails on a dangling reference: an id that no spec defines, or a missing evidence file.", ""]

@@ -82,7 +82,7 @@ class Result:
 
 def verify(players: int, files: list[Path]) -> Result:
     """Verify each trace through the shipped mapping (as `tablerules vectors verify` does)."""
-    from tablerules import itf_mapping
+    from tablerules.vectors import mapping as itf_mapping
     from tablerules.vectors import load_document
 
     r = Result(players, files)

@@ -2,7 +2,7 @@
 Favorites section say about the deck it was written for.
 
 Each function returns the cards that break the claim on ``deck`` (empty: it holds);
-proofs/just_desserts_v23_proofs.py turns them into results on record.  Clause ids refer to
+proofs/just_desserts/v23_proofs.py turns them into results on record.  Clause ids refer to
 spec/just_desserts_v23.toml.
 """
 

@@ -37,7 +37,7 @@ from typing import Any, Iterator
 from ..decisions import Annotation, DecisionPoint, Scan, model_folder, scan
 
 STEP_API_FILES = {
-    "dishes": ("dishes.py",),
+    "dishes": ("dishes/game.py",),
     "just-desserts": ("just_desserts/game.py", "just_desserts/advanced.py", "just_desserts/ending.py",
                       "just_desserts/moves.py", "just_desserts/serving.py", "just_desserts/state.py",
                       "just_desserts/tastes.py", "just_desserts/views.py"),
@@ -71,7 +71,7 @@ class Mutant:
     """``file::function::decision text::operator`` (stable under edits elsewhere)."""
     ruleset: str
     file: str
-    """Relative to the model folder (``dishes.py``, ``just_desserts/game.py``)."""
+    """Relative to the model folder (``dishes/game.py``, ``just_desserts/game.py``)."""
     line: int
     col: int
     """Column of the decision's test (several decisions may share a line); -1 for a value change."""

@@ -2,7 +2,7 @@
 the readings part.
 
 The witness files (``spec/witnesses/*.json``) are replayed through the vector writer
-(``tablerules.vector_set.witness_vectors``, the same replay CI runs), so every row
+(``tablerules.vectors.generation.witness_vectors``, the same replay CI runs), so every row
 is a real step of the model: who acted, the move, its probability when chance, the
 clauses it exercises.  The last state of the replay is the point where the readings part:
 after it, the alternatives the witness compares do different things (the file says what:
@@ -87,7 +87,7 @@ def _readings(doc: dict[str, Any], entry: dict[str, Any], meta: dict[str, Any]) 
 def witness_traces(rules: RuleSet, path: Path) -> tuple[list[WitnessTrace], list[str]]:
     """The traces of one witness file, replayed under ``rules``, and a note per problem."""
     from tablerules.vectors import decode
-    from tablerules.vector_set import witness_vectors
+    from tablerules.vectors.generation import witness_vectors
 
     doc = json.loads(Path(path).read_text(encoding="utf-8"))
     vectors, problems = witness_vectors(rules, Path(path))

@@ -1,4 +1,4 @@
-"""Traces of other tools read through a mapping (tablerules/itf_mapping.py,
+"""Traces of other tools read through a mapping (tablerules/vectors/mapping.py,
 tablerules/mappings/quint-dishes.toml), on a committed Quint trace of interop/quint/dishes.qnt.
 
 Each tampering below must be caught at the step it was made, naming the clause: the deal
@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from tablerules import itf_mapping
-from tablerules.itf_mapping import MappingError, detect, load_mapping, translate
+from tablerules.vectors import mapping as itf_mapping
+from tablerules.vectors.mapping import MappingError, detect, load_mapping, translate
 from tablerules.model import dishes
 from tablerules.vectors import verify_document
-from tablerules.vectors_cli import main as vectors_main
+from tablerules.cli.vectors import main as vectors_main
 
 DATA = Path(__file__).resolve().parent / "data"
 TRACE = DATA / "quint-dishes-2p.itf.json"

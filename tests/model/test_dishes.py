@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tablerules.model import dishes as d
+from tablerules.model.dishes import game as d
 from tablerules.model.core import CHANCE, TERMINAL, IllegalMove, MoveSyntaxError, RuleGap, SetupError, play, violated
 from tablerules.model.dishes import NC, NT, RULES, TYPES, Options, Tiles
 
@@ -66,7 +66,7 @@ def test_worked_example_ania_has_exactly_the_listed_moves():
 
 
 def test_worked_example_colouring_found_by_z3_gives_the_same_moves():
-    from tablerules.proofs.dishes_proofs import worked_example
+    from tablerules.proofs.dishes.proofs import worked_example
 
     witness = worked_example().data["witness"]
     layout = {("0" if k.startswith("Ania") else "1") + "." + k.split(".")[1]: v for k, v in witness.items()}

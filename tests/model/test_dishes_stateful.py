@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from tablerules.model import dishes as d
+from tablerules.model.dishes import game as d
 from tablerules.model.core import STRICT, TERMINAL, RuleGap, ruling_fields, violated
 from tablerules.model.dishes import RULES, Options, Tiles
 from tests.strategies import draw_next_move

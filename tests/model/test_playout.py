@@ -21,7 +21,7 @@ from tablerules.model import registry
 from tablerules.model.core import CHANCE, TERMINAL
 from tablerules.model.dishes import RULES, FirstPlayer, Options, Pass, Reveal, Tiles
 from tablerules.model.playout import compiled, random_playouts, replay_problem, step_playouts
-from tablerules.proofs.dishes_playout_check import frequency_problem
+from tablerules.proofs.dishes.playout_check import frequency_problem
 from tablerules.proofs.exact_run import solve
 
 from ..proofs.test_exact import CASES, _tiles
@@ -179,7 +179,7 @@ def test_many_games_stream_one_at_a_time_with_the_same_games_as_the_list():
 def test_seeds_do_not_share_games():
     """Opposite seeds, and seeds arranged to meet in the compiled loop's streams, give other
     games, on both paths."""
-    from tablerules.model.dishes_playout import BATCH
+    from tablerules.model.dishes.playout import BATCH
 
     start = RULES.new_game(RULES.setup(2, Options(), Tiles(2, 4)))
     assert random_playouts(RULES, start, 20, seed=5) != random_playouts(RULES, start, 20, seed=-5)
@@ -192,7 +192,7 @@ def test_seeds_do_not_share_games():
 def test_a_strict_ruling_of_another_player_count_keeps_the_compiled_loop():
     """deal-2-players cannot matter to four players: strict there, the games are the
     compiled loop's (the same as under the default), not the step API's."""
-    from tablerules.model.dishes_playout import available
+    from tablerules.model.dishes.playout import available
 
     strict = RULES.setup(4, Options(deal_2_players="strict", deal_3_players="strict"), Tiles())
     assert available(strict)
@@ -218,7 +218,7 @@ def test_under_a_strict_ruling_a_game_that_reaches_the_gap_raises_it():
 def test_a_capacity_below_the_longest_game_is_refused_not_overrun():
     import numpy as np
 
-    from tablerules.model.dishes_playout import _kernel, play, start_of
+    from tablerules.model.dishes.playout import _kernel, play, start_of
 
     kern = _kernel(RULES.setup(4, Options(), Tiles()))
     row, pending, first = start_of(kern, RULES.new_game(kern.setup))

@@ -4,7 +4,7 @@ against the model: move by move, step by step and in distribution.
 * Every game replays on the model (model/playout.py's ``replay_problem``) and, more
   strictly, at every seat step the compiled loop chose among as many moves as
   ``legal_moves`` lists (the move among them), and at every chance step drew an outcome
-  ``chance_outcomes`` offers with its probability (proofs/just_desserts_v23_playout_check.py,
+  ``chance_outcomes`` offers with its probability (proofs/just_desserts/v23_playout_check.py,
   ``step_problem``): on the teaching decks with every non-strict ruling alternative, and
   on the retail deck (TABLERULES_RETAIL_DECK).
 * Win shares agree with the exact values of random play (the absorbing Markov chain over
@@ -35,7 +35,7 @@ from tablerules.model.just_desserts import v23_loops as loops
 from tablerules.model.just_desserts import v23_playout as fast
 from tablerules.model.playout import (Playout, compiled, iter_games, random_playouts, replay_problem, standard_errors,
                                       step_playouts)
-from tablerules.proofs.just_desserts_v23_playout_check import _one_step, alternatives, playout_check_item, step_problem
+from tablerules.proofs.just_desserts.v23_playout_check import _one_step, alternatives, playout_check_item, step_problem
 from tablerules.proofs.checks import FAIL, PASS, Context
 
 RULES = jd.RULES

@@ -6,7 +6,7 @@ import pytest
 
 from tablerules.model.core import CHANCE
 from tablerules.model.dishes import RULES, Options, Tiles
-from tablerules.proofs import dishes_proofs
+from tablerules.proofs.dishes import proofs as dishes_proofs
 from tablerules.proofs.checks import manifest
 from tablerules.proofs.explorer import explore, graph_analysis
 

@@ -9,8 +9,8 @@ import pytest
 from tablerules.model.core import CHANCE, TERMINAL, play
 from tablerules.model.decks import embedded_deck
 from tablerules.model.just_desserts import RULES, Options
-from tablerules.proofs import just_desserts_check as check
-from tablerules.proofs import just_desserts_proofs as proofs
+from tablerules.proofs.just_desserts import check
+from tablerules.proofs.just_desserts import proofs
 from tablerules.proofs.checks import Context, explore_result, manifest
 from tablerules.proofs.explorer import Budget, explore, finding_traces, graph_analysis
 from tablerules.spec import load_spec

@@ -14,8 +14,8 @@ from tablerules.model.just_desserts import v23 as jd
 from tablerules.model.just_desserts import v23_claims as claims
 from tablerules.model.core import strict_options
 from tablerules.model.decks import embedded_deck
-from tablerules.proofs import just_desserts_v23_check as check
-from tablerules.proofs import just_desserts_v23_proofs as facts
+from tablerules.proofs.just_desserts import v23_check as check
+from tablerules.proofs.just_desserts import v23_proofs as facts
 from tablerules.proofs.checks import Context, manifest
 from tablerules.proofs.explorer import Budget, explore, finding_traces, graph_analysis
 from tablerules.spec import load_spec

@@ -54,7 +54,7 @@ def test_every_step_api_file_has_mutants_with_stable_unique_ids(ruleset):
 def test_a_mutant_is_put_in_place_and_taken_back(dishes_mutants):
     rules = registry.get("dishes")
     source = _one(dishes_mutants, "matches", "a // NC % NT == b // NC % NT or a % NC == b % NC", "negate")
-    from tablerules.model import dishes
+    from tablerules.model.dishes import game as dishes
 
 
     assert dishes.matches(0, 0)

@@ -1,4 +1,4 @@
-"""Impact on the retail deck (proofs/retail_impact.py): the compiled playouts count the same
+"""Impact on the retail deck (proofs/just_desserts/retail_impact.py): the compiled playouts count the same
 games as the step API (seat moves, first seat, results within intervals on teaching decks),
 a small retail run (skips without the retail card list), and the pieces of the table."""
 
@@ -10,7 +10,7 @@ import pytest
 from tablerules.model.core import CHANCE, TERMINAL, pick_by_probability
 from tablerules.model.decks import embedded_deck
 from tablerules.model.playout import compiled, first_seat, seat_moves, step_playouts
-from tablerules.proofs import retail_impact as rim
+from tablerules.proofs.just_desserts import retail_impact as rim
 from tablerules.proofs.gaps import load_rules
 
 TEACHING = [("just-desserts", 2, "jd-rivals", {}), ("just-desserts", 3, "jd-crowd", {"poaching": True,

@@ -239,7 +239,7 @@ def test_a_reader_that_goes_away_is_an_output_that_cannot_be_written_not_a_broke
 def test_a_file_error_inside_a_command_names_the_file_not_the_output(monkeypatch, capsys):
     """An OSError about a file (a missing data file, say) names that file; only an error
     without one is standard output that cannot be written."""
-    import tablerules.list_cli as list_cli
+    import tablerules.cli.listing as list_cli
 
     def missing(args):
         raise FileNotFoundError(2, "No such file or directory", "/no/such/data.json")

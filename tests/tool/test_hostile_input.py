@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from tablerules import itf, itf_mapping
-from tablerules.itf import VectorError
-from tablerules.itf_mapping import MappingError, load_mapping
+from tablerules.vectors import itf, mapping as itf_mapping
+from tablerules.vectors.itf import VectorError
+from tablerules.vectors.mapping import MappingError, load_mapping
 from tablerules.model.decks import MAX_DECK_BYTES, DeckError, load_deck
-from tablerules.verifier import verify_path
+from tablerules.vectors.verifier import verify_path
 from tests.tool.runner import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
@@ -101,8 +101,8 @@ def test_a_folder_is_not_a_regular_file(tmp_path):
 GOLDEN_FOLDER_SCRIPT = """
 import os, sys
 from pathlib import Path
-from tablerules.vector_files import compare_sets, write_set
-from tablerules.vector_set import Report, Vector
+from tablerules.vectors.files import compare_sets, write_set
+from tablerules.vectors.generation import Report, Vector
 from tablerules.proofs.files import OutputError
 fresh, golden = Path(sys.argv[1]), Path(sys.argv[2])
 (fresh / "a.itf.json").write_text("{}")

@@ -1,9 +1,9 @@
-"""`tablerules rulings` (tablerules/rulings_cli.py): the report, its exit status, one-line errors."""
+"""`tablerules rulings` (tablerules/cli/rulings.py): the report, its exit status, one-line errors."""
 
 from __future__ import annotations
 
 import pytest
-from tablerules import rulings_cli
+from tablerules.cli import rulings as rulings_cli
 from tablerules.cli import main as top_main
 from tablerules.model import registry
 
@@ -172,7 +172,7 @@ def test_the_retail_table_and_its_json_follow_the_schema(monkeypatch):
 
     import jsonschema
     from tablerules.model.decks import embedded_deck
-    from tablerules.proofs import retail_impact as rim
+    from tablerules.proofs.just_desserts import retail_impact as rim
 
     rules = registry.get("just-desserts")
     budget = rim.RetailBudget(games=200, step_games=2, probe_games=5, seed=3)

@@ -50,7 +50,7 @@ def test_the_heartbeat_keeps_quiet_while_lines_come_and_never_cuts_one():
 
 
 def test_a_long_silent_step_gets_heartbeat_lines_and_standard_output_is_unchanged(monkeypatch, capsys):
-    from tablerules import list_cli
+    from tablerules.cli import listing as list_cli
 
     def slow(args):
         time.sleep(1.5)
@@ -213,7 +213,7 @@ def test_a_time_limit_that_a_foreign_call_turns_into_its_own_error_still_stops_c
     import ctypes
     import time
 
-    from tablerules.check import run_items
+    from tablerules.cli.check import run_items
     from tablerules.proofs.checks import INCOMPLETE, NOT_RUN, PASS, CheckItem, CheckResult, Context
 
     class Late:

@@ -13,7 +13,10 @@ import pytest
 
 from tablerules.proofs.checks import Context as CheckContext
 from tablerules.model import registry
-from tablerules.proofs import dishes_playout_check, just_desserts_playout_check, just_desserts_v23_playout_check
+from tablerules.proofs.dishes import playout_check as dishes_playout_check
+from tablerules.proofs.just_desserts import (
+    playout_check as just_desserts_playout_check, v23_playout_check as just_desserts_v23_playout_check,
+)
 from tablerules.proofs.checks import PASS, Context
 from tablerules.proofs.mutation.coverage import CoverageBudget, record_runs
 from tests.tool.runner import run_cli

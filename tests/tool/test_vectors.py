@@ -1,5 +1,5 @@
 """Reference vectors: the ITF encoding, files an independent ITF reader parses, the JSON
-Schema, and verify accepting every golden vector (tablerules/vectors.py)."""
+Schema, and verify accepting every golden vector (tablerules/vectors/__init__.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tablerules import coverage
+from tablerules.vectors import coverage
 from tablerules.model import registry
 from tablerules.model.core import play
 from tablerules.vectors import (
@@ -93,7 +93,7 @@ def test_first_difference_names_the_path():
 def test_golden_set_exists_and_is_small():
     assert GOLDEN, "vectors/ is empty: run `tablerules vectors generate`"
     total = sum(p.stat().st_size for p in GOLDEN)
-    # the generator caps each rule set's edge cases near 1.5 MB (tablerules/vectors_cli.py); three rule sets
+    # the generator caps each rule set's edge cases near 1.5 MB (tablerules/cli/vectors.py); three rule sets
     # with a vector per ruling alternative and per witness come to about 4 MB
     assert total < 4_500_000, f"golden set is {total:,} bytes"
     for rid in registry.ruleset_ids():
@@ -258,7 +258,7 @@ def test_a_false_rule_gap_claim_is_caught():
 
 
 def test_a_rule_set_that_does_not_import_is_skipped(monkeypatch, tmp_path, capsys):
-    from tablerules.vector_set import generate_ruleset
+    from tablerules.vectors.generation import generate_ruleset
 
     broken = registry.Entry("broken", "A rule set being written", "tablerules.model.no_such_module", "x")
     monkeypatch.setitem(registry.ENTRIES, "broken", broken)
@@ -300,7 +300,7 @@ def test_the_schema_rejects_what_it_should():
 
 
 def test_every_witness_of_the_rulings_register_is_a_vector():
-    from tablerules.vector_set import witness_files
+    from tablerules.vectors.generation import witness_files
 
     files = witness_files()
     assert files, "spec/witnesses is empty"
@@ -323,7 +323,7 @@ def test_every_witness_of_the_rulings_register_is_a_vector():
 def test_a_model_that_raises_while_playing_is_reported_not_written(monkeypatch, tmp_path, capsys):
     import dataclasses
 
-    from tablerules.vector_set import generate_ruleset
+    from tablerules.vectors.generation import generate_ruleset
 
     real = registry.get("dishes")
 
@@ -342,7 +342,7 @@ def test_a_model_that_raises_while_playing_is_reported_not_written(monkeypatch, 
 def test_every_trace_the_writer_makes_verifies_clean(ruleset, seed, data):
     """Property: record any seeded playthrough (any player count, components, options) and
     verify accepts it; then break its last move's recorded probability or state and verify objects."""
-    from tablerules.vector_set import _components_choices, _working, option_variants, playthrough
+    from tablerules.vectors.generation import _components_choices, _working, option_variants, playthrough
 
     rules = registry.get(ruleset)
     options = data.draw(st.sampled_from([rules.Options()] + [o for _, o, _ in option_variants(rules)]))

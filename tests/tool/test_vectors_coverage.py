@@ -1,5 +1,5 @@
 """Coverage of the golden vectors: every clause about play has a vector, and the coverage
-attribution (tablerules/coverage.py) names a clause only for a step that really exercises it."""
+attribution (tablerules/vectors/coverage.py) names a clause only for a step that really exercises it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tablerules import coverage
+from tablerules.vectors import coverage
 from tablerules.model import registry
 from tablerules.model import just_desserts as jd
 from tablerules.model.just_desserts import v23 as v23

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tablerules.model import registry
-from tablerules.vector_files import compare_sets, write_set
-from tablerules.vector_set import generate_ruleset
+from tablerules.vectors.files import compare_sets, write_set
+from tablerules.vectors.generation import generate_ruleset
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tablerules import coverage
+from tablerules.vectors import coverage
 from tablerules.model import registry
 from tablerules.model.core import play
 from tablerules.vectors import Finding, decode, fraction_text, normal, setup_from_meta, verify_document, verify_file
-from tablerules.verifier import VAR_CLAUSES
+from tablerules.vectors.verifier import VAR_CLAUSES
 
 REPO = Path(__file__).resolve().parents[2]
 VECTORS = REPO / "vectors"

@@ -1,4 +1,4 @@
-"""The verifier checks everything a trace gives it, or refuses the file (tablerules/verifier.py).
+"""The verifier checks everything a trace gives it, or refuses the file (tablerules/vectors/verifier.py).
 
 Every test starts from a golden vector that verifies clean and changes one thing, as an
 engine with a bug (exit status 1) or a file we cannot check (exit status 2) would."""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from tablerules import rulings_cli
+from tablerules.cli import rulings as rulings_cli
 from tablerules.model import registry
 from tablerules.model.decks import embedded_deck
 from tablerules.proofs.explorer import Step
-from tablerules.traces import receivers, seat_views
+from tablerules.vectors.traces import receivers, seat_views
 
 MOVES = ["draw FRUIT_TART", "draw FRUIT_TART", "draw SPONGE", "draw SPONGE", "draw SPONGE", "draw SPONGE",
          "turn up BAKER", "turn up PICKER", "turn up GARDENER", "serve GARDENER with SPONGE", "surprise with FRUIT_TART"]
