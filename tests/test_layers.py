@@ -53,3 +53,31 @@ def test_an_import_against_the_layering_is_seen_absolute_or_relative():
                                     "from .core import y\nimport tablerules.cli\n", "tablerules.model.just_desserts")]
     assert names == ["tablerules.proofs", "tablerules.model.proofs.checks", "tablerules.model.just_desserts.core", "tablerules.cli"]
     assert [n for n in names if _against(n, LAYERS["model"][1])] == ["tablerules.proofs", "tablerules.cli"]
+
+
+ROOMS = (
+    ("tablerules/vectors", "tablerules.vectors", {"tablerules.cli"}),
+    ("proofs", "tablerules.proofs", {"tablerules.proofs.dishes", "tablerules.proofs.just_desserts"}),
+    ("proofs/dishes", "tablerules.proofs.dishes", {"tablerules.proofs.just_desserts"}),
+    ("proofs/just_desserts", "tablerules.proofs.just_desserts", {"tablerules.proofs.dishes"}),
+    ("model/dishes", "tablerules.model.dishes", {"tablerules.model.just_desserts"}),
+    ("model/just_desserts", "tablerules.model.just_desserts", {"tablerules.model.dishes"}),
+)
+"""Inside the layers: (folder, its package, what it must not import).  Traces and vectors know
+nothing of the command line; the engines of proofs/ nothing of one rule set's checks (the
+registry names those); one rule set's rooms nothing of another's (they share the core API)."""
+
+
+@pytest.mark.parametrize("folder,top,forbidden", ROOMS, ids=[r[0] for r in ROOMS])
+def test_each_room_keeps_to_itself(folder, top, forbidden):
+    wrong = []
+    own = {"tablerules.proofs.dishes", "tablerules.proofs.just_desserts"} if folder == "proofs" else set()
+    for path in sorted((REPO / folder).rglob("*.py")):
+        rel = path.relative_to(REPO / folder)
+        if own and rel.parts[0] in ("dishes", "just_desserts"):
+            continue  # the rule sets' own folders: their own rows above
+        package = ".".join([top, *rel.parts[:-1]])
+        wrong += [f"{path.relative_to(REPO)}:{line}: {name}" for line, name in imported(path.read_text(encoding="utf-8"),
+                                                                                       package)
+                  if not _against(name, forbidden)]
+    assert not wrong, "imports across the rooms:\n" + "\n".join(wrong)
