@@ -46,3 +46,22 @@ def test_python_in_the_repository_root_imports_the_layers_after_a_plain_install(
     r = subprocess.run([sys.executable, "-S", "-c", script], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "dishes" in r.stdout
+
+
+@pytest.mark.slow
+def test_the_guides_examples_run_from_the_repository_root_after_a_plain_install(tmp_path):
+    """The guides' doctests themselves (sphinx's doctest builder, as the docs build runs them),
+    from the root, where the folder ``tablerules/`` shadows the plain install."""
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(REPO)],
+                   check=True, capture_output=True, timeout=300)
+    site = [p for p in sys.path if p.endswith("site-packages")]
+    guides = [str(p.relative_to(REPO)) for p in sorted((REPO / "docs" / "guides").glob("*.rst"))]
+    script = ("import sys; sys.path[1:1] = %r\n" % [str(target)] + f"sys.path += {site!r}\n"
+              + "from sphinx.cmd.build import main\n"
+              + f"sys.exit(main(['-q', '-b', 'doctest', 'docs', {str(tmp_path / 'out')!r}, *{guides!r}]))\n")
+    r = subprocess.run([sys.executable, "-S", "-c", script], cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
+    report = (tmp_path / "out" / "output.txt").read_text(encoding="utf-8")
+    assert "0 failures in tests" in report and "0 failures in setup code" in report, report[-2000:]
+    assert re.search(r"\b[1-9]\d* tests\b", report), report[-2000:]
