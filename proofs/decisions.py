@@ -10,6 +10,12 @@ conditional expression or a filter, the first line of the statement holding it c
 * ``# plumbing: <why>`` on a branch that decides nothing about play (caching, formatting,
   dispatch on a move's kind, a check of the caller's input).
 
+A pure helper is exempt once, not line by line: ``# plumbing: <why>`` on its ``def`` line (or
+on a comment line of its own right above the ``def`` and its decorators) covers every decision
+point inside the function; ``# plumbing-module: <why>`` on a line of its own covers a whole
+module.  A point's own annotation comes first, then its function's (innermost first), then its
+module's.
+
 :func:`scan` reads the annotations (static: no model code runs).  :func:`explore_decisions`
 then plays the small configurations of every rule set under ``sys.settrace`` (line events of
 the files under ``model/`` only): breadth-first within a state budget under the defaults,
@@ -55,6 +61,7 @@ from .gaps import Config, ModelUnavailable, load_rules, small_configs, steps_to,
 
 _RULE = re.compile(r"#\s*rule:\s*(.*)$")
 _PLUMBING = re.compile(r"#\s*plumbing:\s*(.*)$")
+_MODULE_PLUMBING = re.compile(r"^#\s*plumbing-module:\s*(.*)$")
 _ID = re.compile(r"^[a-z0-9][a-z0-9]*(?:[.-][a-z0-9]+)+$")
 
 
@@ -126,6 +133,7 @@ class _Finder(ast.NodeVisitor):
         self.statement: list[ast.stmt] = []
         self.exempt_functions: set[str] = set()
         self.elifs: set[int] = set()
+        self.functions: list[tuple[str, ast.AST]] = []
 
     def _add(self, node: ast.AST, kind: str, anchor: int, first: int, last: int, exemption: bool = False) -> None:
         text = self.src[anchor - 1].strip() if anchor - 1 < len(self.src) else ""
@@ -142,6 +150,8 @@ class _Finder(ast.NodeVisitor):
 
     def _scope(self, node: ast.AST) -> None:
         self.stack.append(node.name)  # type: ignore[attr-defined]
+        if not isinstance(node, ast.ClassDef):
+            self.functions.append((".".join(self.stack), node))
         self.generic_visit(node)
         self.stack.pop()
 
@@ -204,12 +214,24 @@ class Scan:
     points: list[DecisionPoint] = field(default_factory=list)
     annotations: dict[tuple[str, int], Annotation] = field(default_factory=dict)
 
+    exemptions: dict[tuple[str, str], Annotation] = field(default_factory=dict)
+    """(file, function's qualified name) -> its ``# plumbing:``; (file, "") for a whole module."""
+
     def annotation_of(self, point: DecisionPoint) -> Annotation | None:
         for line in (point.line,) + point.lines:
             a = self.annotations.get((point.file, line))
             if a is not None:
                 return a
-        return None
+        return self.exemption_of(point.file, point.function)
+
+    def exemption_of(self, file: str, function: str) -> Annotation | None:
+        """The plumbing exemption of a function (or an enclosing one), else of its module."""
+        parts = function.split(".") if function != "<module>" else []
+        for n in range(len(parts), 0, -1):
+            a = self.exemptions.get((file, ".".join(parts[:n])))
+            if a is not None:
+                return a
+        return self.exemptions.get((file, ""))
 
     def files(self) -> list[str]:
         return sorted({p.file for p in self.points})
@@ -235,11 +257,38 @@ def scan(folder: Path | None = None) -> Scan:
         # name and shape say "check one invariant" is recognised where it is passed to Invariant
         finder.visit(tree)
         out.points += finder.points
-        for line, comment in _comments(text).items():
+        comments = _comments(text)
+        lines = text.splitlines()
+        for line, comment in comments.items():
+            m = _MODULE_PLUMBING.match(lines[line - 1])
+            if m:
+                why = m.group(1).strip()
+                out.exemptions[(rel, "")] = Annotation("plumbing", why=why,
+                                                       problem="" if why else "'# plumbing-module:' needs a reason")
+                continue
             a = parse_annotation(comment)
             if a is not None:
                 out.annotations[(rel, line)] = a
+        for qualname, node in finder.functions:
+            a = _function_exemption(node, comments, lines)
+            if a is not None:
+                out.exemptions[(rel, qualname)] = a
     return out
+
+
+def _function_exemption(node: ast.AST, comments: dict[int, str], lines: list[str]) -> Annotation | None:
+    """The ``# plumbing:`` of a function: on a line of its signature, or on a comment line of
+    its own right above its ``def`` and decorators."""
+    first = min([node.lineno] + [d.lineno for d in node.decorator_list])  # type: ignore[attr-defined]
+    last = node.body[0].lineno - 1 if node.body else node.lineno  # type: ignore[attr-defined]
+    candidates = [line for line in range(node.lineno, max(node.lineno, last) + 1)]  # type: ignore[attr-defined]
+    if first > 1 and lines[first - 2].lstrip().startswith("#"):
+        candidates.append(first - 1)
+    for line in candidates:
+        a = parse_annotation(comments.get(line, ""))
+        if a is not None and a.kind == "plumbing":
+            return a
+    return None
 
 
 def known_ids() -> set[str]:

@@ -247,12 +247,12 @@ def _find_code(code: CodeType, qualname: str) -> CodeType | None:
     return None
 
 
-def _annotation_of(sc: Scan, file: str, lines: tuple[int, ...]) -> Annotation | None:
+def _annotation_of(sc: Scan, file: str, lines: tuple[int, ...], function: str) -> Annotation | None:
     for line in lines:
         a = sc.annotations.get((file, line))
         if a is not None:
             return a
-    return None
+    return sc.exemption_of(file, function)
 
 
 def write_mutants(ruleset: str, folder: Path | None = None) -> list[MutantSource]:
@@ -278,7 +278,7 @@ def write_mutants(ruleset: str, folder: Path | None = None) -> list[MutantSource
                 lines = point.lines if point else (line,)
                 if point is not None:
                     lines = (point.line,) + point.lines
-                ann = _annotation_of(sc, file, lines)
+                ann = _annotation_of(sc, file, lines, point.function if point is not None else qualname)
                 ann_text = "" if ann is None else (f"rule: {', '.join(ann.ids)}" if ann.kind == "rule" else f"plumbing: {ann.why}")
                 ids = ann.ids if ann is not None and ann.kind == "rule" else ()
                 for op, desc, new in _variants(kind, test):
