@@ -120,6 +120,7 @@ BREAKAGES = {
     "wrong probability": lambda d: next(s for s in d["states"] if "probability" in s["#meta"])["#meta"].update(
         probability="one quarter"),
     "set of a number": lambda d: d["states"][0].update(turn={"#set": 3}),
+    "encoding beside a field": lambda d: d["states"][0].update(turn={"#set": [], "x": 1}),
     "old version": lambda d: d["#meta"].update(format_version="tablerules-itf/0"),
     "parameters": lambda d: d.update(params=["N"]),
     "outcome pair of a number": lambda d: next(s for s in d["states"] if "chance_outcomes" in s["#meta"])[
@@ -143,15 +144,19 @@ def test_the_reference_validator_agrees_on_good_and_bad_documents(path):
             check_form(bad)
 
 
-def test_fastjsonschema_alone_ignores_prefix_items():
-    """Why the verifier rewrites the schema's prefixItems (draft 2020-12) as draft 7's list-valued
-    items before compiling it: fastjsonschema implements drafts 4 to 7 and ignores prefixItems,
-    so it accepts a [move, probability] pair whose move is a number."""
+@pytest.mark.parametrize("breakage,words", [
+    ("outcome pair of a number", r"chance_outcomes\[0\]\[0\]: expected a string, found 7$"),
+    ("encoding beside a field", r"\.turn: expected an encoding \(#bigint, #tup, #set, #map\) alone in its object"),
+])
+def test_fastjsonschema_alone_ignores_the_2020_12_words(breakage, words):
+    """Why the verifier rewrites the schema's prefixItems and dependentSchemas (draft 2020-12) in
+    draft 7's words before compiling it: fastjsonschema implements drafts 4 to 7 and ignores them,
+    so it accepts a [move, probability] pair whose move is a number, or a #set beside a field."""
     bad = json.loads(GOLDEN[0].read_text())
-    BREAKAGES["outcome pair of a number"](bad)
+    BREAKAGES[breakage](bad)
     fastjsonschema.compile(SCHEMA)(bad)
     assert not jsonschema.Draft202012Validator(SCHEMA).is_valid(bad)
-    with pytest.raises(VectorError, match=r"chance_outcomes\[0\]\[0\]: expected a string, found 7$"):
+    with pytest.raises(VectorError, match=words):
         check_form(bad)
 
 

@@ -79,7 +79,7 @@ def test_unknown_keys_are_refused_with_the_known_ones(tmp_path, where, key):
      '$[\'#meta\'].options["a.b[1]"]: expected a string or true or false, found 3'),
     (lambda d: d["vars"].append(d["vars"][0]), '$.vars: expected no item listed twice, found "places" twice'),
     (lambda d: d["states"][2].update(places={"#map": [[1]]}),
-     '$.states[2].places["#map"][0]: expected a list of 2 items, found [1]'),
+     '$.states[2].places["#map"][0]: expected a [key, value] pair, found [1]'),
     (lambda d: d["states"][2].update(turn={"#unserializable": "x"}),
      "$.states[2].turn: expected keys that are a field name (letters, digits, _; a letter first) or ITF's #bigint, "
      '#tup, #set, #map, found key "#unserializable"'),
