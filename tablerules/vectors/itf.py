@@ -49,6 +49,8 @@ class VectorError(ValueError):
 
 # --------------------------------------------------------------------------- values
 
+# itf-py is not the codec: 2-3x slower to our values, and no canonical encoder (benchmarks/itf_codec.py)
+
 
 def _is_record_key(key: Any) -> bool:
     """Keys that ITF readers can take as record fields (identifiers; not ITF's own '#...' or 'tag')."""
@@ -163,8 +165,6 @@ def fraction_text(p: Fraction) -> str:
 
 PROBABILITY_TEXT = re.compile(r"[0-9]+(/[0-9]+)?")
 """A probability written as text: ASCII digits, one optional slash (spec/itf-trace.schema.json)."""
-PROBABILITY_FORMS = 'a fraction "p/q" in ASCII digits, a whole number or a finite number'
-"""The forms :func:`parse_probability` takes, for messages."""
 
 
 def parse_probability(value: Any) -> Fraction | None:

@@ -339,7 +339,7 @@ def test_a_probability_is_exactly_the_documented_ascii_form(tmp_path, spell, whe
     else:
         outcomes = doc["states"][i - 1]["#meta"]["chance_outcomes"]
         outcomes[0][1] = spell(outcomes[0][1] if "/" in outcomes[0][1] else right)
-        at = f"$.states[{i - 1}]['#meta'].chance_outcomes"
+        at = f"$.states[{i - 1}]['#meta'].chance_outcomes[0][1]"  # the pair's probability itself
     path = tmp_path / "p.itf.json"
     path.write_text(json.dumps(doc, ensure_ascii=False))
     result = verify_path(str(path))

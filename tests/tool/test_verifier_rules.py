@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tablerules.itf import VectorError
+from tablerules.verifier import check_trace
 from tests.tool.runner import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
@@ -63,6 +65,32 @@ def test_unknown_keys_are_refused_with_the_known_ones(tmp_path, where, key):
     assert status == 2, err
     assert f"{key!r}" in err or f".{key}" in err or f'["{key}"]' in err
     assert "unknown key (known: " in err
+
+
+@pytest.mark.parametrize("change,line", [
+    (lambda d: d["states"][3]["#meta"].update(index=-1),
+     "$.states[3]['#meta'].index: expected a whole number >= 0, found -1"),
+    (lambda d: d["states"][3]["#meta"].update(actor="seat one"),
+     '$.states[3][\'#meta\'].actor: expected "seat N" or "CHANCE", found "seat one"'),
+    (lambda d: d["#meta"]["generator"].update(kind="by hand"),
+     '$[\'#meta\'].generator.kind: expected random, edge-search, witness or finding, found "by hand"'),
+    (lambda d: d["#meta"].pop("ruleset"), "$['#meta'].ruleset: missing (expected a rule set id)"),
+    (lambda d: d["#meta"]["options"].update({"a.b[1]": 3}),
+     '$[\'#meta\'].options["a.b[1]"]: expected a string or true or false, found 3'),
+    (lambda d: d["vars"].append(d["vars"][0]), '$.vars: expected no item listed twice, found "places" twice'),
+    (lambda d: d["states"][2].update(places={"#map": [[1]]}),
+     '$.states[2].places["#map"][0]: expected a [key, value] pair, found [1]'),
+    (lambda d: d["states"][2].update(turn={"#unserializable": "x"}),
+     "$.states[2].turn: expected keys that are a field name (letters, digits, _; a letter first) or ITF's #bigint, "
+     '#tup, #set, #map, found key "#unserializable"'),
+    (lambda d: d.update(loop=3), "$.loop: expected null (a game does not loop back), found 3"),
+], ids=["minimum", "pattern", "enum", "required", "dotted-key", "unique", "pair", "record-key", "null-only"])
+def test_the_schema_names_the_path_and_what_it_expects(change, line):
+    """A document the trace schema refuses: one line with our JSON path (keys with dots and
+    brackets quoted), the schema's expectation in words, and what the file has."""
+    with pytest.raises(VectorError) as refused:
+        check_trace(_changed(change))
+    assert str(refused.value) == line
 
 
 def test_an_unknown_option_is_refused(tmp_path):
