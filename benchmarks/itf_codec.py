@@ -1,8 +1,8 @@
-"""Our ITF codec (tablerules/itf.py) against itf-py, the ITF package for Python, measured side
+"""Our ITF codec (tablerules/vectors/itf.py) against itf-py, the ITF package for Python, measured side
 by side in one run on every golden vector.
 
 Decoding: every state value of every file under vectors/ (JSON already parsed, so only the
-codec is timed) with ``tablerules.itf.decode``; with ``itf_py.value_from_json`` alone, which
+codec is timed) with ``tablerules.vectors.itf.decode``; with ``itf_py.value_from_json`` alone, which
 gives records as namedtuples (a class made for each record), lists as its ImmutableList, maps
 as frozendicts and ``{"tag": "Null", ...}`` as a variant; and with ``itf_py.value_from_json``
 followed by the thin adapter our code would need to get our values (records and maps as
@@ -27,7 +27,7 @@ from typing import Any
 
 import itf_py
 
-from tablerules.itf import _UNITS, _freeze, decode, encode
+from tablerules.vectors.itf import _UNITS, _freeze, decode, encode
 from tablerules.report import table
 from timing import best
 
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         return (what, f"{seconds * 1000:,.0f}", f"{n / seconds:,.0f}", f"{seconds / t_ours:.2f}x", exact)
 
     print(f"{n:,} state values from {len(list(VECTORS.glob('*/*.itf.json')))} golden files; best of {args.repeats}")
-    table([row("tablerules.itf.decode", t_ours, f"{ours_exact:,} of {n:,} (encode)"),
+    table([row("tablerules.vectors.itf.decode", t_ours, f"{ours_exact:,} of {n:,} (encode)"),
            row("itf_py.value_from_json (its own values)", t_raw, f"{theirs_exact:,} of {n:,} (value_to_json)"),
            row("itf_py.value_from_json + adapter to ours", t_adapted, "")],
           header=("decoder", "ms, all values", "values/s", "time vs ours", "written back as the golden file"),

@@ -1,4 +1,4 @@
-"""The trace schema checked by fastjsonschema (the verifier's validator, tablerules/verifier.py)
+"""The trace schema checked by fastjsonschema (the verifier's validator, tablerules/vectors/verifier.py)
 against jsonschema, the reference validator, measured side by side in one run on every golden
 vector; beside them, the schema with its values written as a chain of if/then/else (as it was
 before: kept here only as the yardstick for the form it has now), and the whole check.
@@ -26,8 +26,8 @@ from typing import Any, Callable
 import fastjsonschema
 import jsonschema
 
-from tablerules import verifier
-from tablerules.itf import VectorError
+from tablerules.vectors import verifier
+from tablerules.vectors.itf import VectorError
 from tablerules.report import table
 from timing import best
 

@@ -23,7 +23,7 @@ from tablerules.vectors import (
     trace_document, verify_document, verify_file,
 )
 from tablerules.cli import main as cli_main
-from tablerules.verifier import check_form
+from tablerules.vectors.verifier import check_form
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = sorted((REPO / "vectors").glob("*/*.itf.json"))

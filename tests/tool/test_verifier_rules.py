@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tablerules.itf import VectorError
-from tablerules.verifier import check_trace
+from tablerules.vectors.itf import VectorError
+from tablerules.vectors.verifier import check_trace
 from tests.tool.runner import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
