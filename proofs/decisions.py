@@ -281,7 +281,7 @@ def _function_exemption(node: ast.AST, comments: dict[int, str], lines: list[str
     its own right above its ``def`` and decorators."""
     first = min([node.lineno] + [d.lineno for d in node.decorator_list])  # type: ignore[attr-defined]
     last = node.body[0].lineno - 1 if node.body else node.lineno  # type: ignore[attr-defined]
-    candidates = [line for line in range(node.lineno, max(node.lineno, last) + 1)]  # type: ignore[attr-defined]
+    candidates = list(range(node.lineno, max(node.lineno, last) + 1))  # type: ignore[attr-defined]
     if first > 1 and lines[first - 2].lstrip().startswith("#"):
         candidates.append(first - 1)
     for line in candidates:

@@ -32,11 +32,18 @@ def test_the_guides_import_what_the_package_has():
     assert "import tablerules.model.core" in imports and len(imports) > 4, imports
 
 
-@pytest.mark.slow
-def test_python_in_the_repository_root_imports_the_layers_after_a_plain_install(tmp_path):
-    target = tmp_path / "site"
+@pytest.fixture(scope="module")
+def plain_install(tmp_path_factory) -> Path:
+    """The checkout installed plainly (``pip install --target``, no dependencies): its folder."""
+    target = tmp_path_factory.mktemp("plain") / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(REPO)],
                    check=True, capture_output=True, timeout=300)
+    return target
+
+
+@pytest.mark.slow
+def test_python_in_the_repository_root_imports_the_layers_after_a_plain_install(plain_install):
+    target = plain_install
     assert (target / "tablerules" / "model").is_dir(), "the installed package holds the layers inside it"
     site = [p for p in sys.path if p.endswith("site-packages")]
     # -S: no .pth files, so an editable install of the checkout plays no part; the dependencies
@@ -49,12 +56,10 @@ def test_python_in_the_repository_root_imports_the_layers_after_a_plain_install(
 
 
 @pytest.mark.slow
-def test_the_guides_examples_run_from_the_repository_root_after_a_plain_install(tmp_path):
+def test_the_guides_examples_run_from_the_repository_root_after_a_plain_install(plain_install, tmp_path):
     """The guides' doctests themselves (sphinx's doctest builder, as the docs build runs them),
     from the root, where the folder ``tablerules/`` shadows the plain install."""
-    target = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(REPO)],
-                   check=True, capture_output=True, timeout=300)
+    target = plain_install
     site = [p for p in sys.path if p.endswith("site-packages")]
     guides = [str(p.relative_to(REPO)) for p in sorted((REPO / "docs" / "guides").glob("*.rst"))]
     script = ("import sys; sys.path[1:1] = %r\n" % [str(target)] + f"sys.path += {site!r}\n"

@@ -216,3 +216,32 @@ def test_the_explorations_find_no_unregistered_decision_in_just_desserts(ruleset
     assert report.runs and any(f.startswith("just_desserts/") for f, _ in report.reached)
     bad = [f for f in report.findings if f.kind != dp.UNREACHED]
     assert not bad, "\n".join(f"{f.kind}: {f.point.where} {f.point.source}" for f in bad)
+
+
+def test_a_helper_is_exempt_once_by_function_or_by_module(tmp_path):
+    folder = tmp_path / "model"
+    folder.mkdir()
+    (folder / "helpers.py").write_text(
+        "def shown(x):  # plumbing: formatting\n"
+        "    return 'a' if x else 'b'\n\n\n"
+        "# plumbing: arithmetic\n"
+        "def gcd(a, b):\n"
+        "    while b:\n"
+        "        a, b = b, a % b\n"
+        "    return a\n\n\n"
+        "def decides(x):\n"
+        "    def inner(y):\n"
+        "        return y if y else 0\n"
+        "    if x:  # rule: toy.rule\n"
+        "        return inner(x)\n"
+        "    return 1 if x > 3 else 2\n")
+    (folder / "text.py").write_text('"""A module of text forms."""\n# plumbing-module: the text form of moves\n\n\n'
+                                    "def parse(t):\n    return t if t else None\n")
+    sc = dp.scan(folder)
+    kind = {(p.file, p.function, p.kind): sc.annotation_of(p) for p in sc.points}
+    assert kind[("helpers.py", "shown", "conditional")].why == "formatting"
+    assert kind[("helpers.py", "gcd", "while")].why == "arithmetic"
+    assert kind[("helpers.py", "decides", "if")].ids == ("toy.rule",)
+    assert kind[("helpers.py", "decides", "conditional")] is None, "an exemption covers its own function only"
+    assert kind[("helpers.py", "decides.inner", "conditional")] is None
+    assert kind[("text.py", "parse", "conditional")].why == "the text form of moves"
