@@ -80,7 +80,9 @@ def ours(ruleset: str, players: int, deck: str, options: dict) -> Callable[[int,
     return run
 
 
-def whole_games(ruleset: str, players: int, deck: str, options: dict) -> Callable[[int, random.Random], tuple[int, int]]:
+def whole_games(
+    ruleset: str, players: int, deck: str, options: dict
+) -> Callable[[int, random.Random], tuple[int, int]]:
     """Random play through ``random_playouts``: whole games per call, their moves returned as
     the model's moves (compiled where the rule set has a compiled playout for the setup)."""
     rules, setup = _setup(ruleset, players, deck, options)
@@ -144,10 +146,22 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     rows: list[tuple[str, str, Any]] = []
     for ruleset, players, deck, options in OURS:
-        rows.append(("our API, step by step", _label(ruleset, players, deck, options), measure(ours(ruleset, players, deck, options), args.actions, args.repeats)))
+        rows.append(
+            (
+                "our API, step by step",
+                _label(ruleset, players, deck, options),
+                measure(ours(ruleset, players, deck, options), args.actions, args.repeats),
+            )
+        )
         print(f"  {rows[-1][1]}: done", file=sys.stderr)
     for ruleset, players, deck, options in WHOLE_GAMES:
-        rows.append(("our API, whole games", _label(ruleset, players, deck, options), measure(whole_games(ruleset, players, deck, options), args.actions, args.repeats)))
+        rows.append(
+            (
+                "our API, whole games",
+                _label(ruleset, players, deck, options),
+                measure(whole_games(ruleset, players, deck, options), args.actions, args.repeats),
+            )
+        )
         print(f"  {rows[-1][1]}, whole games: done", file=sys.stderr)
     for name in ADAPTER:
         rows.append(("OpenSpiel adapter", name, measure(openspiel(name), args.actions, args.repeats)))

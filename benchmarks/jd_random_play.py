@@ -112,12 +112,17 @@ def main() -> int:
                     r = measure(path, config, deck, args.actions)
                     expected = str(site) if name == "base" else str(REPO)
                     if not r["where"].startswith(expected):
-                        print(f"jd_random_play: {name} code imported from {r['where']}, not {expected}", file=sys.stderr)
+                        print(
+                            f"jd_random_play: {name} code imported from {r['where']}, not {expected}", file=sys.stderr
+                        )
                         return 1
                     best[name] = max(best[name], r["actions"] / r["seconds"])
             rows.append((f"{config[0]} {config[1]}p, {config[2]}", best["base"], best["this"]))
             print(f"  {rows[-1][0]}: done", file=sys.stderr)
-    print(f"base {args.base}; {args.actions:,} actions per run, best of {args.repeat}; actions/s (chance moves included)\n")
+    print(
+        f"base {args.base}; {args.actions:,} actions per run, best of {args.repeat}; actions/s (chance moves "
+        f"included)\n"
+    )
     print("| configuration | base actions/s | this checkout actions/s | faster |")
     print("| --- | --- | --- | --- |")
     for label, old, new in rows:

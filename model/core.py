@@ -53,9 +53,9 @@ Seat = int
 Actor = Any  # Seat | CHANCE | TERMINAL
 
 
-def actor_text(actor: Actor) -> str:
+def actor_text(actor: Actor) -> str:  # plumbing: how reports name an actor
     """`seat 0`, `CHANCE` or `TERMINAL`: how reports and vectors name an actor."""
-    return f"seat {actor}" if isinstance(actor, int) else repr(actor)  # plumbing: how reports name an actor
+    return f"seat {actor}" if isinstance(actor, int) else repr(actor)
 
 
 # --------------------------------------------------------------------------- errors
@@ -64,20 +64,20 @@ def actor_text(actor: Actor) -> str:
 class IllegalMove(ValueError):
     """A move the rules forbid in this state; ``clause`` is the id of the clause that forbids it."""
 
-    def __init__(self, clause: str, move: object, detail: str = "") -> None:
+    def __init__(self, clause: str, move: object, detail: str = "") -> None:  # plumbing: message text
         self.clause = clause
         self.move = move
         self.detail = detail
-        super().__init__(f"illegal move {move}: {detail} [{clause}]" if detail else f"illegal move {move} [{clause}]")  # plumbing: message text
+        super().__init__(f"illegal move {move}: {detail} [{clause}]" if detail else f"illegal move {move} [{clause}]")
 
 
 class RuleGap(Exception):
     """Raised by a ``strict`` ruling alternative where the rulebook does not say what happens."""
 
-    def __init__(self, ruling: str, detail: str = "") -> None:
+    def __init__(self, ruling: str, detail: str = "") -> None:  # plumbing: message text
         self.ruling = ruling
         self.detail = detail
-        super().__init__(f"rule gap {ruling}: {detail}" if detail else f"rule gap {ruling}")  # plumbing: message text
+        super().__init__(f"rule gap {ruling}: {detail}" if detail else f"rule gap {ruling}")
 
 
 class MoveSyntaxError(ValueError):
@@ -108,14 +108,16 @@ class Outcome:
     clause: str = ""
     detail: str = ""
 
-    def summary(self) -> str:
+    def summary(self) -> str:  # plumbing: summary text
         """A short text for tables: `loser 1`, `winners 0,2`, `draw`, ..."""
         parts = []
-        if self.winners:  # plumbing: summary text
-            parts.append(("winner " if len(self.winners) == 1 else "winners ") + ",".join(map(str, sorted(self.winners))))  # plumbing: summary text
-        if self.losers:  # plumbing: summary text
-            parts.append(("loser " if len(self.losers) == 1 else "losers ") + ",".join(map(str, sorted(self.losers))))  # plumbing: summary text
-        if self.draw or not parts:  # plumbing: summary text
+        if self.winners:
+            parts.append(
+                ("winner " if len(self.winners) == 1 else "winners ") + ",".join(map(str, sorted(self.winners)))
+            )
+        if self.losers:
+            parts.append(("loser " if len(self.losers) == 1 else "losers ") + ",".join(map(str, sorted(self.losers))))
+        if self.draw or not parts:
             parts.append("draw")
         return "; ".join(parts)
 
@@ -130,8 +132,8 @@ class Outcome:
         }
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, tuple):  # plumbing: JSON form of scores
+def _jsonable(value: Any) -> Any:  # plumbing: JSON form of scores
+    if isinstance(value, tuple):
         return [_jsonable(v) for v in value]
     return value
 
@@ -152,6 +154,7 @@ class Invariant:
     doc: str = ""
 
 
+# plumbing: collects the invariants a state breaks; each invariant cites its clause
 def violated(invariants: Iterable[Invariant], state: Any) -> list[tuple[Invariant, str]]:
     """Every invariant the state breaks, with what is wrong."""
     found = []
@@ -160,7 +163,7 @@ def violated(invariants: Iterable[Invariant], state: Any) -> list[tuple[Invarian
             problem = inv.check(state)
         except Exception as e:  # a state so broken that the check itself fails
             problem = f"invariant raised {type(e).__name__}: {e}"
-        if problem is not None:  # plumbing: collects the invariants a state breaks; each invariant cites its clause
+        if problem is not None:
             found.append((inv, problem))
     return found
 
@@ -185,22 +188,23 @@ def variant(name: str, doc: str = "") -> Any:
     return field(default=False, metadata={"variant": name, "doc": doc})
 
 
+# plumbing: finds the Options fields of optional rules
 def variant_fields(options_cls: type) -> dict[str, dataclasses.Field]:
     """Variant name -> dataclass field, for an Options class."""
-    return {f.metadata["variant"]: f for f in dataclasses.fields(options_cls) if "variant" in f.metadata}  # plumbing: finds the Options fields of optional rules
+    return {f.metadata["variant"]: f for f in dataclasses.fields(options_cls) if "variant" in f.metadata}
 
 
-def ruling_fields(options_cls: type) -> dict[str, dataclasses.Field]:
+def ruling_fields(options_cls: type) -> dict[str, dataclasses.Field]:  # plumbing: finds the Options fields of rulings
     """Ruling id -> dataclass field, for an Options class."""
-    return {f.metadata["ruling"]: f for f in dataclasses.fields(options_cls) if "ruling" in f.metadata}  # plumbing: finds the Options fields of rulings
+    return {f.metadata["ruling"]: f for f in dataclasses.fields(options_cls) if "ruling" in f.metadata}
 
 
-def check_options(options: Any) -> None:
+def check_options(options: Any) -> None:  # plumbing: checks a user's option values
     """Raise SetupError if a field holds a value that is not one of its alternatives."""
     for f in dataclasses.fields(options):
-        if "alternatives" in f.metadata:  # plumbing: checks a user's option values
+        if "alternatives" in f.metadata:
             value = getattr(options, f.name)
-            if value not in f.metadata["alternatives"]:  # plumbing: checks a user's option values
+            if value not in f.metadata["alternatives"]:
                 raise SetupError(
                     f"ruling {f.metadata['ruling']}: unknown alternative {value!r} "
                     f"(choose from {', '.join(f.metadata['alternatives'])})"
@@ -212,11 +216,12 @@ def short_ruling_name(ruling_id: str) -> str:
     return ruling_id.split(".ruling.", 1)[-1]
 
 
-def command_line_said(text: str, ruling: bool) -> str:
+def command_line_said(text: str, ruling: bool) -> str:  # plumbing: error text
     """How the command line shows a ruling (``--ruling 'ID=ALT'``) or option it was given."""
-    return f"--ruling {text!r}" if ruling else f"--option {text!r}"  # plumbing: error text
+    return f"--ruling {text!r}" if ruling else f"--option {text!r}"
 
 
+# plumbing: parses --option; parses --ruling; parses options
 def parse_options(options_cls: type, pairs: Sequence[str], base: Any = None, variants: Sequence[str] = (),
                   said: Callable[[str, bool], str] = command_line_said) -> Any:
     """Options from `ID=ALTERNATIVE` texts (ID full or short) and variant names; one-line
@@ -226,27 +231,27 @@ def parse_options(options_cls: type, pairs: Sequence[str], base: Any = None, var
     changes: dict[str, Any] = {}
     for name in variants:
         vf = by_variant.get(name)
-        if vf is None:  # plumbing: parses --option
+        if vf is None:
             known = ", ".join(sorted(by_variant)) or "none"
             raise SetupError(f"{said(name, False)}: unknown option (known: {known})")
         changes[vf.name] = True
     by_id = ruling_fields(options_cls)
     by_short = {short_ruling_name(k): v for k, v in by_id.items()}
     for pair in pairs:
-        if "=" not in pair:  # plumbing: parses --ruling
+        if "=" not in pair:
             raise SetupError(f"{said(pair, True)}: expected ID=ALTERNATIVE")
         key, value = (s.strip() for s in pair.split("=", 1))
         f = by_id.get(key) or by_short.get(key)
-        if f is None:  # plumbing: parses --ruling
+        if f is None:
             known = ", ".join(sorted(by_short))
             raise SetupError(f"{said(pair, True)}: unknown ruling {key!r} (known: {known})")
-        if value not in f.metadata["alternatives"]:  # plumbing: parses --ruling
+        if value not in f.metadata["alternatives"]:
             raise SetupError(
                 f"{said(pair, True)}: unknown alternative {value!r} for {f.metadata['ruling']} "
                 f"(choose from {', '.join(f.metadata['alternatives'])})"
             )
         changes[f.name] = value
-    return dataclasses.replace(base if base is not None else options_cls(), **changes)  # plumbing: parses options
+    return dataclasses.replace(base if base is not None else options_cls(), **changes)
 
 
 def options_text(options: Any) -> dict[str, str]:
@@ -258,23 +263,24 @@ def options_text(options: Any) -> dict[str, str]:
     return out
 
 
+# plumbing: enumerates option combinations
 def all_options(options_cls: type, include_strict: bool = False, **fixed: Any) -> Iterator[Any]:
     """Every combination of ruling alternatives (the cartesian product), optionally without strict."""
-    fs = [f for f in dataclasses.fields(options_cls) if "alternatives" in f.metadata and f.name not in fixed]  # plumbing: enumerates option combinations
+    fs = [f for f in dataclasses.fields(options_cls) if "alternatives" in f.metadata and f.name not in fixed]
     choices = [
-        [a for a in f.metadata["alternatives"] if include_strict or a != STRICT] for f in fs  # plumbing: enumerates option combinations
+        [a for a in f.metadata["alternatives"] if include_strict or a != STRICT] for f in fs
     ]
     for combo in itertools.product(*choices):
         yield options_cls(**fixed, **{f.name: v for f, v in zip(fs, combo)})
 
 
-def strict_options(options_cls: type, **fixed: Any) -> Any:
+def strict_options(options_cls: type, **fixed: Any) -> Any:  # plumbing: builds strict options
     """Options with every ruling that has a ``strict`` alternative set to it."""
     values = {}
     for f in dataclasses.fields(options_cls):
-        if f.name in fixed:  # plumbing: builds strict options
+        if f.name in fixed:
             values[f.name] = fixed[f.name]
-        elif STRICT in f.metadata.get("alternatives", ()):  # plumbing: builds strict options
+        elif STRICT in f.metadata.get("alternatives", ()):
             values[f.name] = STRICT
     return options_cls(**values)
 
@@ -306,10 +312,10 @@ class Setup:
     def __reduce__(self) -> tuple:
         return (Setup, (self.players, self.options, self.components))
 
-    def __eq__(self, other: object) -> bool:
-        if self is other:  # plumbing: equality of setups
+    def __eq__(self, other: object) -> bool:  # plumbing: equality of setups
+        if self is other:
             return True
-        if not isinstance(other, Setup):  # plumbing: equality of setups
+        if not isinstance(other, Setup):
             return NotImplemented
         return (
             self._hash == other._hash
@@ -385,7 +391,10 @@ class RuleSet:
         """A checked Setup; raises SetupError naming what is wrong."""
         if players not in self.player_counts:  # rule: dishes.components.players, jd.players.count, jd23.setup.players
             counts = ", ".join(map(str, self.player_counts))
-            raise SetupError(f"{self.id}: {players} player{'' if players == 1 else 's'} is not allowed (allowed: {counts})")  # plumbing: wording of the error
+            # plumbing: wording of the error
+            raise SetupError(
+                f"{self.id}: {players} player{'' if players == 1 else 's'} is not allowed (allowed: {counts})"
+            )
         options = self.Options() if options is None else options  # plumbing: default options
         check_options(options)
         components = self.default_components() if components is None else components  # plumbing: default components
@@ -395,28 +404,29 @@ class RuleSet:
             raise SetupError(f"{self.id}: {problem}")
         return s
 
-    def successors(self, state: Any) -> list[tuple[Any, Fraction | None, Any]]:
+    def successors(self, state: Any) -> list[tuple[Any, Fraction | None, Any]]:  # plumbing: dispatch on who moves
         """(move, probability or None, next state) for every way play can go on."""
         actor = self.to_move(state)
-        if actor is TERMINAL:  # plumbing: dispatch on who moves
+        if actor is TERMINAL:
             return []
-        if actor is CHANCE:  # plumbing: dispatch on who moves
+        if actor is CHANCE:
             return [(m, p, self.apply(state, m)) for m, p in self.chance_outcomes(state)]
         return [(m, None, self.apply(state, m)) for m in self.legal_moves(state)]
 
 
+# plumbing: validates a model's chance distribution
 def check_distribution(outcomes: Sequence[tuple[Any, Fraction]]) -> str | None:
     """None if the chance outcomes are distinct moves with exact positive Fractions summing to 1."""
     total = Fraction(0)
     seen = set()
     for move, p in outcomes:
-        if not isinstance(p, Fraction) or p <= 0:  # plumbing: validates a model's chance distribution
+        if not isinstance(p, Fraction) or p <= 0:
             return f"probability of {move} is {p!r}, not a positive Fraction"
-        if move in seen:  # plumbing: validates a model's chance distribution
+        if move in seen:
             return f"the chance outcome {move} is listed twice"
         seen.add(move)
         total += p
-    if outcomes and total != 1:  # plumbing: validates a model's chance distribution
+    if outcomes and total != 1:
         return f"chance probabilities sum to {total}, not 1"
     return None
 
@@ -470,7 +480,9 @@ class Outcomes(tuple):
         return self
 
     @classmethod
-    def of_counts(cls, moves: Sequence[Any], counts: Sequence[int], probability: Callable[[int, int], Fraction]) -> "Outcomes":
+    def of_counts(
+        cls, moves: Sequence[Any], counts: Sequence[int], probability: Callable[[int, int], Fraction]
+    ) -> "Outcomes":
         """Outcomes drawn from a pile: ``moves[i]`` has ``counts[i]`` of the pile's cards, so
         probability ``counts[i] / total`` (``probability(k, total)`` gives the Fraction)."""
         self = super().__new__(cls, zip(moves, chances_of_counts(counts, probability)))
@@ -478,6 +490,7 @@ class Outcomes(tuple):
         return self
 
 
+# plumbing: the arguments asked last; the argument asked last
 def remember_last(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``fn(state, ...)`` remembered for the arguments it was last asked about, by identity
     (states, piles and decks are immutable).  Play asks twice about each state (the harness or
@@ -489,7 +502,7 @@ def remember_last(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     def remembered_any(*args: Any) -> Any:
         asked, value = last[0]
-        if len(args) == len(asked) and all(map(is_, args, asked)):  # plumbing: the arguments asked last
+        if len(args) == len(asked) and all(map(is_, args, asked)):
             return value
         value = fn(*args)
         last[0] = (args, value)
@@ -497,7 +510,7 @@ def remember_last(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     def remembered_one(arg: Any) -> Any:
         asked, value = last[0]
-        if asked and arg is asked[0]:  # plumbing: the argument asked last
+        if asked and arg is asked[0]:
             return value
         value = fn(arg)
         last[0] = ((arg,), value)
@@ -507,21 +520,22 @@ def remember_last(fn: Callable[..., Any]) -> Callable[..., Any]:
         last[0] = ((), None)
 
     one = fn.__code__.co_argcount == 1 and not fn.__code__.co_flags & CO_VARARGS  # plumbing: one argument, no *args
-    remembered = remembered_one if one else remembered_any  # plumbing: the quicker check for one argument
+    remembered = remembered_one if one else remembered_any
     update_wrapper(remembered, fn)
     remembered.cache_clear = cache_clear  # type: ignore[attr-defined]
     return remembered
 
 
+# plumbing: no two copies of a card (every retail card is one of a kind)
 def pile_counts(pile: Sequence[Any]) -> tuple[Sequence[Any], Sequence[int]]:
     """(the cards, how many copies of each) of a pile held as a sorted tuple, where the copies of
     a card stand together: what a draw of one card chooses among."""
-    if len(set(pile)) == len(pile):  # plumbing: no two copies of a card (every retail card is one of a kind)
+    if len(set(pile)) == len(pile):
         return pile, (1,) * len(pile)
     cards: list[Any] = []
     counts: list[int] = []
     for c in pile:
-        if cards and cards[-1] == c:  # plumbing: one more copy of the same card
+        if cards and cards[-1] == c:
             counts[-1] += 1
         else:
             cards.append(c)
@@ -529,11 +543,11 @@ def pile_counts(pile: Sequence[Any]) -> tuple[Sequence[Any], Sequence[int]]:
     return cards, counts
 
 
-def chances_of_counts(counts: Sequence[int],
+def chances_of_counts(counts: Sequence[int],  # plumbing: one of each card: one chance for all
                       probability: Callable[[int, int], Fraction] = probability) -> Sequence[Fraction]:
     """``probability(k, total)`` for each count ``k`` of a pile of ``total`` cards."""
     total = sum(counts)
-    if total and total == len(counts):  # plumbing: one of each card: one chance for all
+    if total and total == len(counts):
         return (probability(1, total),) * total
     return tuple(map(probability, counts, itertools.repeat(total)))
 
@@ -551,53 +565,55 @@ class MoveTable(dict):
         move = self[card] = self.make(card)
         return move
 
-    def at_chance(self, total: int) -> "MoveTable":
+    def at_chance(self, total: int) -> "MoveTable":  # plumbing: the first pile of this size
         """Card -> (its move, probability 1 / ``total``): the outcomes of a draw from a pile of
         ``total`` cards, one of each, shared by every such pile."""
         table = self.by_size.get(total)
-        if table is None:  # plumbing: the first pile of this size
+        if table is None:
             p = probability(1, total)
             table = self.by_size[total] = MoveTable(lambda card: (self[card], p))
         return table
 
 
+# plumbing: one of each card: the pairs shared by every pile of this size
 def draw_outcomes(moves: MoveTable, cards: Sequence[Any], counts: Sequence[int]) -> Iterator[tuple[Any, Fraction]]:
     """(the move that draws it, its probability) for each card of a pile where ``cards[i]``
     has ``counts[i]`` copies (:func:`pile_counts`)."""
-    if len(cards) == sum(counts) and cards:  # plumbing: one of each card: the pairs shared by every pile of this size
+    if len(cards) == sum(counts) and cards:
         return map(moves.at_chance(len(cards)).__getitem__, cards)
     return zip(map(moves.__getitem__, cards), chances_of_counts(counts))
 
 
+# plumbing: running sums kept by Outcomes; rounding past the sum picks the last
 def pick_by_probability(items: Sequence[tuple[Any, Fraction]], r: float) -> Any:
     """The item a uniform draw ``r`` in [0, 1) selects when each has its probability (the
     last one if rounding leaves ``r`` past the sum).  For sampling chance outcomes."""
     cumulative = getattr(items, "cumulative", None)
-    if cumulative:  # plumbing: running sums kept by Outcomes
+    if cumulative:
         i = bisect_right(cumulative, r * cumulative[-1])
-        return items[i if i < len(items) else -1][0]  # plumbing: rounding past the sum picks the last
-    weights = [p.numerator / p.denominator if isinstance(p, Fraction) else float(p) for _, p in items]  # plumbing: exact or float weights
+        return items[i if i < len(items) else -1][0]
+    weights = [p.numerator / p.denominator if isinstance(p, Fraction) else float(p) for _, p in items]
     target = r * sum(weights)
     acc = 0.0
     for (item, _), w in zip(items, weights):
         acc += w
-        if target < acc:  # plumbing: samples a chance outcome for random play
+        if target < acc:
             return item
     return items[-1][0]
 
 
-def play(rs: RuleSet, state: Any, moves: Iterable[str | Any]) -> Any:
+def play(rs: RuleSet, state: Any, moves: Iterable[str | Any]) -> Any:  # plumbing: replays moves given as text
     """Apply moves (text or values) in turn; chance moves included.  For tests and replays."""
     for m in moves:
-        if isinstance(m, str):  # plumbing: replays moves given as text
+        if isinstance(m, str):
             m = rs.parse_move(m, state.setup)
         state = rs.apply(state, m)
     return state
 
 
-def check_chance_move(rs: RuleSet, state: Any, move: Any) -> Fraction:
+def check_chance_move(rs: RuleSet, state: Any, move: Any) -> Fraction:  # plumbing: looks up a chance move's probability
     """The probability of a chance move, or IllegalMove if it is not a possible outcome."""
     for m, p in rs.chance_outcomes(state):
-        if m == move:  # plumbing: looks up a chance move's probability
+        if m == move:
             return p
     raise IllegalMove("core.chance", move, "not a possible chance outcome here")

@@ -174,20 +174,24 @@ def servings(deck: Deck, hand: Iterable[str], guest_id: str, *, max_cards: int |
     ``minimal`` keeps only servings with no card to spare.
     """
     g = deck.guest(guest_id)
-    counts = Counter(c for c in hand if not (deck.dessert(c).tastes & g.refuses))  # rule: jd.serve.satisfies, jd23.satisfy.tastes
+    # rule: jd.serve.satisfies, jd23.satisfy.tastes
+    counts = Counter(c for c in hand if not (deck.dessert(c).tastes & g.refuses))
     kinds = sorted(counts)
     out = []
-    limit = sum(counts.values()) if max_cards is None else max_cards  # rule: jd23.serve.one-to-three, jd.ruling.serving-size
+    # rule: jd23.serve.one-to-three, jd.ruling.serving-size
+    limit = sum(counts.values()) if max_cards is None else max_cards
     for size in range(1, limit + 1):
         for combo in _multisubsets(kinds, counts, size):
-            if satisfies(deck, combo, guest_id) and (not minimal or is_minimal(deck, combo, guest_id)):  # rule: jd.serve.satisfies, jd23.satisfy.tastes, jd.ruling.serving-size, jd23.ruling.spare-desserts
+            # rule: jd.serve.satisfies, jd23.satisfy.tastes, jd.ruling.serving-size, jd23.ruling.spare-desserts
+            if satisfies(deck, combo, guest_id) and (not minimal or is_minimal(deck, combo, guest_id)):
                 out.append(combo)
     return tuple(sorted(out, key=lambda c: (len(c), c)))
 
 
+# plumbing: a card is used no more often than the hand holds it
 def _multisubsets(kinds: list[str], counts: Counter, size: int) -> Iterator[tuple[str, ...]]:
     for combo in itertools.combinations_with_replacement(kinds, size):
-        if all(combo.count(k) <= counts[k] for k in set(combo)):  # plumbing: a card is used no more often than the hand holds it
+        if all(combo.count(k) <= counts[k] for k in set(combo)):
             yield combo
 
 
@@ -210,24 +214,24 @@ def load_deck(path: str | Path, *, name: str | None = None) -> Deck:
     return deck_from_json(data, name=name or p.stem, where=str(p))
 
 
-def _known_keys(where: str, at: str, entry: dict, known: tuple[str, ...]) -> None:
+def _known_keys(where: str, at: str, entry: dict, known: tuple[str, ...]) -> None:  # plumbing: deck file validation
     """DeckError naming the first key of ``entry`` that the schema does not have (a misspelt
     ``favourites`` would otherwise leave a guest with none, without a word)."""
     for key in entry:
-        if key not in known:  # plumbing: deck file validation
+        if key not in known:
             raise DeckError(f"{where}: {at}: unknown key {key!r} (known: {', '.join(known)})")
 
 
-def _strings(where: str, path: str, value: Any) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):  # plumbing: deck file validation
+def _strings(where: str, path: str, value: Any) -> list[str]:  # plumbing: deck file validation; deck file limits
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
         raise DeckError(f"{where}: {path}: must be a list of non-empty strings")
-    if len(value) > MAX_NAMES or any(len(v) > MAX_TEXT for v in value):  # plumbing: deck file limits
+    if len(value) > MAX_NAMES or any(len(v) > MAX_TEXT for v in value):
         raise DeckError(f"{where}: {path}: at most {MAX_NAMES} entries of at most {MAX_TEXT} characters")
     return value
 
 
-def _text(where: str, path: str, value: Any) -> str:
-    if not isinstance(value, str) or not value or len(value) > MAX_TEXT:  # plumbing: deck file validation
+def _text(where: str, path: str, value: Any) -> str:  # plumbing: deck file validation
+    if not isinstance(value, str) or not value or len(value) > MAX_TEXT:
         raise DeckError(f"{where}: {path}: must be a string of 1 to {MAX_TEXT} characters")
     return value
 
@@ -275,7 +279,8 @@ def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
             if t not in tastes:  # plumbing: deck file validation
                 raise DeckError(f"{where}: {at}: unknown taste {t!r}")
         copies = d.get("copies", 1)
-        if not isinstance(copies, int) or isinstance(copies, bool) or not 1 <= copies <= MAX_COPIES:  # plumbing: deck file validation
+        # plumbing: deck file validation
+        if not isinstance(copies, int) or isinstance(copies, bool) or not 1 <= copies <= MAX_COPIES:
             raise DeckError(f"{where}: {at}.copies: must be a whole number from 1 to {MAX_COPIES}")
         desserts.append(Dessert(did, dname, frozenset(dt), copies))
         by_name.setdefault(dname.casefold(), did)
@@ -305,11 +310,17 @@ def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
             raise DeckError(f"{where}: {at}: wants and refuses the same taste")
         favs = []
         for f in _strings(where, f"{at}.favorites", g.get("favorites", [])):
-            fid = f if f in {d.id for d in desserts} else by_name.get(f.casefold())  # plumbing: a favourite may be named by id or by name
+            # plumbing: a favourite may be named by id or by name
+            fid = f if f in {d.id for d in desserts} else by_name.get(f.casefold())
             if fid is None:  # plumbing: deck file validation
                 raise DeckError(f"{where}: {at}: favourite {f!r} is not a dessert in the deck")
             favs.append(fid)
-        guests.append(Guest(gid, gname if isinstance(gname, str) else gid, suit, frozenset(wants), frozenset(refuses), tuple(favs)))  # plumbing: a guest's name defaults to its id
+        # plumbing: a guest's name defaults to its id
+        guests.append(
+            Guest(
+                gid, gname if isinstance(gname, str) else gid, suit, frozenset(wants), frozenset(refuses), tuple(favs)
+            )
+        )
     cards = sum(d.copies for d in desserts)
     if cards > MAX_DESSERT_CARDS:  # plumbing: deck file validation
         raise DeckError(f"{where}: $.desserts: {cards:,} dessert cards, more than {MAX_DESSERT_CARDS}")
@@ -321,28 +332,31 @@ def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
         detail = ", ".join(f"{s}: {per_suit[s]}" for s in suits)
         raise DeckError(f"{where}: $.guests: every suit must have the same number of guests ({detail})")
     about = data.get("about", "")
-    return Deck(name, tuple(tastes), tuple(suits), tuple(desserts), tuple(guests), about if isinstance(about, str) else "")  # plumbing: the deck's optional description
+    # plumbing: the deck's optional description
+    return Deck(
+        name, tuple(tastes), tuple(suits), tuple(desserts), tuple(guests), about if isinstance(about, str) else ""
+    )
 
 
-def embedded_deck_names() -> list[str]:
+def embedded_deck_names() -> list[str]:  # plumbing: lists the embedded decks
     """Names of the decks the project ships (its own teaching decks)."""
     folder = resources.files("tablerules.spec").joinpath("decks")
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))  # plumbing: lists the embedded decks
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
 
 
-def embedded_deck(name: str) -> Deck:
+def embedded_deck(name: str) -> Deck:  # plumbing: deck name lookup
     """A deck the project ships, by name (file stem in spec/decks/)."""
-    if name not in embedded_deck_names():  # plumbing: deck name lookup
+    if name not in embedded_deck_names():
         raise DeckError(f"unknown embedded deck {name!r} (known: {', '.join(embedded_deck_names())})")
     path = Path(str(resources.files("tablerules.spec").joinpath("decks", name + ".json")))
     return load_deck(path, name=name)
 
 
-def deck_argument(text: str) -> Deck:
+def deck_argument(text: str) -> Deck:  # plumbing: --deck takes a name or a file; neither a shipped deck nor a file
     """A --deck value: an embedded deck name or a file path (DeckError naming both
     possibilities when it is neither)."""
-    if text in embedded_deck_names():  # plumbing: --deck takes a name or a file
+    if text in embedded_deck_names():
         return embedded_deck(text)
-    if not Path(text).exists():  # plumbing: neither a shipped deck nor a file
+    if not Path(text).exists():
         raise DeckError(f"deck {text!r}: no such file, nor a shipped deck ({', '.join(embedded_deck_names())})")
     return load_deck(text)

@@ -20,6 +20,7 @@ as a Playout naming the ruling (``gap``) whose last action is the one ``apply`` 
 (where the rules raise while listing the next moves or chance outcomes) the last action
 before that listing.
 """
+# plumbing-module: plays whole games at random through the step API; the rules decide every move
 
 from __future__ import annotations
 
@@ -58,12 +59,12 @@ def step_playouts(rules: RuleSet, state: Any, games: int, seed: int) -> Iterator
 def _step_game(rules: RuleSet, state: Any, rng: random.Random) -> Playout:
     to_move, legal, chance, apply = rules.to_move, rules.legal_moves, rules.chance_outcomes, rules.apply
     s, moves = state, []
-    while True:  # plumbing: until the rules end the game
+    while True:
         try:
             actor = to_move(s)
-            if actor is TERMINAL:  # plumbing: the rules ended the game
+            if actor is TERMINAL:
                 break
-            move = pick_by_probability(chance(s), rng.random()) if actor is CHANCE else rng.choice(legal(s))  # plumbing: random play
+            move = pick_by_probability(chance(s), rng.random()) if actor is CHANCE else rng.choice(legal(s))
         except RuleGap as gap:  # the rules cannot list what comes next
             return Playout(tuple(moves), gap=gap.ruling)
         moves.append(move)
@@ -77,7 +78,7 @@ def _step_game(rules: RuleSet, state: Any, rng: random.Random) -> Playout:
 
 def _whole(value: Any, name: str) -> int:
     """``value`` as an int if it is a whole number (numpy's too), else ValueError naming ``name``."""
-    if isinstance(value, bool):  # plumbing: True is not a count
+    if isinstance(value, bool):
         raise ValueError(f"{name} must be a whole number, not {value!r}")
     try:
         return operator.index(value)
@@ -95,7 +96,7 @@ def iter_playouts(rules: RuleSet, state: Any, games: int, seed: int = 0) -> Iter
 
 def _raising_at_gaps(games: Iterator[Playout]) -> Iterator[Playout]:
     for i, game in enumerate(games):
-        if game.gap:  # plumbing: a strict ruling's gap stops play, as in the step API
+        if game.gap:
             raise RuleGap(game.gap, f"random game {i + 1} reached it at its action {len(game.moves)}")
         yield game
 
@@ -104,13 +105,13 @@ def iter_games(rules: RuleSet, state: Any, games: int, seed: int = 0) -> Iterato
     """As :func:`iter_playouts`, but a game a strict ruling stops is given too, with ``gap``
     naming the ruling (its moves end with the action ``apply`` refuses with RuleGap)."""
     games, seed = _whole(games, "games"), _whole(seed, "seed")
-    if games < 0:  # plumbing: refuses a bad count
+    if games < 0:
         raise ValueError(f"games must be 0 or more, not {games}")
     setup = getattr(state, "setup", None)
-    if not isinstance(getattr(setup, "options", None), rules.Options):  # plumbing: refuses another rule set's state
+    if not isinstance(getattr(setup, "options", None), rules.Options):
         raise ValueError(f"{type(state).__name__} is not a state of {rules.id} (its setup has no {rules.id} options)")
     fast = _compiled_module(rules, setup)
-    if fast is not None:  # plumbing: the compiled playout can run this setup
+    if fast is not None:
         return fast.random_playouts(state, games, seed)
     return step_playouts(rules, state, games, seed)
 
@@ -120,10 +121,10 @@ def _compiled_module(rules: RuleSet, setup: Any) -> Any:
     from .registry import ENTRIES
 
     entry = ENTRIES.get(rules.id)
-    if entry is None or entry.playout is None:  # plumbing: no compiled playout registered
+    if entry is None or entry.playout is None:
         return None
     fast = importlib.import_module(entry.playout)
-    return fast if fast.available(setup) else None  # plumbing: the compiled playout can run this setup
+    return fast if fast.available(setup) else None
 
 
 def compiled(rules: RuleSet, setup: Any) -> bool:
@@ -136,7 +137,7 @@ def _registered_module(rules: RuleSet) -> Any:
     from .registry import ENTRIES
 
     entry = ENTRIES.get(rules.id)
-    if entry is None or not entry.playout:  # plumbing: no compiled playout registered
+    if entry is None or not entry.playout:
         return None
     return importlib.import_module(entry.playout)
 
@@ -145,7 +146,7 @@ def seat_moves(rules: RuleSet, moves: tuple) -> int:
     """How many of a game's ``moves`` (a Playout's, from either path) are seat moves, chance outcomes left out:
     the rule set's compiled module counts them (its ``seat_moves``).  ValueError where it has none."""
     count = getattr(_registered_module(rules), "seat_moves", None)
-    if count is None:  # plumbing: a rule set whose compiled module cannot tell seat moves from chance
+    if count is None:
         raise ValueError(f"{rules.id}: no seat-move count for its playouts")
     return count(moves)
 
@@ -153,7 +154,7 @@ def seat_moves(rules: RuleSet, moves: tuple) -> int:
 def first_seat(rules: RuleSet) -> int:
     """The seat that moves first after a fresh deal (the compiled module's ``FIRST_SEAT``); ValueError where unknown."""
     seat = getattr(_registered_module(rules), "FIRST_SEAT", None)
-    if seat is None:  # plumbing: a rule set whose compiled module does not say
+    if seat is None:
         raise ValueError(f"{rules.id}: no first seat known for its playouts")
     return seat
 
@@ -170,27 +171,31 @@ def replay_problem(rules: RuleSet, state: Any, games: Iterable[Playout]) -> str 
         s = state
         for step, move in enumerate(g.moves):
             try:
-                if rules.to_move(s) is CHANCE and not any(m == move and p > 0 for m, p in rules.chance_outcomes(s)):  # plumbing: checks a playout
+                if rules.to_move(s) is CHANCE and not any(m == move and p > 0 for m, p in rules.chance_outcomes(s)):
                     return f"game {i}, action {step + 1} ({move}): not a chance outcome here"
             except RuleGap as e:
-                return f"game {i}, action {step + 1} ({move}): the model stops at the gap {e.ruling} before it, the playout does not"
+                return (f"game {i}, action {step + 1} ({move}): the model stops at the gap {e.ruling} before it, the "
+                        f"playout does not")
             try:
                 s = rules.apply(s, move)
             except IllegalMove as e:
                 return f"game {i}, action {step + 1} ({move}): refused by {e.clause}"
             except RuleGap as e:
-                if g.gap == e.ruling and step == len(g.moves) - 1:  # plumbing: the gap where the playout says
+                if g.gap == e.ruling and step == len(g.moves) - 1:
                     break
-                return f"game {i}, action {step + 1} ({move}): the model stops at the gap {e.ruling}, the playout does not"
+                return (
+                    f"game {i}, action {step + 1} ({move}): the model stops at the gap {e.ruling}, the playout does not"
+                )
         else:
             listed = _listing_gap(rules, s)
-            if listed != (g.gap or None):  # plumbing: checks a playout
-                model = f"the model stops at the gap {listed}" if listed else "the model plays on"  # plumbing: the message
-                return f"game {i}: the playout stops at {f'the gap {g.gap}' if g.gap else 'no gap'} after {len(g.moves)} actions; {model}"  # plumbing: the message
-            if g.gap:  # plumbing: the gap where the playout says, met while listing the next moves
+            if listed != (g.gap or None):
+                model = f"the model stops at the gap {listed}" if listed else "the model plays on"
+                return (f"game {i}: the playout stops at {f'the gap {g.gap}' if g.gap else 'no gap'} after "
+                        f"{len(g.moves)} actions; {model}")
+            if g.gap:
                 continue
             problem = _end_problem(rules, s, g, i)
-            if problem:  # plumbing: checks a playout
+            if problem:
                 return problem
     return None
 
@@ -200,18 +205,18 @@ def _listing_gap(rules: RuleSet, s: Any) -> str | None:
     seat's legal moves or the chance outcomes), else None."""
     try:
         actor = rules.to_move(s)
-        if actor is not TERMINAL:  # plumbing: a state where something comes next
-            rules.chance_outcomes(s) if actor is CHANCE else rules.legal_moves(s)  # plumbing: chance or a seat
+        if actor is not TERMINAL:
+            rules.chance_outcomes(s) if actor is CHANCE else rules.legal_moves(s)
     except RuleGap as e:
         return e.ruling
     return None
 
 
 def _end_problem(rules: RuleSet, s: Any, g: Playout, i: int) -> str | None:
-    if rules.to_move(s) is not TERMINAL:  # plumbing: checks a playout
+    if rules.to_move(s) is not TERMINAL:
         return f"game {i}: not over after its {len(g.moves)} actions"
     result = rules.outcome(s)
-    if (result.losers, result.winners) != (g.losers, g.winners):  # plumbing: checks a playout
+    if (result.losers, result.winners) != (g.losers, g.winners):
         return (f"game {i}: the playout names losers {sorted(g.losers)}, winners {sorted(g.winners)}; the model "
                 f"{sorted(result.losers)}, {sorted(result.winners)}")
     return None
@@ -221,16 +226,16 @@ def strict_bits(options: Any, rulings: tuple[str, ...]) -> int:
     """The rulings of ``rulings`` that ``options`` sets to strict, as bits (bit i for
     ``rulings[i]``): how a compiled playout's parameters tell its loop where play stops."""
     fields = ruling_fields(type(options))
-    return sum(1 << i for i, rid in enumerate(rulings) if getattr(options, fields[rid].name) == STRICT)  # plumbing: the strict rulings as bits
+    return sum(1 << i for i, rid in enumerate(rulings) if getattr(options, fields[rid].name) == STRICT)
 
 
 def standard_errors(share: float, exact: float, games: int) -> float:
     """How many standard errors (of a share over ``games`` independent games) ``share`` lies
     from the exact probability: 0 where they agree, infinite where ``exact`` is 0 or 1 and
     the share is not (no spread can explain it)."""
-    spread = math.sqrt(exact * (1 - exact) / games) if games else 0.0  # plumbing: statistics
-    if spread == 0:  # plumbing: a certain event, or no games
-        return 0.0 if share == exact or not games else math.copysign(math.inf, share - exact)  # plumbing: statistics
+    spread = math.sqrt(exact * (1 - exact) / games) if games else 0.0
+    if spread == 0:
+        return 0.0 if share == exact or not games else math.copysign(math.inf, share - exact)
     return (share - exact) / spread
 
 
@@ -239,5 +244,16 @@ def random_playouts(rules: RuleSet, state: Any, games: int, seed: int = 0) -> li
     return list(iter_playouts(rules, state, games, seed))
 
 
-__all__ = ["Playout", "compiled", "first_seat", "iter_games", "iter_playouts", "random_playouts", "replay_problem", "seat_moves",
-           "standard_errors", "step_playouts", "strict_bits"]
+__all__ = [
+    "Playout",
+    "compiled",
+    "first_seat",
+    "iter_games",
+    "iter_playouts",
+    "random_playouts",
+    "replay_problem",
+    "seat_moves",
+    "standard_errors",
+    "step_playouts",
+    "strict_bits",
+]

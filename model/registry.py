@@ -1,4 +1,5 @@
 """Rule sets by id.  Modules are imported on first use so one broken rule set cannot stop the rest."""
+# plumbing-module: one-line error for an unknown rule set id
 
 from __future__ import annotations
 
@@ -28,11 +29,28 @@ class Entry:
 ENTRIES: dict[str, Entry] = {
     e.id: e
     for e in (
-        Entry("dishes", "Who Is Going to Do the Dishes?", "tablerules.model.dishes", "tablerules.proofs.dishes.check",
-              "tablerules.model.dishes.compact", "tablerules.model.dishes.playout"),
-        Entry("just-desserts", "Just Desserts (current rulebook)", "tablerules.model.just_desserts", "tablerules.proofs.just_desserts.check",
-              playout="tablerules.model.just_desserts.playout"),
-        Entry("just-desserts-2.3", "Just Desserts, rules version 2.3", "tablerules.model.just_desserts.v23", "tablerules.proofs.just_desserts.v23_check", playout="tablerules.model.just_desserts.v23_playout"),
+        Entry(
+            "dishes",
+            "Who Is Going to Do the Dishes?",
+            "tablerules.model.dishes",
+            "tablerules.proofs.dishes.check",
+            "tablerules.model.dishes.compact",
+            "tablerules.model.dishes.playout",
+        ),
+        Entry(
+            "just-desserts",
+            "Just Desserts (current rulebook)",
+            "tablerules.model.just_desserts",
+            "tablerules.proofs.just_desserts.check",
+            playout="tablerules.model.just_desserts.playout",
+        ),
+        Entry(
+            "just-desserts-2.3",
+            "Just Desserts, rules version 2.3",
+            "tablerules.model.just_desserts.v23",
+            "tablerules.proofs.just_desserts.v23_check",
+            playout="tablerules.model.just_desserts.v23_playout",
+        ),
     )
 }
 
@@ -44,7 +62,7 @@ def ruleset_ids() -> list[str]:
 def get(ruleset_id: str) -> RuleSet:
     """The RuleSet for an id; SetupError (one line) for an unknown id."""
     entry = ENTRIES.get(ruleset_id)
-    if entry is None:  # plumbing: one-line error for an unknown rule set id
+    if entry is None:
         raise SetupError(f"unknown rule set {ruleset_id!r} (known: {', '.join(ENTRIES)})")
     return importlib.import_module(entry.model).RULES
 
@@ -53,9 +71,9 @@ def require_kernel(ruleset_id: str) -> str:
     """The module of a rule set's compact kernel; SetupError (one line) for an unknown id or
     a rule set the exact engine cannot run (checked before any setup is built)."""
     entry = ENTRIES.get(ruleset_id)
-    if entry is None:  # plumbing: one-line error for an unknown rule set id
+    if entry is None:
         raise SetupError(f"unknown rule set {ruleset_id!r} (known: {', '.join(ENTRIES)})")
-    if entry.kernel is None:  # plumbing: one-line error for a rule set without a compact kernel
+    if entry.kernel is None:
         raise SetupError(f"{ruleset_id}: the exact engine needs a progress measure (a proved ranking function) "
                          "and a compact kernel; this rule set has none (dishes has both)")
     return entry.kernel

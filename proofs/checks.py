@@ -165,7 +165,9 @@ def judge(rules: RuleSet, ex: Exploration, label: str, *, allowed: Iterable[tupl
     if graph and ex.complete:
         gr = graph_analysis(ex)
         rows.append(("every state can reach an end", "yes" if gr.traps == 0 else f"NO: {gr.traps:,} trap states"))
-        rows.append(("longest game (moves incl. chance)", "cycle: unbounded" if gr.longest is None else str(gr.longest)))
+        rows.append(
+            ("longest game (moves incl. chance)", "cycle: unbounded" if gr.longest is None else str(gr.longest))
+        )
         if gr.longest is None:  # plumbing: a graph with cycles: which kind of endless play (proofs/endless.py)
             rows += endless_rows(classify(ex))
         if gr.traps:
@@ -173,8 +175,13 @@ def judge(rules: RuleSet, ex: Exploration, label: str, *, allowed: Iterable[tupl
             bad.append(Finding("trap", "trap", "core.termination", "no end reachable", gr.trap_example, trace=steps,
                                start=start))
     for f in findings:
-        rows.append((f"finding {f.kind} {f.key}", f"{ex.finding_counts[(f.kind, f.key)]:,}x, shortest trace {len(f.trace)} steps"
-                     + ("" if (f.kind, f.key) not in allowed else " (registered)")))
+        rows.append(
+            (
+                f"finding {f.kind} {f.key}",
+                f"{ex.finding_counts[(f.kind, f.key)]:,}x, shortest trace {len(f.trace)} steps"
+                + ("" if (f.kind, f.key) not in allowed else " (registered)"),
+            )
+        )
     status = FAIL if bad else INCOMPLETE if ex.timed_out else PASS
     summary = ex.coverage()
     if bad:
@@ -201,5 +208,9 @@ def endless_rows(components: dict[str, list]) -> list[tuple[str, str]]:
 def setup_label(setup: Setup) -> str:
     """`2 players, deal-2-players=random-subset, ...` listing only non-default choices."""
     default = type(setup.options)()
-    changed = [f"{k.split('.ruling.')[-1]}={v}" for (k, v), (_, d) in zip(options_text(setup.options).items(), options_text(default).items()) if v != d]
+    changed = [
+        f"{k.split('.ruling.')[-1]}={v}"
+        for (k, v), (_, d) in zip(options_text(setup.options).items(), options_text(default).items())
+        if v != d
+    ]
     return f"{setup.players} players" + (f" ({', '.join(changed)})" if changed else "")

@@ -371,7 +371,8 @@ class ReachReport:
         errors = sum(1 for r in self.runs if r.error)
         text = (f"{len(self.rows)} clauses and rulings: {self.count(REACHED)} reached by a search from the deal, "
                 f"{self.count(ARGUED)} argued on record; {len(self.runs)} searches ({complete} complete, the others "
-                f"stopped with nothing left to reach or at their budget)" + (f"; {errors} met a model error" if errors else ""))
+                f"stopped with nothing left to reach or at their budget)"
+                + (f"; {errors} met a model error" if errors else ""))
         bad = self.count(NOT_REACHED) + self.count(STALE)
         return text + (f"; {self.count(NOT_REACHED)} not reached, {self.count(STALE)} stale arguments" if bad else "")
 
@@ -389,11 +390,26 @@ class ReachReport:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {"ruleset": self.ruleset, "ok": self.ok, "summary": self.summary(),
-                "searches": [{"search": r.search.label(), "why": r.search.why, "states": r.states, "complete": r.complete,
-                              "stopped_early": r.stopped_early, "depth": r.depth, "problem": r.problem, "error": r.error}
-                             for r in self.runs],
-                "rows": [r.to_json() for r in self.rows], "problems": self.problems}
+        return {
+            "ruleset": self.ruleset,
+            "ok": self.ok,
+            "summary": self.summary(),
+            "searches": [
+                {
+                    "search": r.search.label(),
+                    "why": r.search.why,
+                    "states": r.states,
+                    "complete": r.complete,
+                    "stopped_early": r.stopped_early,
+                    "depth": r.depth,
+                    "problem": r.problem,
+                    "error": r.error,
+                }
+                for r in self.runs
+            ],
+            "rows": [r.to_json() for r in self.rows],
+            "problems": self.problems,
+        }
 
 
 def _point_text(p: DecisionPoint) -> str:
@@ -589,8 +605,17 @@ def reach_report(ruleset: str, record: Record | None = None, progress: Callable[
         if found is not None:
             k, moves, how, trace = found
             if argued:
-                rows.append(Row(rid, kind, STALE, f"{record.path} argues it is not reached, but search {k} reaches it: {how}",
-                                str(k), moves, trace))
+                rows.append(
+                    Row(
+                        rid,
+                        kind,
+                        STALE,
+                        f"{record.path} argues it is not reached, but search {k} reaches it: {how}",
+                        str(k),
+                        moves,
+                        trace,
+                    )
+                )
             else:
                 rows.append(Row(rid, kind, REACHED, how, str(k), moves, trace))
         elif argued:
@@ -629,7 +654,12 @@ def reach_check_item(ruleset_id: str):
         ctx.progress(name)  # closes the previous item's live display
         report = reach_report(ruleset_id, progress=_every_few_seconds(), budget=RulingBudget(seed=1 + ctx.seed))
         rows = report.table() + [(f"problem {k}", p) for k, p in enumerate(report.problems, 1)]
-        rows.append(("again", f"tablerules check {ruleset_id} (this item); the searches and arguments: {record_path(ruleset_id)}"))
+        rows.append(
+            (
+                "again",
+                f"tablerules check {ruleset_id} (this item); the searches and arguments: {record_path(ruleset_id)}",
+            )
+        )
         return CheckResult(ruleset_id, name, PASS if report.ok else FAIL, report.summary(), rows)
 
     return CheckItem(ruleset_id, name, run)

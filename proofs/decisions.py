@@ -3,8 +3,10 @@ clause or ruling it implements, and the explorations show which of them play rea
 
 A *decision point* is an ``if`` / ``elif`` / ``while`` test, a conditional expression, a
 comprehension's ``if`` filter or a ``match``, in any module under ``model/``.  Each carries
-a trailing comment on its first line (any line of a multi-line condition counts; for a
-conditional expression or a filter, the first line of the statement holding it counts too):
+a comment on its first line (any line of a multi-line condition counts; for a conditional
+expression or a filter, the first line of the statement holding it counts too), or on a
+comment line of its own right above that line (where a trailing tag would make the line too
+long); a tag at the end of the line comes first:
 
 * ``# rule: <clause-or-ruling-id>[, <id>...]`` where the model decides something about play;
 * ``# plumbing: <why>`` on a branch that decides nothing about play (caching, formatting,
@@ -52,7 +54,18 @@ from types import ModuleType
 from typing import Any, Callable, Iterable, Sequence
 
 from tablerules.model import registry
-from tablerules.model.core import CHANCE, STRICT, TERMINAL, RuleGap, RuleSet, SetupError, actor_text, pick_by_probability, ruling_fields, variant_fields
+from tablerules.model.core import (
+    CHANCE,
+    STRICT,
+    TERMINAL,
+    RuleGap,
+    RuleSet,
+    SetupError,
+    actor_text,
+    pick_by_probability,
+    ruling_fields,
+    variant_fields,
+)
 
 from .explorer import Step
 from .gaps import Config, ModelUnavailable, load_rules, small_configs, steps_to, with_alternative, with_more_players
@@ -120,7 +133,9 @@ def parse_annotation(comment: str) -> Annotation | None:
     for part in m.group(1).split(","):
         word = part.strip().split(" ")[0] if part.strip() else ""
         if not _ID.match(word):
-            return Annotation("rule", tuple(ids), problem=f"'# rule:' expects ids separated by commas, got {part.strip()!r}")
+            return Annotation(
+                "rule", tuple(ids), problem=f"'# rule:' expects ids separated by commas, got {part.strip()!r}"
+            )
         ids.append(word)
     return Annotation("rule", tuple(ids))
 
@@ -177,7 +192,13 @@ class _Finder(ast.NodeVisitor):
         return self.statement[-1].lineno if self.statement else 1
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
-        self._add(node, "conditional", node.test.lineno, min(self._stmt_first(), node.test.lineno), node.test.end_lineno or node.test.lineno)
+        self._add(
+            node,
+            "conditional",
+            node.test.lineno,
+            min(self._stmt_first(), node.test.lineno),
+            node.test.end_lineno or node.test.lineno,
+        )
         self.generic_visit(node)
 
     def visit_comprehension(self, node: ast.comprehension) -> None:
@@ -259,6 +280,7 @@ def scan(folder: Path | None = None) -> Scan:
         out.points += finder.points
         comments = _comments(text)
         lines = text.splitlines()
+        above: dict[tuple[str, int], Annotation] = {}
         for line, comment in comments.items():
             m = _MODULE_PLUMBING.match(lines[line - 1])
             if m:
@@ -267,13 +289,30 @@ def scan(folder: Path | None = None) -> Scan:
                                                        problem="" if why else "'# plumbing-module:' needs a reason")
                 continue
             a = parse_annotation(comment)
-            if a is not None:
+            if a is None:
+                continue
+            if lines[line - 1].lstrip().startswith("#"):
+                target = _code_line_below(lines, line)
+                if target:
+                    above[(rel, target)] = a  # the nearest comment line above wins
+            else:
                 out.annotations[(rel, line)] = a
+        for key, a in above.items():
+            out.annotations.setdefault(key, a)  # a tag at the end of the line itself comes first
         for qualname, node in finder.functions:
             a = _function_exemption(node, comments, lines)
             if a is not None:
                 out.exemptions[(rel, qualname)] = a
     return out
+
+
+def _code_line_below(lines: list[str], line: int) -> int:
+    """The code line that a comment line of its own tags: the first line below it that is not a
+    comment (0 when a blank line or the end of the file comes first)."""
+    n = line + 1
+    while n <= len(lines) and lines[n - 1].lstrip().startswith("#"):
+        n += 1
+    return n if n <= len(lines) and lines[n - 1].strip() else 0
 
 
 def _function_exemption(node: ast.AST, comments: dict[int, str], lines: list[str]) -> Annotation | None:
@@ -448,7 +487,9 @@ class _Walker:
             self.reached[h] = Reach(self.ruleset, self.config.label(), self.setting, found, during, shortest)
             self.tracer.pending.discard(h)
 
-    def look(self, state: Any, path: Callable[[], tuple[Step, ...]], shortest: bool) -> tuple[Any, list[tuple[Any, Any, Any]]]:
+    def look(
+        self, state: Any, path: Callable[[], tuple[Step, ...]], shortest: bool
+    ) -> tuple[Any, list[tuple[Any, Any, Any]]]:
         """Ask the model everything about a state; (actor, [(move, probability, next state or None)])."""
         rules = self.rules
         for inv in rules.invariants:
@@ -522,7 +563,9 @@ class _Walker:
                         rules.outcome(s)
                         self.note(lambda st=steps: st, "outcome", False)
                         break
-                    ways = list(rules.chance_outcomes(s)) if actor is CHANCE else [(m, None) for m in rules.legal_moves(s)]
+                    ways = (
+                        list(rules.chance_outcomes(s)) if actor is CHANCE else [(m, None) for m in rules.legal_moves(s)]
+                    )
                     if not ways:
                         break
                     if actor is CHANCE:
@@ -593,8 +636,10 @@ class DecisionReport:
         rule = sum(1 for p in pts if (a := self.scan.annotation_of(p)) and a.kind == "rule")
         plumbing = sum(1 for p in pts if (a := self.scan.annotation_of(p)) and a.kind == "plumbing")
         executed = sum(1 for p in pts if (p.file, p.line) in self.reached)
-        text = (f"{len(pts)} decision points ({rule} rule, {plumbing} plumbing), {executed} executed by the explorations; "
-                f"{self.count(UNREGISTERED)} unregistered decisions, {self.count(SPECIAL)} special cases without a ruling, "
+        text = (f"{len(pts)} decision points ({rule} rule, {plumbing} plumbing), {executed} executed by the "
+                f"explorations; "
+                f"{self.count(UNREGISTERED)} unregistered decisions, {self.count(SPECIAL)} special cases without a "
+                f"ruling, "
                 f"{self.count(UNKNOWN)} unknown ids, {self.count(UNREACHED)} unannotated and not reached")
         if self.excused():
             text += f"; not judged (being annotated on another branch): {', '.join(sorted(self.excused()))}"
@@ -636,7 +681,9 @@ def judge(sc: Scan, reached: dict[tuple[str, int], Reach], ids: set[str],
             kind = UNREGISTERED if r is not None else UNREACHED
             findings.append(DecisionFinding(kind, p, "no '# rule:' or '# plumbing:' comment", r))
             if p.exemption:
-                findings.append(DecisionFinding(SPECIAL, p, "an invariant check exempts these states and names no ruling", r))
+                findings.append(
+                    DecisionFinding(SPECIAL, p, "an invariant check exempts these states and names no ruling", r)
+                )
             continue
         if a.problem:
             findings.append(DecisionFinding(UNKNOWN, p, a.problem, r))
@@ -645,7 +692,9 @@ def judge(sc: Scan, reached: dict[tuple[str, int], Reach], ids: set[str],
         if unknown:
             findings.append(DecisionFinding(UNKNOWN, p, f"names ids in no spec: {', '.join(unknown)}", r))
         if p.exemption and not any(".ruling." in i for i in a.ids):
-            findings.append(DecisionFinding(SPECIAL, p, "an invariant check exempts these states; the exemption names no ruling", r))
+            findings.append(
+                DecisionFinding(SPECIAL, p, "an invariant check exempts these states; the exemption names no ruling", r)
+            )
     order = {UNREGISTERED: 0, SPECIAL: 1, UNKNOWN: 2, UNREACHED: 3}
     findings.sort(key=lambda f: (order[f.kind], f.point.file, f.point.line))
     return findings, problems
@@ -723,7 +772,9 @@ def explore_decisions(rulesets: Sequence[str] | None = None, budget: DecisionBud
     return DecisionReport(sc, reached, runs, findings, dict(not_yet), problems + stale)
 
 
-def static_findings(folder: Path | None = None, not_yet: dict[str, str] | None = None) -> tuple[list[DecisionFinding], list[str]]:
+def static_findings(
+    folder: Path | None = None, not_yet: dict[str, str] | None = None
+) -> tuple[list[DecisionFinding], list[str]]:
     """The findings that need no exploration (every decision point counts as not reached)."""
     return judge(scan(folder), {}, known_ids(), NOT_YET_ANNOTATED if not_yet is None else not_yet)
 
@@ -744,10 +795,16 @@ def decision_check_item(ruleset_id: str, states: int = 250):
                                                                 games=6 if not ctx.quick else 3, seed=1 + ctx.seed))
         touched = {f for (f, _l) in report.reached}
         findings = [f for f in report.findings if f.point.file in touched and f.kind != UNREACHED]
-        rows = [(f"{f.kind}: {f.point.where}", f"{f.point.source[:60]} ({f.detail})"
-                 + (f"; reached after {f.reach.length} moves on {f.reach.config}, {f.reach.setting}" if f.reach else ""))
-                for f in findings]
-        rows.append(("runs", f"{len(report.runs)} (configurations x settings): breadth-first within {states:,} stored states "
+        rows = [
+            (
+                f"{f.kind}: {f.point.where}",
+                f"{f.point.source[:60]} ({f.detail})"
+                + (f"; reached after {f.reach.length} moves on {f.reach.config}, {f.reach.setting}" if f.reach else ""),
+            )
+            for f in findings
+        ]
+        rows.append(("runs", f"{len(report.runs)} (configurations x settings): breadth-first within {states:,} stored "
+                             f"states "
                      "under the defaults (a quarter of it under each other setting), then seeded random games"))
         status = FAIL if findings or report.problems else PASS
         return CheckResult(ruleset_id, name, status, report.summary(), rows)

@@ -41,7 +41,16 @@ from tablerules.model.core import (
 )
 
 from .explorer import Step
-from .gaps import Config, Configs, model_module, one_change_settings, small_configs, steps_to, with_alternative, wider_configs
+from .gaps import (
+    Config,
+    Configs,
+    model_module,
+    one_change_settings,
+    small_configs,
+    steps_to,
+    with_alternative,
+    wider_configs,
+)
 from .files import write_atomic
 
 # --------------------------------------------------------------------------- what a reading does at a point
@@ -82,7 +91,9 @@ def read_state(rules: RuleSet, state: Any, with_vars: bool = True) -> Reading:
     """The observable signature of a state (or of a Raised pseudo-state); ``with_vars=False``
     leaves out the recorded state (a caller that ignores differences there saves its cost)."""
     if isinstance(state, Raised):
-        text = {"gap": f"raises RuleGap {state.key}", "illegal": f"refuses the move [{state.key}]"}.get(state.kind, f"fails: {state.key}")
+        text = {"gap": f"raises RuleGap {state.key}", "illegal": f"refuses the move [{state.key}]"}.get(
+            state.kind, f"fails: {state.key}"
+        )
         return Reading((state.kind, state.key), "", text + (f": {state.detail}" if state.detail else ""),
                        {"raises": state.kind, "key": state.key, "detail": state.detail})
     try:
@@ -172,7 +183,10 @@ class PairBudget:
     """Seed of those random games (``rulings --seed``)."""
 
     def text(self) -> str:
-        parts = [f"{self.max_pairs:,} state pairs", f"{self.probe_games} probe games ({self.witness_games} for a witness)"]
+        parts = [
+            f"{self.max_pairs:,} state pairs",
+            f"{self.probe_games} probe games ({self.witness_games} for a witness)",
+        ]
         if self.max_depth is not None:
             parts.append(f"depth {self.max_depth}")
         if self.max_seconds:
@@ -226,10 +240,21 @@ class Divergence:
     def short(self) -> str:
         """A table cell: `after 13 moves, in the legal moves (2 players, v23-tiny)` or why not."""
         if not self.found:
-            return "never: every reachable pair compared" if self.complete else f"not within {self.depth} moves ({self.stopped})"
-        what = {"start": "at the start", "moves": "in the legal moves", "actor": "in who moves", "chance": "in the chance outcomes",
-                "outcome": "in the outcome", "gap": "one raises a RuleGap", "error": "in a model error",
-                "state": "only in the recorded state"}[self.kind]
+            return (
+                "never: every reachable pair compared"
+                if self.complete
+                else f"not within {self.depth} moves ({self.stopped})"
+            )
+        what = {
+            "start": "at the start",
+            "moves": "in the legal moves",
+            "actor": "in who moves",
+            "chance": "in the chance outcomes",
+            "outcome": "in the outcome",
+            "gap": "one raises a RuleGap",
+            "error": "in a model error",
+            "state": "only in the recorded state",
+        }[self.kind]
         where = "at the start" if not self.steps else f"after {len(self.steps)} moves"
         return f"{where}, {what} ({self.config.label()}" + ("" if self.shortest else "; a random game's trace") + ")"
 
@@ -238,9 +263,16 @@ class Divergence:
         if not self.found:
             return f"{self.a} and {self.b} do not differ ({self.bound()})"
         where = "at the start" if not self.steps else f"after {len(self.steps)} moves"
-        what = {"start": "at the start", "moves": "in the legal moves", "actor": "in who is to move",
-                "chance": "in the chance outcomes", "outcome": "in the outcome", "gap": "where one raises a RuleGap",
-                "error": "in a model error", "state": "only in the recorded state (nothing a player sees, within the bound)"}[self.kind]
+        what = {
+            "start": "at the start",
+            "moves": "in the legal moves",
+            "actor": "in who is to move",
+            "chance": "in the chance outcomes",
+            "outcome": "in the outcome",
+            "gap": "where one raises a RuleGap",
+            "error": "in a model error",
+            "state": "only in the recorded state (nothing a player sees, within the bound)",
+        }[self.kind]
         return f"{self.a} and {self.b} differ {where} on {self.config.label()}, {what}"
 
 
@@ -296,7 +328,9 @@ def diverge(rules: RuleSet, ruling_id: str, a: str, b: str, configs: Sequence[Co
         ra, rb = read_state(rules, sa), read_state(rules, sb)
         real = difference_kind(ra, rb)
         if not real or (real == "state") != (kind == "state"):  # pragma: no cover - unsound symmetry
-            raise RuntimeError(f"{ruling_id}: the reduced search found {kind}, the real trace shows {real or 'nothing'}")
+            raise RuntimeError(
+                f"{ruling_id}: the reduced search found {kind}, the real trace shows {real or 'nothing'}"
+            )
         result.found, result.kind, result.config = True, kind, config
         result.steps, result.next_a, result.next_b = steps, ra, rb
         result.pairs, result.seconds = len(parents), time.perf_counter() - t0
@@ -396,7 +430,13 @@ def _real_trace(rules: RuleSet, keys: _PairKeys, parents: dict, roots: dict, key
         if keys(na, nb, ra, rb) == target:
             return True
         ta, tb = target
-        if canon is None or isinstance(ta, Raised) or isinstance(tb, Raised) or isinstance(na, Raised) or isinstance(nb, Raised):
+        if (
+            canon is None
+            or isinstance(ta, Raised)
+            or isinstance(tb, Raised)
+            or isinstance(na, Raised)
+            or isinstance(nb, Raised)
+        ):
             return (na, nb) == target
         return canon(na) == canon(ta) and canon(nb) == canon(tb)
 
@@ -767,14 +807,18 @@ def check_proof(rules: RuleSet, doc: dict[str, Any], module: ModuleType | None =
     np_ = doc["never_part"]
     configs = [Config(c["players"], _components(rules, c["components"], module, c.get("deck")), c.get("deck"))
                for c in np_["configurations"]]
-    base = witness_options(rules, {"options": np_["options"], "differs": {"ruling": doc["ruling"]}}, np_["pairs"][0]["a"])
+    base = witness_options(
+        rules, {"options": np_["options"], "differs": {"ruling": doc["ruling"]}}, np_["pairs"][0]["a"]
+    )
     for pair in np_["pairs"]:
         d = diverge(rules, doc["ruling"], pair["a"], pair["b"], configs, base=base,
                     budget=PairBudget(max_pairs=pair["state_pairs"] + 1, max_seconds=None))
         if d.found and d.kind != "state":
             return f"{pair['a']} and {pair['b']} now differ: {d.statement()}"
         if not d.complete:
-            return f"{pair['a']} / {pair['b']}: the search no longer completes within {pair['state_pairs']:,} state pairs"
+            return (
+                f"{pair['a']} / {pair['b']}: the search no longer completes within {pair['state_pairs']:,} state pairs"
+            )
     return None
 
 
@@ -900,8 +944,8 @@ def order_of_resolution(rules: RuleSet, configs: Configs | Sequence[Config] | No
                         steps = _race_steps(parents, s)
                         text = tuple((m, _distribution_text(dist)) for m, dist, _o in branches)
                         return RaceResult(True, f"the order changes the outcome: a race after {len(steps)} moves on "
-                                          f"{config.label()}, where who speaks first changes the odds", races, config, steps,
-                                          text, True)
+                                          f"{config.label()}, where who speaks first changes the odds",
+                                          races, config, steps, text, True)
                     if races >= max_races:
                         break
                 actor = rules.to_move(s)
@@ -1021,7 +1065,12 @@ def witness_check_item(ruleset_id: str):
             except Exception as e:  # a malformed file is a failure with its cause
                 doc, problem = {"moves": []}, f"{type(e).__name__}: {e}"
             what = "proof" if "never_part" in doc else f"{len(doc.get('moves', []))} moves"
-            rows.append((path.name, f"{what}: " + (problem or doc.get("note") or doc.get("never_part", {}).get("statement", "ok"))))
+            rows.append(
+                (
+                    path.name,
+                    f"{what}: " + (problem or doc.get("note") or doc.get("never_part", {}).get("statement", "ok")),
+                )
+            )
             if problem:
                 bad.append(f"{path.name}: {problem}")
         have = {p.name for p in paths}
@@ -1031,6 +1080,8 @@ def witness_check_item(ruleset_id: str):
             summary += f"; no witness for {', '.join(short_ruling_name(r) for r in missing)}"
         if bad:
             summary += "; " + "; ".join(bad)
-        return CheckResult(ruleset_id, name, FAIL if bad or missing else PASS, summary, rows, seconds=time.perf_counter() - t0)
+        return CheckResult(
+            ruleset_id, name, FAIL if bad or missing else PASS, summary, rows, seconds=time.perf_counter() - t0
+        )
 
     return CheckItem(ruleset_id, name, run)

@@ -73,8 +73,11 @@ class EndlessReport:
         parts = []
         for kind in (CYCLE, CLOSED):
             c = self.nearest(kind)
-            parts.append(f"{kind}: none" if c is None else
-                         f"{kind}: {self.count(kind)} ({self.states_in(kind):,} states), nearest after {len(c.trace)} moves")
+            parts.append(
+                f"{kind}: none"
+                if c is None
+                else f"{kind}: {self.count(kind)} ({self.states_in(kind):,} states), nearest after {len(c.trace)} moves"
+            )
         return f"{self.states:,} states; " + "; ".join(parts)
 
 

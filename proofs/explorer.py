@@ -15,7 +15,8 @@ Traps (states from which no end can be reached) need the whole graph: see
 
 What a search covers is decided by its state budget alone (:class:`Budget`), so the same
 inputs always give the same answer.  A wall-clock limit may stop a search early; it is then
-*incomplete* (``timed_out``), which callers report apart from any verdict.  Symmetry reduction maps each state to a representative of its
+*incomplete* (``timed_out``), which callers report apart from any verdict.  Symmetry reduction
+maps each state to a representative of its
 orbit before it is stored; traces are turned back into real, replayable move lists by
 :meth:`Exploration.trace`.
 """
@@ -128,7 +129,9 @@ class Exploration:
         within = ("no depth expanded in full" if self.complete_depth < 0
                   else f"every state within depth {self.complete_depth} expanded")
         head = "incomplete" if self.timed_out else "partial"
-        return f"{head}, stopped by {self.stopped}: {within}, {self.states:,} states seen, frontier at depth {self.depth}"
+        return (
+            f"{head}, stopped by {self.stopped}: {within}, {self.states:,} states seen, frontier at depth {self.depth}"
+        )
 
     def key_path(self, key: Any) -> list[tuple[Any, Any]]:
         """[(canonical state, move that led into it)] from an initial state to ``key``."""
@@ -173,7 +176,10 @@ class Exploration:
         rows = [
             ("symmetry", self.symmetry),
             ("budget", self.budget.text()),
-            ("coverage", "complete" if self.complete else f"{'incomplete' if self.timed_out else 'partial'} ({self.stopped})"),
+            (
+                "coverage",
+                "complete" if self.complete else f"{'incomplete' if self.timed_out else 'partial'} ({self.stopped})",
+            ),
             ("states (distinct, after symmetry reduction)", f"{self.states:,}"),
             ("transitions", f"{self.transitions:,}"),
             ("terminal states", f"{self.terminals:,}"),
@@ -318,7 +324,17 @@ def _expand(ex: Exploration, rules: RuleSet, canon: Canon | None, s: Any, depth:
             if ex.terminal_states is not None:
                 ex.terminal_states.add(s)
             if out is None:
-                _record(ex, Finding("error", "terminal-without-outcome", "core.outcome", "TERMINAL state has no outcome", s, depth=depth))
+                _record(
+                    ex,
+                    Finding(
+                        "error",
+                        "terminal-without-outcome",
+                        "core.outcome",
+                        "TERMINAL state has no outcome",
+                        s,
+                        depth=depth,
+                    ),
+                )
             return True
         if actor is CHANCE:
             options = list(rules.chance_outcomes(s))
@@ -334,7 +350,10 @@ def _expand(ex: Exploration, rules: RuleSet, canon: Canon | None, s: Any, depth:
         _record(ex, Finding("error", type(e).__name__, "model", str(e), s, depth=depth))
         return True
     if not options:
-        _record(ex, Finding("dead-end", "dead-end", "core.to-move", f"{actor_text(actor)} to move has no move", s, depth=depth))
+        _record(
+            ex,
+            Finding("dead-end", "dead-end", "core.to-move", f"{actor_text(actor)} to move has no move", s, depth=depth),
+        )
         return True
     invs = ex.invariants
     for move, _p in options:
@@ -346,7 +365,9 @@ def _expand(ex: Exploration, rules: RuleSet, canon: Canon | None, s: Any, depth:
             _record(ex, Finding("gap", g.ruling, g.ruling, g.detail, s, move, depth))
             continue
         except IllegalMove as e:
-            _record(ex, Finding("error", "listed-move-illegal", e.clause, f"{move} listed but refused: {e}", s, move, depth))
+            _record(
+                ex, Finding("error", "listed-move-illegal", e.clause, f"{move} listed but refused: {e}", s, move, depth)
+            )
             continue
         except Exception as e:
             _record(ex, Finding("error", type(e).__name__, "model", f"{move}: {e}", s, move, depth))

@@ -28,7 +28,16 @@ from types import ModuleType
 from typing import Any, Callable, Iterable, Sequence
 
 from tablerules.model import registry
-from tablerules.model.core import STRICT, RuleGap, pick_by_probability, RuleSet, SetupError, ruling_fields, strict_options, variant_fields
+from tablerules.model.core import (
+    STRICT,
+    RuleGap,
+    pick_by_probability,
+    RuleSet,
+    SetupError,
+    ruling_fields,
+    strict_options,
+    variant_fields,
+)
 
 from .explorer import Budget, Exploration, Finding, Step, explore, finding_traces
 
@@ -50,7 +59,9 @@ def load_rules(ruleset_id: str) -> tuple[RuleSet, ModuleType]:
         return module.RULES, module
     except Exception as e:  # any import-time failure: skip this rule set with one line
         first = str(e).splitlines()[0] if str(e) else ""
-        raise ModelUnavailable(f"{ruleset_id}: model {entry.model} does not import ({type(e).__name__}: {first})") from None
+        raise ModelUnavailable(
+            f"{ruleset_id}: model {entry.model} does not import ({type(e).__name__}: {first})"
+        ) from None
 
 
 def model_module(rules: RuleSet) -> ModuleType | None:
@@ -263,7 +274,9 @@ class GapFinding:
 
     def setting(self) -> str:
         """The rulings at a non-default, non-strict alternative in the run that found it (usually none)."""
-        changed = [f"option {name}" for name, f in variant_fields(type(self.options)).items() if getattr(self.options, f.name)]
+        changed = [
+            f"option {name}" for name, f in variant_fields(type(self.options)).items() if getattr(self.options, f.name)
+        ]
         for rid, f in ruling_fields(type(self.options)).items():
             value = getattr(self.options, f.name)
             if value not in (STRICT, f.metadata["alternatives"][0]):
@@ -376,7 +389,9 @@ def start_game(rules: RuleSet, config: Config, options: Any) -> tuple[Any, Any, 
             setup = config.setup(rules, options)
             return rules.new_game(setup), options, gaps, ""
         except RuleGap as g:
-            gaps.append(GapFinding("gap", g.ruling, g.ruling, g.detail or "raised before any move", config, options, ()))
+            gaps.append(
+                GapFinding("gap", g.ruling, g.ruling, g.detail or "raised before any move", config, options, ())
+            )
             f = option_field(rules, g.ruling)
             if f is None or getattr(options, f.name) != STRICT:
                 return None, options, gaps, f"RuleGap {g.ruling} raised at the start by a non-strict alternative"
@@ -509,9 +524,16 @@ def trap_analysis(ex: Exploration) -> tuple[list[Any], int | None]:
     return [n for n, i in number.items() if i not in can_end], longest
 
 
-def find_gaps(rules: RuleSet, configs: Configs | Sequence[Config] | None = None, *, register: dict[str, Any] | None = None,
-              spec_problem: str = "", budget: GapBudget | None = None,
-              progress: Callable[[str], Any] | None = None, module: ModuleType | None = None) -> GapReport:
+def find_gaps(
+    rules: RuleSet,
+    configs: Configs | Sequence[Config] | None = None,
+    *,
+    register: dict[str, Any] | None = None,
+    spec_problem: str = "",
+    budget: GapBudget | None = None,
+    progress: Callable[[str], Any] | None = None,
+    module: ModuleType | None = None,
+) -> GapReport:
     """Strict runs over the configurations; every finding with its shortest trace, judged.
 
     First every strict alternative at once; then, for each strict ruling no run reached,
@@ -570,7 +592,9 @@ def find_gaps(rules: RuleSet, configs: Configs | Sequence[Config] | None = None,
     for f in found.values():
         f.status = judge(f, register)
     order = {"gap": 1}
-    report.findings = sorted(found.values(), key=lambda f: (f.status == REGISTERED, order.get(f.kind, 0), f.length, f.key))
+    report.findings = sorted(
+        found.values(), key=lambda f: (f.status == REGISTERED, order.get(f.kind, 0), f.length, f.key)
+    )
     report.seconds = time.perf_counter() - t0
     return report
 
@@ -589,9 +613,13 @@ def gap_check_item(ruleset_id: str, states: int = 40_000):
         configs = small_configs(rules, module)
         budget = GapBudget(max_states=ctx.states(states), seed=1 + ctx.seed)
         report = find_gaps(rules, configs, budget=budget, progress=ctx.progress, module=module)
-        rows = [(f"run {r.config.label()}" + (f" ({r.note})" if r.note else ""), f"{r.coverage}; {r.graph}".rstrip("; "))
-                for r in report.runs]
-        rows += [(f"{f.title()} [{f.status}]", f"{f.where()} on {f.config.label()}: {f.detail}") for f in report.findings]
+        rows = [
+            (f"run {r.config.label()}" + (f" ({r.note})" if r.note else ""), f"{r.coverage}; {r.graph}".rstrip("; "))
+            for r in report.runs
+        ]
+        rows += [
+            (f"{f.title()} [{f.status}]", f"{f.where()} on {f.config.label()}: {f.detail}") for f in report.findings
+        ]
         status = FAIL if not report.ok else PASS
         return CheckResult(ruleset_id, "gaps in strict mode", status, report.summary(), rows,
                            [f.as_finding() for f in report.unregistered], report.seconds)

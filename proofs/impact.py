@@ -62,7 +62,11 @@ def seat_results(out: Outcome | None, players: int) -> tuple[tuple[int, ...], tu
     if out is None:
         return (0,) * players, (0,) * players, (0,) * players
     res = [seat_result(out, s) for s in range(players)]
-    return (tuple(int(r == "win") for r in res), tuple(int(r == "lose") for r in res), tuple(int(r == "tie") for r in res))
+    return (
+        tuple(int(r == "win") for r in res),
+        tuple(int(r == "lose") for r in res),
+        tuple(int(r == "tie") for r in res),
+    )
 
 
 @dataclass(frozen=True)
@@ -192,7 +196,9 @@ def exact_values(rules: RuleSet, start: Any, *, max_states: int = 20_000) -> Val
     return dataclasses.replace(memo[root], states=len(memo))
 
 
-def first_seat_values(rules: RuleSet, start: Any, values_of: Callable[[Any], Values]) -> tuple[Fraction, Fraction, Fraction]:
+def first_seat_values(
+    rules: RuleSet, start: Any, values_of: Callable[[Any], Values]
+) -> tuple[Fraction, Fraction, Fraction]:
     """(P(first seat to move wins), P(it loses), P(it ties)), walking chance until a seat moves."""
     win = lose = tie = Fraction(0)
     stack = [(start, Fraction(1))]
@@ -290,8 +296,17 @@ class Impact:
     """The alternative of each ruling that weighs chance (:func:`weights_used`) these numbers used."""
 
     def row(self) -> list[str]:
-        return [self.alternative, self.config.label(), self.method, self.length.text(percent=False),
-                self.first_wins.text(), self.first_loses.text(), self.tie.text(), self.never_ends.text(), self.gap.text()]
+        return [
+            self.alternative,
+            self.config.label(),
+            self.method,
+            self.length.text(percent=False),
+            self.first_wins.text(),
+            self.first_loses.text(),
+            self.tie.text(),
+            self.never_ends.text(),
+            self.gap.text(),
+        ]
 
 
 HEADER = ("alternative", "configuration", "method", "length (seat moves)", "first seat wins", "first seat loses",
@@ -412,17 +427,40 @@ def measure(rules: RuleSet, ruling_id: str, alternative: str, config: Config, bu
     if exact_ok:
         try:
             est, states = measure_exact(rules, start, budget.max_states)
-            return Impact(ruling_id, alternative, config, f"exact ({states:,} states)", est["length"], est["first_wins"],
-                          est["first_loses"], est["tie"], est["never_ends"], est["gap"], time.perf_counter() - t0,
-                          weights=weights)
+            return Impact(
+                ruling_id,
+                alternative,
+                config,
+                f"exact ({states:,} states)",
+                est["length"],
+                est["first_wins"],
+                est["first_loses"],
+                est["tie"],
+                est["never_ends"],
+                est["gap"],
+                time.perf_counter() - t0,
+                weights=weights,
+            )
         except TooLarge as e:
             note = f"too large for exact ({e})"
         except Cyclic as e:
             note = f"cyclic ({e})"
     est, played = measure_sampled(rules, start, budget.games, budget.seed)
-    return Impact(ruling_id, alternative, config, f"sampled ({played:,} games, 95% CI)", est["length"], est["first_wins"],
-                  est["first_loses"], est["tie"], est["never_ends"], est["gap"], time.perf_counter() - t0, note=note,
-                  weights=weights)
+    return Impact(
+        ruling_id,
+        alternative,
+        config,
+        f"sampled ({played:,} games, 95% CI)",
+        est["length"],
+        est["first_wins"],
+        est["first_loses"],
+        est["tie"],
+        est["never_ends"],
+        est["gap"],
+        time.perf_counter() - t0,
+        note=note,
+        weights=weights,
+    )
 
 
 def recording_options(options: Any) -> tuple[Any, set[str]]:
@@ -543,9 +581,16 @@ def run_all(tasks: list[Callable[[], Any]], workers: int = 1, done: Callable[[in
         _TASKS = []
 
 
-def all_impacts(rules: RuleSet, configs: Configs | Sequence[Config] | None = None, *, budget: ImpactBudget | None = None,
-                rulings: Sequence[str] | None = None, progress: Callable[[str], None] | None = None,
-                settings: dict[str, tuple[str, Any]] | None = None, workers: int = 1) -> list[RulingImpact]:
+def all_impacts(
+    rules: RuleSet,
+    configs: Configs | Sequence[Config] | None = None,
+    *,
+    budget: ImpactBudget | None = None,
+    rulings: Sequence[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+    settings: dict[str, tuple[str, Any]] | None = None,
+    workers: int = 1,
+) -> list[RulingImpact]:
     """Every ruling, every alternative, every configuration (the default row computed once per configuration).
 
     ``settings`` maps a ruling id to (label, options) for a ruling that only matters in
@@ -581,8 +626,16 @@ def all_impacts(rules: RuleSet, configs: Configs | Sequence[Config] | None = Non
                 if d is not None and (alt == alts[0] or (reads is not None and rid not in reads)):
                     note = d.note if alt == alts[0] else "same game: the ruling is never consulted here"
                     weights = weights_used(rules, with_alternative(rules.Options(), rules, rid, alt))
-                    plan.append((rid, alt, config, dataclasses.replace(d, ruling=rid, alternative=alt, seconds=0.0, note=note,
-                                                                       weights=weights)))
+                    plan.append(
+                        (
+                            rid,
+                            alt,
+                            config,
+                            dataclasses.replace(
+                                d, ruling=rid, alternative=alt, seconds=0.0, note=note, weights=weights
+                            ),
+                        )
+                    )
                     continue
                 # where the defaults were too large for exact, so are the alternatives: sample at once
                 exact_ok = d is None or d.method.startswith("exact")

@@ -143,7 +143,11 @@ def spec_path(name: str) -> Path:
 
 def load_spec(name: str | Path) -> Spec:
     """Load and check a spec; raises SpecError (one line) on any problem."""
-    path = Path(name) if isinstance(name, Path) or str(name).endswith(".toml") and Path(name).exists() else spec_path(str(name))
+    path = (
+        Path(name)
+        if isinstance(name, Path) or str(name).endswith(".toml") and Path(name).exists()
+        else spec_path(str(name))
+    )
     try:
         raw_bytes = path.read_bytes()
     except OSError as e:
@@ -186,8 +190,14 @@ def _build(path: Path, data: dict, digest: str) -> Spec:
             raise SpecError(f"{path}: {where}: source must be 'rulebook' or 'public'")
         if source == "public":
             _need(path, where, c, "cite")
-        clauses[cid] = Clause(cid, _need(path, where, c, "heading"), _need(path, where, c, "text"), source, c.get("cite", ""),
-                              **_provenance(path, where, c, source))
+        clauses[cid] = Clause(
+            cid,
+            _need(path, where, c, "heading"),
+            _need(path, where, c, "text"),
+            source,
+            c.get("cite", ""),
+            **_provenance(path, where, c, source),
+        )
     rulings: dict[str, Ruling] = {}
     for i, r in enumerate(data.get("ruling", [])):
         rid = _need(path, f"ruling[{i}]", r, "id")
@@ -197,7 +207,10 @@ def _build(path: Path, data: dict, digest: str) -> Spec:
         if rid in rulings or rid in clauses:
             raise SpecError(f"{path}: {where}: duplicate id")
         alts = tuple(
-            Alternative(_need(path, f"{where} alternative[{j}]", a, "id"), _need(path, f"{where} alternative[{j}]", a, "meaning"))
+            Alternative(
+                _need(path, f"{where} alternative[{j}]", a, "id"),
+                _need(path, f"{where} alternative[{j}]", a, "meaning"),
+            )
             for j, a in enumerate(r.get("alternative", []))
         )
         if len(alts) < 2:
@@ -213,7 +226,12 @@ def _build(path: Path, data: dict, digest: str) -> Spec:
             if c not in clauses:
                 raise SpecError(f"{path}: {where}: cites unknown clause {c!r}")
         ev = tuple(
-            Evidence(_need(path, f"{where} evidence[{j}]", e, "kind"), _need(path, f"{where} evidence[{j}]", e, "summary"), e.get("file", ""), e.get("proof", ""))
+            Evidence(
+                _need(path, f"{where} evidence[{j}]", e, "kind"),
+                _need(path, f"{where} evidence[{j}]", e, "summary"),
+                e.get("file", ""),
+                e.get("proof", ""),
+            )
             for j, e in enumerate(r.get("evidence", []))
         )
         pending = r.get("pending", "")
@@ -225,7 +243,9 @@ def _build(path: Path, data: dict, digest: str) -> Spec:
         )
     for c in clauses.values():
         if c.restates and (c.restates not in clauses or clauses[c.restates].restates):
-            raise SpecError(f"{path}: clause {c.id}: restates {c.restates!r}, which is not a clause stated in its own right")
+            raise SpecError(
+                f"{path}: clause {c.id}: restates {c.restates!r}, which is not a clause stated in its own right"
+            )
         if c.basis == "reading" and c.ruling not in rulings:
             raise SpecError(f"{path}: clause {c.id}: basis 'reading' names unknown ruling {c.ruling!r}")
     not_rules = []
@@ -238,8 +258,18 @@ def _build(path: Path, data: dict, digest: str) -> Spec:
             raise SpecError(f"{path}: {where}: missing 'lines'")
         not_rules.append(NotRule(lines, _digest(path, where, n), _need(path, where, n, "reason")))
     extra = {k: v for k, v in data.items() if k not in ("ruleset", "clause", "ruling", "components", "not_rule")}
-    return Spec(rs_id, rs.get("title", rs_id), rs.get("seed", ""), clauses, rulings, data.get("components", {}), str(path), digest, extra,
-                tuple(not_rules))
+    return Spec(
+        rs_id,
+        rs.get("title", rs_id),
+        rs.get("seed", ""),
+        clauses,
+        rulings,
+        data.get("components", {}),
+        str(path),
+        digest,
+        extra,
+        tuple(not_rules),
+    )
 
 
 def _lines(path: Path, where: str, entry: dict) -> tuple[int, int] | None:

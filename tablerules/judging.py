@@ -69,7 +69,9 @@ def position(rules: RuleSet, setup: Setup, moves: Sequence[str], steps: int) -> 
         except IllegalMove as e:
             return Position(state, i - 1, Answer(DEPARTS, e.clause, f"step {i} {text!r} is not legal", i))
         except RuleGap as gap:
-            return Position(state, i - 1, Answer(DEPARTS, gap.ruling, f"step {i} {text!r} meets a gap: {gap.detail}", i))
+            return Position(
+                state, i - 1, Answer(DEPARTS, gap.ruling, f"step {i} {text!r} meets a gap: {gap.detail}", i)
+            )
     return Position(state, min(steps, len(moves)))
 
 
@@ -119,7 +121,11 @@ def answer(rules: RuleSet, state: Any, text: str) -> Answer:
     clauses = coverage.transition_clauses(rules, state, move, after, actor)
     if actor is CHANCE:
         p = dict(rules.chance_outcomes(state))[move]
-        return Answer(LEGAL, clauses[0] if clauses else "", f"a chance outcome here, with probability {fraction_text(Fraction(p))}")
+        return Answer(
+            LEGAL,
+            clauses[0] if clauses else "",
+            f"a chance outcome here, with probability {fraction_text(Fraction(p))}",
+        )
     return Answer(LEGAL, clauses[0] if clauses else "", ", ".join(clauses[1:]))
 
 
@@ -161,7 +167,9 @@ def by_alternative(rules: RuleSet, setup: Setup, moves: Sequence[str], steps: in
                 continue
             tried += 1
             try:
-                other = rules.setup(setup.players, dataclasses.replace(setup.options, **{f.name: alt}), setup.components)
+                other = rules.setup(
+                    setup.players, dataclasses.replace(setup.options, **{f.name: alt}), setup.components
+                )
             except SetupError as e:
                 ra.answers[alt] = Answer(UNPLAYABLE, rid, str(e))
                 continue

@@ -79,8 +79,10 @@ class Statuses:
 
     def text(self) -> str:
         """The ``exit status:`` block of a --help: one status a line."""
-        return "exit status:\n" + "\n".join(textwrap.fill(meaning, 92, initial_indent=f"  {code:<4} ", subsequent_indent=" " * 7)
-                                              for code, meaning in self.meanings())
+        return "exit status:\n" + "\n".join(
+            textwrap.fill(meaning, 92, initial_indent=f"  {code:<4} ", subsequent_indent=" " * 7)
+            for code, meaning in self.meanings()
+        )
 
 
 NO_VERDICT = Statuses()
@@ -111,7 +113,9 @@ def number(kind: type, low: float, high: float, *, what: str = "") -> Callable[[
         try:
             value = kind(text)
         except (ValueError, OverflowError):
-            raise argparse.ArgumentTypeError(f"expected {'a whole number' if kind is int else 'a number'}, not {text[:40]!r}") from None
+            raise argparse.ArgumentTypeError(
+                f"expected {'a whole number' if kind is int else 'a number'}, not {text[:40]!r}"
+            ) from None
         ok = math.isfinite(value) and (low <= value if kind is int else low < value) and value <= high
         if not ok:
             lower = f">= {low:,}" if kind is int else f"> {low:g}"

@@ -33,7 +33,8 @@ from typing import Any, Iterable
 from .vectors.coverage import is_play_clause
 
 RULE_TAG = re.compile(r"#\s*rule:\s*(.+?)\s*$")
-"""The house tag for a decision in model/: ``# rule: <id>[, <id>...]`` at the end of a line."""
+"""The house tag for a decision in model/: ``# rule: <id>[, <id>...]`` at the end of a line, or on a
+comment line of its own right above it."""
 
 
 @dataclass
@@ -129,6 +130,14 @@ def _witness_rulings(doc: Any) -> set[str]:
     return {f for f in found if f}
 
 
+def _tagged_line(lines: list[str], n: int) -> int:
+    """The line a tag on line ``n`` names: ``n`` itself, or for a comment line of its own the first
+    code line below it."""
+    while n < len(lines) and lines[n - 1].lstrip().startswith("#"):
+        n += 1
+    return n
+
+
 def scan(root: Path) -> Report:
     """Read the specs, model/, tests/, vectors/ and spec/witnesses/ under ``root``."""
     entries = load_entries(root)
@@ -138,15 +147,18 @@ def scan(root: Path) -> Report:
 
     for path in sorted((root / "model").rglob("*.py")):
         rel = _rel(root, path)
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for n, line in enumerate(lines, 1):
             tag = RULE_TAG.search(line)
             tagged_here: set[str] = set()
             if tag:
                 # the ids of the annotation, read as the decision-point tool reads them: a comma-separated
-                # list, each id the first word of its part (proofs/decisions.py, parse_annotation)
+                # list, each id the first word of its part (proofs/decisions.py, parse_annotation); a tag on
+                # a comment line of its own names the code line right below it
+                at = _tagged_line(lines, n)
                 for rid in (p.strip().split(" ")[0] for p in tag.group(1).split(",") if p.strip()):
                     if rid in entries:
-                        traces[rid].tagged.append((rel, n, line.strip()))
+                        traces[rid].tagged.append((rel, at, lines[at - 1].strip()))
                         tagged_here.add(rid)
                     else:
                         dangling.append(f"{rel}:{n}: '# rule: {rid}' names no clause or ruling")
@@ -196,7 +208,11 @@ def scan(root: Path) -> Report:
                 dangling.append(f"spec/{entry.spec}.toml: {entry.id} cites evidence file {f}, which does not exist")
             elif f.startswith("spec/witnesses/"):
                 files.append(f)
-        files += [rel for rel, doc in witness_docs.items() if entry.id in _witness_rulings(doc) and doc.get("ruleset") == entry.ruleset]
+        files += [
+            rel
+            for rel, doc in witness_docs.items()
+            if entry.id in _witness_rulings(doc) and doc.get("ruleset") == entry.ruleset
+        ]
         files = sorted(set(files))
         traces[entry.id].witnesses = files
         for cid in entry.data.get("clauses", []):
@@ -209,7 +225,10 @@ def scan(root: Path) -> Report:
         ruling = entry.data.get("ruling") if entry.kind == "clause" else None
         if ruling:
             if ruling not in entries:
-                dangling.append(f"spec/{entry.spec}.toml: clause {entry.id} is a reading of ruling {ruling!r}, which no spec defines")
+                dangling.append(
+                    f"spec/{entry.spec}.toml: clause {entry.id} is a reading of ruling {ruling!r}, which no spec "
+                    f"defines"
+                )
             else:
                 traces[entry.id].witnesses = sorted(set(traces[entry.id].witnesses) | set(traces[ruling].witnesses))
     return Report(entries, traces, dangling)

@@ -9,7 +9,9 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("dev", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
+settings.register_profile(
+    "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 REPO = Path(__file__).resolve().parent.parent

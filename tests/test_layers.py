@@ -43,15 +43,23 @@ def test_each_layer_imports_only_the_layers_below_it(folder):
     wrong = []
     for path in sorted((REPO / folder).rglob("*.py")):
         package = ".".join([top, *path.relative_to(REPO / folder).parts[:-1]])
-        wrong += [f"{path.relative_to(REPO)}:{line}: {name}" for line, name in imported(path.read_text(encoding="utf-8"), package)
-                  if _against(name, allowed)]
+        wrong += [
+            f"{path.relative_to(REPO)}:{line}: {name}"
+            for line, name in imported(path.read_text(encoding="utf-8"), package)
+            if _against(name, allowed)
+        ]
     assert not wrong, "imports against the layering:\n" + "\n".join(wrong)
 
 
 def test_an_import_against_the_layering_is_seen_absolute_or_relative():
     names = [n for _, n in imported("from tablerules.proofs import explorer\nfrom ..proofs.checks import x\n"
                                     "from .core import y\nimport tablerules.cli\n", "tablerules.model.just_desserts")]
-    assert names == ["tablerules.proofs", "tablerules.model.proofs.checks", "tablerules.model.just_desserts.core", "tablerules.cli"]
+    assert names == [
+        "tablerules.proofs",
+        "tablerules.model.proofs.checks",
+        "tablerules.model.just_desserts.core",
+        "tablerules.cli",
+    ]
     assert [n for n in names if _against(n, LAYERS["model"][1])] == ["tablerules.proofs", "tablerules.cli"]
 
 
@@ -77,7 +85,9 @@ def test_each_room_keeps_to_itself(folder, top, forbidden):
         if own and rel.parts[0] in ("dishes", "just_desserts"):
             continue  # the rule sets' own folders: their own rows above
         package = ".".join([top, *rel.parts[:-1]])
-        wrong += [f"{path.relative_to(REPO)}:{line}: {name}" for line, name in imported(path.read_text(encoding="utf-8"),
-                                                                                       package)
-                  if not _against(name, forbidden)]
+        wrong += [
+            f"{path.relative_to(REPO)}:{line}: {name}"
+            for line, name in imported(path.read_text(encoding="utf-8"), package)
+            if not _against(name, forbidden)
+        ]
     assert not wrong, "imports across the rooms:\n" + "\n".join(wrong)

@@ -203,7 +203,11 @@ def clauses_page(spec: dict, known: dict, report: traceability.Report) -> str:
         rows = []
         for n in not_rules:
             lines = n.get("lines") or []
-            where = f"{lines[0]}\u2013{lines[1]}" if len(lines) == 2 and lines[0] != lines[1] else (str(lines[0]) if lines else "")
+            where = (
+                f"{lines[0]}\u2013{lines[1]}"
+                if len(lines) == 2 and lines[0] != lines[1]
+                else (str(lines[0]) if lines else "")
+            )
             rows.append([where, esc(n.get("reason", ""))])
         out += list_table(["lines", "why it is not a rule"], rows, [15, 85])
     return "\n".join(out) + "\n"
@@ -301,11 +305,18 @@ def witness_section(rules: Any, ruling: dict, traces: list, known: dict, stem: s
         title = f"{ruling['id']}: the position after step {len(t.steps)}"
         write_if_changed(PICTURES / name, draw(rules.id, t.final, title=title, players=t.players, components=components,
                                                to_move=t.to_move or None))
-        out += [f".. figure:: /rules/_pictures/{name}", f"   :alt: {title}", "",
-                f"   The position after step {len(t.steps)}, where the readings part: drawn from the model's state.", ""]
+        out += [
+            f".. figure:: /rules/_pictures/{name}",
+            f"   :alt: {title}",
+            "",
+            f"   The position after step {len(t.steps)}, where the readings part: drawn from the model's state.",
+            "",
+        ]
         if t.readings:
             out += ["What each reading does next:", ""]
-            out += list_table(["reading", "what follows"], [[f"``{k}``", esc(v)] for k, v in t.readings.items()], [30, 70])
+            out += list_table(
+                ["reading", "what follows"], [[f"``{k}``", esc(v)] for k, v in t.readings.items()], [30, 70]
+            )
     return out
 
 
@@ -356,7 +367,9 @@ def ruling_page(spec: dict, ruling: dict, known: dict, traces: list, computed: d
         out += ["**Evidence on record.**", ""]
         for e in ev:
             where = e.get("file") or e.get("proof") or ""
-            out += [f"* {esc(e.get('kind', ''))}" + (f" (``{where}``)" if where else "") + f": {esc(e.get('summary', ''))}"]
+            out += [
+                f"* {esc(e.get('kind', ''))}" + (f" (``{where}``)" if where else "") + f": {esc(e.get('summary', ''))}"
+            ]
         out += [""]
     out += witness_section(rules, ruling, traces, known, spec["_stem"])
     out += heading("What each alternative changes", "-")
@@ -419,12 +432,16 @@ def traceability_page(report: traceability.Report, specs: list[dict]) -> str:
                 code = ", ".join(f"``{p}:{n}``" for p, n, _ in t.mentions[:2]) + " (names it)"
             else:
                 code = ":gap:`none`"
-            tests = ", ".join(f"``{Path(x).name}``" for x in t.tests[:3]) + (f" (+{len(t.tests) - 3})" if len(t.tests) > 3 else "")
+            tests = ", ".join(f"``{Path(x).name}``" for x in t.tests[:3]) + (
+                f" (+{len(t.tests) - 3})" if len(t.tests) > 3 else ""
+            )
             if not t.vectors:
                 vectors = ":gap:`none`" if traceability.is_play(e) else "not about play"
             else:
                 vectors = f"{len(t.vectors)}"
-            wit = ", ".join(f"``{Path(w).name}``" for w in t.witnesses[:2]) + (f" (+{len(t.witnesses) - 2})" if len(t.witnesses) > 2 else "")
+            wit = ", ".join(f"``{Path(w).name}``" for w in t.witnesses[:2]) + (
+                f" (+{len(t.witnesses) - 2})" if len(t.witnesses) > 2 else ""
+            )
             rows.append([ref(e.id, known), code, tests or ":gap:`none`", vectors, wit])
         out += list_table(["clause", "model code", "tests", "vectors", "witnesses"], rows, [26, 26, 22, 8, 18],
                           cls="traceability")
@@ -468,8 +485,12 @@ def tools_jobs() -> dict[str, Callable[[], Any]]:
 
         return run
 
-    return {"tools-graph.json": graph, "tools-levels.json": levels, "tools-lengths-dishes.json": lengths("lengths_dishes"),
-            "tools-lengths-jd.json": lengths("lengths_jd")}
+    return {
+        "tools-graph.json": graph,
+        "tools-levels.json": levels,
+        "tools-lengths-dishes.json": lengths("lengths_dishes"),
+        "tools-lengths-jd.json": lengths("lengths_jd"),
+    }
 
 
 def render_dot(dot: str) -> str:
@@ -517,10 +538,18 @@ def tools_page(results: dict[str, Any]) -> str:
             ".. figure:: /rules/_pictures/tools-levels.svg", "   :alt: table states per level", "",
             "   From ``figures.level_counts()`` (the exact engine, ``tablerules.proofs.exact_run.solve``).", ""]
     games = TOOLS["games"]
-    for key, title, text in (("tools-lengths-dishes.json", "Dishes",
-                              "*Who Is Going to Do the Dishes?*, boxed game (six kinds, four colours)"),
-                             ("tools-lengths-jd.json", "Just Desserts",
-                              "*Just Desserts* (current rulebook, basic game) and rules version 2.3, on the default teaching decks")):
+    for key, title, text in (
+        (
+            "tools-lengths-dishes.json",
+            "Dishes",
+            "*Who Is Going to Do the Dishes?*, boxed game (six kinds, four colours)",
+        ),
+        (
+            "tools-lengths-jd.json",
+            "Just Desserts",
+            "*Just Desserts* (current rulebook, basic game) and rules version 2.3, on the default teaching decks",
+        ),
+    ):
         series = {label: (Counter(dict((int(k), v) for k, v in items)), unfinished)
                   for label, (items, unfinished) in results[key].items()}
         name = f"tools-lengths-{slug(title)}.svg"

@@ -39,7 +39,11 @@ def find_quint() -> tuple[list[str] | None, str]:
     node = shutil.which("node")
     if node is None:
         return None, "node is not installed (Quint's TypeScript backend needs Node.js >= 18)"
-    for candidate in (os.environ.get("TABLERULES_QUINT"), str(HERE / "node_modules" / ".bin" / "quint"), shutil.which("quint")):
+    for candidate in (
+        os.environ.get("TABLERULES_QUINT"),
+        str(HERE / "node_modules" / ".bin" / "quint"),
+        shutil.which("quint"),
+    ):
         if candidate and Path(candidate).exists():
             try:
                 done = subprocess.run([candidate, "--version"], capture_output=True, text=True, timeout=120)
@@ -119,7 +123,16 @@ def run(players: list[int], traces: int, seed: int, keep: Path | None = None) ->
 
 
 def table(results: list[Result]) -> str:
-    head = ("players", "traces", "distinct", "verified", "ended, outcome compared", "disagreements", "quint s", "verify s")
+    head = (
+        "players",
+        "traces",
+        "distinct",
+        "verified",
+        "ended, outcome compared",
+        "disagreements",
+        "quint s",
+        "verify s",
+    )
     rows = [head] + [(str(r.players), str(len(r.files)), str(r.distinct), str(r.verified), str(r.ended),
                       str(len(r.failures)), f"{r.quint_seconds:.1f}", f"{r.verify_seconds:.1f}") for r in results]
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]

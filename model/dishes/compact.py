@@ -90,21 +90,21 @@ class RowLayout:
         return 1 + 3 * self.slots
 
     @property
-    def table_width(self) -> int:
+    def table_width(self) -> int:  # plumbing: row layout
         """Turn and places, padded with zeros to whole 8-byte words (rows are hashed by words)."""
-        return _words(1 + (4 if self.track_origin else 3) * self.slots)  # plumbing: row layout
+        return _words(1 + (4 if self.track_origin else 3) * self.slots)
 
     @property
     def masks(self) -> int:
         return self.table_width
 
     @property
-    def used(self) -> int:
-        return self.table_width + (NT if self.kind_masks else 0)  # plumbing: row layout
+    def used(self) -> int:  # plumbing: row layout
+        return self.table_width + (NT if self.kind_masks else 0)
 
     @property
-    def lcolours(self) -> int:
-        return self.used + (1 if self.used_mask else 0)  # plumbing: row layout
+    def lcolours(self) -> int:  # plumbing: row layout
+        return self.used + (1 if self.used_mask else 0)
 
     @property
     def width(self) -> int:
@@ -123,7 +123,8 @@ class DishesKernel:
         if o.voluntary_pass == "allowed":  # rule: dishes.ruling.voluntary-pass
             raise KernelUnavailable("dishes.ruling.voluntary-pass=allowed has no progress measure: play can go on "
                                     "for ever (proof termination-voluntary-pass); the exact engine needs finite games")
-        strict = [f for f, v in vars_of(o).items() if v == STRICT]  # plumbing: the engine needs a complete rule set (strict alternatives raise gaps)
+        # plumbing: the engine needs a complete rule set (strict alternatives raise gaps)
+        strict = [f for f, v in vars_of(o).items() if v == STRICT]
         if strict:  # plumbing: the engine needs a complete rule set (strict alternatives raise gaps)
             raise KernelUnavailable(f"strict rulings ({', '.join(strict)}) stop play at a gap; the exact engine needs "
                                     "a complete rule set")
@@ -137,7 +138,8 @@ class DishesKernel:
         L = g.layouts
         S = L * NT
         self.S = S
-        self.fixed_deal = None if deal is None else np.array(deal, dtype=np.uint8)  # plumbing: a fixed deal or every deal
+        # plumbing: a fixed deal or every deal
+        self.fixed_deal = None if deal is None else np.array(deal, dtype=np.uint8)
         """A fixed deal (colour per place): chance has nothing left to choose and no memory is kept."""
         self.symmetric = deal is None
         """Rows are reduced by relabelling kinds and colours (not with a fixed deal, which relabelling changes)."""
@@ -154,8 +156,10 @@ class DishesKernel:
         self.slot_layout = np.arange(S) // NT
         self.slot_kind = np.arange(S) % NT
         self.spare_tiles = sum(g.types for o_ in g.owners if o_ is None)  # rule: dishes.ruling.deal-3-players
-        self.own_slots = [np.array([s for s in range(S) if self.slot_owner[s] == t and s % NT < g.types]) for t in range(self.players)]  # rule: dishes.setup.layout
-        self.group_order = factorial(self.colours) * factorial(g.types) if dealt else 1  # plumbing: a fixed deal or every deal
+        # rule: dishes.setup.layout
+        self.own_slots = [np.array([s for s in range(S) if self.slot_owner[s] == t and s % NT < g.types]) for t in range(self.players)]
+        # plumbing: a fixed deal or every deal
+        self.group_order = factorial(self.colours) * factorial(g.types) if dealt else 1
         self.colour_group_order = factorial(self.colours) if dealt else 1  # plumbing: a fixed deal or every deal
         self.weight_scale = self._weight_scale() if dealt else 1  # plumbing: a fixed deal or every deal
         self.clean_counts = o.clean_at_end == "dishes"
@@ -163,14 +167,15 @@ class DishesKernel:
         self.no_loser_on_tie = o.tie_for_most == "no-loser"
         self.stuck_ends = o.stuck_player == "game-ends"
         self.movable = o.movable_stacks
-        self.fixed = self.fixed_deal if self.fixed_deal is not None else np.zeros(S, dtype=np.uint8)  # plumbing: a fixed deal or every deal
+        # plumbing: a fixed deal or every deal
+        self.fixed = self.fixed_deal if self.fixed_deal is not None else np.zeros(S, dtype=np.uint8)
         self.prm = self._params()
 
     # ------------------------------------------------------------------ rows <-> model states
 
-    def encode(self, state: State) -> np.ndarray:
+    def encode(self, state: State) -> np.ndarray:  # plumbing: encodes a model state as a row
         """The row of a model state where no tile waits for its colour."""
-        if state.reveal or state.turn < 0:  # plumbing: encodes a model state as a row
+        if state.reveal or state.turn < 0:
             raise ValueError("only states where a seat is to move (or the game is over) have rows")
         lay = self.layout
         row = np.zeros(self.width, dtype=np.uint8)
@@ -179,60 +184,60 @@ class DishesKernel:
         used = 0
         layout_colour: dict[int, int] = {}
         for s, pile in enumerate(state.places):
-            if pile is CLEAN:  # plumbing: encodes a model state as a row
+            if pile is CLEAN:
                 row[lay.kind + s], row[lay.colour + s] = KIND_CLEAN, NO_COLOUR
                 continue
-            if not pile:  # plumbing: encodes a model state as a row
+            if not pile:
                 row[lay.kind + s], row[lay.colour + s] = KIND_EMPTY, NO_COLOUR
                 continue
             top = pile[-1]
             row[lay.kind + s], row[lay.colour + s], row[lay.height + s] = tile_type(top), tile_colour(top), len(pile)
-            if lay.track_origin:  # plumbing: encodes a model state as a row
+            if lay.track_origin:
                 row[lay.origin + s] = tile_origin(top)
             for code in pile:
                 shown_by_kind[tile_type(code)] = shown_by_kind.get(tile_type(code), 0) | (1 << tile_colour(code))
                 used |= 1 << tile_colour(code)
                 layout_colour[tile_origin(code)] = tile_colour(code)
-        if lay.kind_masks:  # plumbing: encodes a model state as a row
+        if lay.kind_masks:
             for k, mask in shown_by_kind.items():
                 row[lay.masks + k] = mask
-        if lay.used_mask:  # plumbing: encodes a model state as a row
+        if lay.used_mask:
             row[lay.used] = used
-        if lay.layout_colours:  # plumbing: encodes a model state as a row
+        if lay.layout_colours:
             for L in range(lay.layout_colours):
                 row[lay.lcolours + L] = layout_colour.get(L, NO_COLOUR)
         return self._normalise(row[None, :])[0]
 
-    def start(self) -> list[tuple[np.ndarray, Fraction]]:
+    def start(self) -> list[tuple[np.ndarray, Fraction]]:  # plumbing: follows chance before play through the model
         """Rows where play starts: chance before the first turn (the spare layout's colours,
         who goes first) is followed through the model itself."""
         from .game import RULES
 
         out: dict[bytes, tuple[np.ndarray, Fraction]] = {}
         frontier = [(RULES.new_game(self.setup), Fraction(1))]
-        while frontier:  # plumbing: follows chance before play through the model
+        while frontier:
             state, p = frontier.pop()
-            if RULES.to_move(state) is CHANCE:  # plumbing: follows chance before play through the model
+            if RULES.to_move(state) is CHANCE:
                 frontier += [(RULES.apply(state, m), p * q) for m, q in self.chance(state)]
                 continue
             row = self.canonical(self.encode(state)[None, :])[0]
             key = row.tobytes()
-            out[key] = (row, out[key][1] + p) if key in out else (row, p)  # plumbing: follows chance before play through the model
+            out[key] = (row, out[key][1] + p) if key in out else (row, p)
         return [out[k] for k in sorted(out)]
 
-    def chance(self, state: State) -> list[tuple[Any, Fraction]]:
+    def chance(self, state: State) -> list[tuple[Any, Fraction]]:  # plumbing: a fixed deal decides every colour
         """The model's chance outcomes as this kernel deals them: with a fixed deal a turned
         tile shows its dealt colour for certain (the spare layout's tiles too)."""
         from .game import RULES
 
         outcomes = RULES.chance_outcomes(state)
-        if self.fixed_deal is not None and state.reveal:  # plumbing: a fixed deal decides every colour
-            return [(m, Fraction(1)) for m, _ in outcomes if m.colour == self.fixed_deal[m.place]]  # plumbing: a fixed deal decides every colour
+        if self.fixed_deal is not None and state.reveal:
+            return [(m, Fraction(1)) for m, _ in outcomes if m.colour == self.fixed_deal[m.place]]
         return list(outcomes)
 
-    def describe_action(self, code: int) -> str:
+    def describe_action(self, code: int) -> str:  # plumbing: names an action
         """`turn 0.dessert` or `place 0.soup on 1.drinks`, in the labelling of the row it was taken from."""
-        if code < self.S:  # plumbing: names an action
+        if code < self.S:
             return f"turn {place_text(code)}"
         p, q = divmod(code - self.S, self.S)
         return f"place {place_text(p)} on {place_text(q)}"
@@ -266,7 +271,8 @@ class DishesKernel:
         # per column, tiles whose colour is known; a column not in play counts as all known (factor 1)
         shown = L - np.sum(clean, axis=1)
         if self.deal == "four-sets":  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
-            table = np.array([factorial(C - r) // factorial(C - L) if r <= L else 0 for r in range(L + 1)], dtype=np.int64)  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+            # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+            table = np.array([factorial(C - r) // factorial(C - L) if r <= L else 0 for r in range(L + 1)], dtype=np.int64)
             return np.prod(table[shown], axis=1)
         if self.deal == "free-colours":  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
             return C ** np.sum(clean, axis=(1, 2)).astype(np.int64)
@@ -280,7 +286,8 @@ class DishesKernel:
         for c in range(C):
             seen += np.any(colours == c, axis=1) | ((rows[:, self.layout.used] >> c) & 1).astype(bool)
         fact = np.array([factorial(max(n - r, 0)) for r in range(L + 1)], dtype=np.int64)
-        ways = np.array([comb(C - u, n - u) if u <= n else 0 for u in range(C + 1)], dtype=np.int64)  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+        # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+        ways = np.array([comb(C - u, n - u) if u <= n else 0 for u in range(C + 1)], dtype=np.int64)
         return ways[seen] * np.prod(fact[shown], axis=1)
 
     def outcome(self, rows: np.ndarray) -> Outcomes:
@@ -353,39 +360,40 @@ class DishesKernel:
             loops.normalise(row, self.prm)
         return rows
 
-    def canonical(self, rows: np.ndarray) -> np.ndarray:
+    def canonical(self, rows: np.ndarray) -> np.ndarray:  # plumbing: no symmetry with a fixed deal
         """The canonical row of each row's orbit under kind and colour relabelling (the row
         itself with a fixed deal)."""
-        if not self.symmetric or not len(rows):  # plumbing: no symmetry with a fixed deal
+        if not self.symmetric or not len(rows):
             return rows.copy()
         return loops.canonical_rows(np.ascontiguousarray(rows), self.prm, _PERMS, _PERM_START, True)[0]
 
+    # plumbing: no symmetry with a fixed deal; rows cut to their table part
     def table_stabilisers(self, table_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For canonical table states (rows cut to ``table_width``): how many relabellings of
         kinds and colours fix each, and how many relabellings of colours alone."""
-        if not self.symmetric:  # plumbing: no symmetry with a fixed deal
+        if not self.symmetric:
             one = np.ones(len(table_rows), dtype=np.int64)
             return one, one
         rows = table_rows
-        if rows.shape[1] != self.width:  # plumbing: rows cut to their table part
+        if rows.shape[1] != self.width:
             rows = np.zeros((len(table_rows), self.width), dtype=np.uint8)
             rows[:, :self.table_width] = table_rows[:, :self.table_width]
         _, stab, colour_stab = loops.canonical_rows(np.ascontiguousarray(rows), self.prm, _PERMS, _PERM_START, False)
         return stab, colour_stab
 
 
-def vars_of(options: Options) -> dict[str, str]:
+def vars_of(options: Options) -> dict[str, str]:  # plumbing: lists the rulings
     from dataclasses import fields
 
-    return {f.metadata["ruling"]: getattr(options, f.name) for f in fields(options) if "ruling" in f.metadata}  # plumbing: lists the rulings
+    return {f.metadata["ruling"]: getattr(options, f.name) for f in fields(options) if "ruling" in f.metadata}
 
 
-def kernel(setup: Setup, deal: str | None = None) -> DishesKernel:
+def kernel(setup: Setup, deal: str | None = None) -> DishesKernel:  # plumbing: a fixed deal or every deal
     """The compact kernel for a setup, every deal or one fixed deal in the text form of
     ``tablerules.model.dishes.parse_deal`` (KernelUnavailable names why not)."""
     from .game import parse_deal
 
-    return DishesKernel(setup, None if deal is None else parse_deal(deal, setup))  # plumbing: a fixed deal or every deal
+    return DishesKernel(setup, None if deal is None else parse_deal(deal, setup))
 
 
 __all__ = ["DishesKernel", "KernelUnavailable", "kernel", "TYPES"]

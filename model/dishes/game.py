@@ -32,7 +32,8 @@ from ..core import (
 # --------------------------------------------------------------------------- components
 
 TYPES = ("dessert", "main", "drinks", "forks", "soup", "knives")
-"""Tile types in layout order: first row dessert, main course, drinks; second row forks, soup, knives (dishes.setup.layout)."""
+"""Tile types in layout order: first row dessert, main course, drinks; second row forks, soup, knives
+(dishes.setup.layout)."""
 COLOURS = ("red", "yellow", "c3", "c4")
 """Dirty-side colours (dishes.components.colour-sets); only red and yellow are named by a public source."""
 NT, NC = len(TYPES), len(COLOURS)
@@ -49,20 +50,22 @@ class Tiles:
     colours: int = NC
 
     @property
-    def name(self) -> str:
-        return "box" if (self.types, self.colours) == (NT, NC) else f"{self.types}-types-{self.colours}-colours"  # plumbing: the tile set's name
+    def name(self) -> str:  # plumbing: the tile set's name
+        return "box" if (self.types, self.colours) == (NT, NC) else f"{self.types}-types-{self.colours}-colours"
 
     def digest(self) -> str:
         return f"dishes-tiles:{self.types}x{self.colours}"
 
 
-def parse_tiles(text: str) -> Tiles:
+def parse_tiles(text: str) -> Tiles:  # plumbing: reads a --deck value
     """`TYPESxCOLOURS` (e.g. 3x4) or `box`: a --deck value for dishes."""
-    if text == "box":  # plumbing: reads a --deck value
+    if text == "box":
         return Tiles()
     a, x, b = text.partition("x")
-    if not x or not a.isdigit() or not b.isdigit() or not (1 <= int(a) <= NT and 1 <= int(b) <= NC):  # plumbing: reads a --deck value
-        raise SetupError(f"dishes tiles {text!r}: expected 'box' or TYPESxCOLOURS with 1-{NT} types and 1-{NC} colours, e.g. 3x4")
+    if not x or not a.isdigit() or not b.isdigit() or not (1 <= int(a) <= NT and 1 <= int(b) <= NC):
+        raise SetupError(
+            f"dishes tiles {text!r}: expected 'box' or TYPESxCOLOURS with 1-{NT} types and 1-{NC} colours, e.g. 3x4"
+        )
     return Tiles(int(a), int(b))
 
 
@@ -139,13 +142,13 @@ _GEOMETRY: dict[int, tuple[Setup, Geometry]] = {}
 hash is a Python call; a lookup by id is four times faster)."""
 
 
-def geometry(setup: Setup) -> Geometry:
+def geometry(setup: Setup) -> Geometry:  # plumbing: the same setup object as before; keeps the cache bounded
     """The layouts for this setup (:func:`layouts_of`), remembered per setup object."""
     hit = _GEOMETRY.get(id(setup))
-    if hit is not None and hit[0] is setup:  # plumbing: the same setup object as before
+    if hit is not None and hit[0] is setup:
         return hit[1]
     g = layouts_of(setup)
-    if len(_GEOMETRY) >= 64:  # plumbing: keeps the cache bounded
+    if len(_GEOMETRY) >= 64:
         _GEOMETRY.clear()
     _GEOMETRY[id(setup)] = (setup, g)  # holding the setup keeps its id from being reused
     return g
@@ -157,7 +160,8 @@ def layouts_of(setup: Setup) -> Geometry:
     (dishes.setup.deal-2-3-unspecified)."""
     o: Options = setup.options
     n = setup.players
-    scheme = "random-subset" if n == 4 else (o.deal_2_players if n == 2 else o.deal_3_players)  # rule: dishes.ruling.deal-2-players, dishes.ruling.deal-3-players
+    # rule: dishes.ruling.deal-2-players, dishes.ruling.deal-3-players
+    scheme = "random-subset" if n == 4 else (o.deal_2_players if n == 2 else o.deal_3_players)
     ruling_id = f"dishes.ruling.deal-{n}-players"
     if scheme == STRICT:  # rule: dishes.setup.deal-2-3-unspecified
         raise RuleGap(ruling_id, f"the rulebook does not say how to deal with {n} players")
@@ -170,9 +174,15 @@ def layouts_of(setup: Setup) -> Geometry:
         owners = tuple(range(n)) + (None,)
     elif scheme == "colour-sets":  # rule: dishes.ruling.deal-2-players, dishes.ruling.deal-3-players
         colours = n
-    deal = o.colour_model if o.colour_model != "four-sets" else ("colour-sets" if colours < tiles.colours else "four-sets")  # rule: dishes.ruling.colour-model
+    # rule: dishes.ruling.colour-model
+    deal = (
+        o.colour_model if o.colour_model != "four-sets" else ("colour-sets" if colours < tiles.colours else "four-sets")
+    )
     track = o.movable_stacks == "own-top" or deal == "layout-sets"
-    seat_places = tuple(tuple(L * NT + t for L, o_ in enumerate(owners) if o_ == seat for t in range(NT)) for seat in range(n))  # rule: dishes.setup.layout
+    # rule: dishes.setup.layout
+    seat_places = tuple(
+        tuple(L * NT + t for L, o_ in enumerate(owners) if o_ == seat for t in range(NT)) for seat in range(n)
+    )
     place_owner = tuple(owners[p // NT] for p in range(len(owners) * NT))
     return Geometry(owners, deal, colours, track, tiles.types, seat_places, place_owner)
 
@@ -205,7 +215,8 @@ class Turn:
 
 @dataclass(frozen=True, slots=True, order=True)
 class Place:
-    """Put the stack at ``source`` on the stack at ``target`` (dishes.play.place-dirty, dishes.play.move-whole-stack)."""
+    """Put the stack at ``source`` on the stack at ``target`` (dishes.play.place-dirty,
+    dishes.play.move-whole-stack)."""
 
     source: int
     target: int
@@ -259,13 +270,14 @@ def place_text(place: int) -> str:
     return f"{place // NT}.{TYPES[place % NT]}"
 
 
-def parse_place(text: str) -> int:
+def parse_place(text: str) -> int:  # plumbing: parses a move's text
     layout, dot, kind = text.partition(".")
-    if not dot or not layout.isdigit() or kind not in TYPES:  # plumbing: parses a move's text
+    if not dot or not layout.isdigit() or kind not in TYPES:
         raise MoveSyntaxError(f"bad place {text!r}: expected LAYOUT.TYPE with TYPE one of {', '.join(TYPES)}")
     return int(layout) * NT + TYPES.index(kind)
 
 
+# plumbing: the places a move names; a place beyond this table
 def absent(move: Any, setup: Setup) -> tuple[str, str] | None:
     """The place a move names that this table does not have (its layouts, the kinds of its
     tile set: dishes.components.tiles), as (clause, one line); None if it has them all."""
@@ -274,31 +286,33 @@ def absent(move: Any, setup: Setup) -> tuple[str, str] | None:
     except RuleGap:  # plumbing: a strict deal ruling leaves the table unknown: only the kinds are checked
         layouts = MAX_PLACES // NT
     kinds = setup.components.types
-    named = [getattr(move, f) for f in ("place", "source", "target") if hasattr(move, f)]  # plumbing: the places a move names
+    named = [getattr(move, f) for f in ("place", "source", "target") if hasattr(move, f)]
     for p in named:  # plumbing: each place the move names
-        if p // NT >= layouts or p % NT >= kinds:  # plumbing: a place beyond this table
+        if p // NT >= layouts or p % NT >= kinds:
             return ("dishes.components.tiles",
                     f"unknown place {place_text(p)}: this table has layouts 0 to {layouts - 1} and the kinds "
                     f"{', '.join(TYPES[:kinds])} (tile set {kinds}x{setup.components.colours})")
     return None
 
 
-def parse_move(text: str, setup: Setup | None = None) -> Move:
+def parse_move(text: str, setup: Setup | None = None) -> Move:  # plumbing: parses a move's text
     """The move a canonical text names (the inverse of ``str``); MoveSyntaxError if none."""
     w = text.split()
-    if w == ["pass"]:  # plumbing: parses a move's text
+    if w == ["pass"]:
         return Pass()
-    if len(w) == 2 and w[0] == "turn":  # plumbing: parses a move's text
+    if len(w) == 2 and w[0] == "turn":
         return Turn(parse_place(w[1]))
-    if len(w) == 4 and w[0] == "place" and w[2] == "on":  # plumbing: parses a move's text
+    if len(w) == 4 and w[0] == "place" and w[2] == "on":
         return Place(parse_place(w[1]), parse_place(w[3]))
-    if len(w) == 3 and w[0] == "reveal":  # plumbing: parses a move's text
-        if w[2] not in COLOURS:  # plumbing: parses a move's text
+    if len(w) == 3 and w[0] == "reveal":
+        if w[2] not in COLOURS:
             raise MoveSyntaxError(f"bad colour {w[2]!r} in {text!r}: expected one of {', '.join(COLOURS)}")
         return Reveal(parse_place(w[1]), COLOURS.index(w[2]))
-    if len(w) == 2 and w[0] == "first" and w[1].isdigit():  # plumbing: parses a move's text
+    if len(w) == 2 and w[0] == "first" and w[1].isdigit():
         return FirstPlayer(int(w[1]))
-    raise MoveSyntaxError(f"not a dishes move: {text!r} (moves: turn P, place P on Q, pass, reveal P COLOUR, first SEAT)")
+    raise MoveSyntaxError(
+        f"not a dishes move: {text!r} (moves: turn P, place P on Q, pass, reveal P COLOUR, first SEAT)"
+    )
 
 
 # --------------------------------------------------------------------------- a physical deal
@@ -338,14 +352,15 @@ def parse_deal(text: str, setup: Setup) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _deal_rulings(setup: Setup, g: Geometry) -> str:
+def _deal_rulings(setup: Setup, g: Geometry) -> str:  # plumbing: names the deal ruling behind a refused deal
     """The rulings that decide which deals are possible, and what they allow (for parse_deal)."""
     rulings = f"dishes.ruling.colour-model={setup.options.colour_model}"
-    if g.deal == "colour-sets":  # plumbing: names the deal ruling behind a refused deal
+    if g.deal == "colour-sets":
         rulings += f", dishes.ruling.deal-{setup.players}-players=colour-sets"
-        return (f"{rulings} ({g.colours_in_play} whole colour sets are used: at most {g.colours_in_play} colours, and each kind's "
+        return (f"{rulings} ({g.colours_in_play} whole colour sets are used: at most {g.colours_in_play} colours, and "
+                f"each kind's "
                 f"tiles differ in colour)")
-    if g.deal == "layout-sets":  # plumbing: names the deal ruling behind a refused deal
+    if g.deal == "layout-sets":
         return f"{rulings} (one colour per layout, a different one for each layout)"
     return f"{rulings} (each kind's tiles differ in colour)"
 
@@ -357,10 +372,13 @@ def new_game(setup: Setup) -> State:
     """Every tile dealt clean side up in its layout (dishes.setup.sort, dishes.setup.deal-one-of-each,
     dishes.setup.layout)."""
     g = geometry(setup)
-    places = [CLEAN if t < g.types else () for _ in range(g.layouts) for t in range(NT)]  # rule: dishes.setup.deal-one-of-each, dishes.components.clean-side
-    spare = tuple(L * NT + t for L, o in enumerate(g.owners) if o is None for t in range(g.types))  # rule: dishes.ruling.deal-3-players
+    # rule: dishes.setup.deal-one-of-each, dishes.components.clean-side
+    places = [CLEAN if t < g.types else () for _ in range(g.layouts) for t in range(NT)]
+    # rule: dishes.ruling.deal-3-players
+    spare = tuple(L * NT + t for L, o in enumerate(g.owners) if o is None for t in range(g.types))
     random_start = setup.options.first_player == "random"
-    return State(setup, tuple(places), -1 if random_start else 0, spare)  # rule: dishes.ruling.first-player, dishes.play.first-player
+    # rule: dishes.ruling.first-player, dishes.play.first-player
+    return State(setup, tuple(places), -1 if random_start else 0, spare)
 
 
 def setup_error(setup: Setup) -> str | None:
@@ -372,7 +390,8 @@ def setup_error(setup: Setup) -> str | None:
         g = geometry(setup)
     except RuleGap:
         return None  # strict deal: new_game raises the gap, where the explorer records it
-    if g.deal in ("four-sets", "colour-sets", "layout-sets") and g.layouts > tiles.colours:  # rule: dishes.components.colour-sets
+    # rule: dishes.components.colour-sets
+    if g.deal in ("four-sets", "colour-sets", "layout-sets") and g.layouts > tiles.colours:
         return f"{g.layouts} layouts need at least {g.layouts} colours, the tile set has {tiles.colours}"
     return None
 
@@ -406,9 +425,9 @@ the real moves (turns and places) of the seat to move in canonical order, and th
 outcomes with their probabilities where chance moves."""
 
 
-def _facts(state: State) -> tuple:
+def _facts(state: State) -> tuple:  # plumbing: works a state out once
     facts = state.memo
-    if facts is None:  # plumbing: works a state out once
+    if facts is None:
         facts = _work_out(state)
         _set_memo(state, facts)
     return facts
@@ -428,20 +447,11 @@ def _work_out(state: State) -> tuple:
     return (seat, (), ())
 
 
-_TARGETS: dict[int, tuple] = {}
-"""(source place, bit mask of target places) -> the Place moves, in target order (a cache)."""
-
-
-def _places_to(src: int, mask: int) -> tuple:
-    key = mask * MAX_PLACES + src
-    moves = _TARGETS.get(key)
-    if moves is None:  # plumbing: lists the moves for a mask once
-        row = _PLACES[src]
-        moves = tuple(row[d] for d in range(MAX_PLACES) if mask >> d & 1)  # plumbing: the bits of the mask
-        if len(_TARGETS) > 1 << 18:  # plumbing: keeps the cache bounded
-            _TARGETS.clear()
-        _TARGETS[key] = moves
-    return moves
+@lru_cache(maxsize=1 << 18)
+def _places_to(src: int, mask: int) -> tuple:  # plumbing: the bits of the mask
+    """The Place moves from ``src`` to each place in the bit mask ``mask``, in target order."""
+    row = _PLACES[src]
+    return tuple(row[d] for d in range(MAX_PLACES) if mask >> d & 1)
 
 
 def real_moves(state: State, seat: int) -> tuple[Move, ...]:
@@ -462,14 +472,15 @@ def real_moves(state: State, seat: int) -> tuple[Move, ...]:
     if rule == "own-places":  # rule: dishes.ruling.movable-stacks
         sources = [(p, places[p][-1]) for p in mine if places[p]]  # rule: dishes.play.top-counts
     elif rule == "own-top":  # rule: dishes.ruling.movable-stacks
-        sources = [(p, top) for p, top in tops if g.owners[tile_origin(top)] == seat]  # rule: dishes.ruling.movable-stacks
+        # rule: dishes.ruling.movable-stacks
+        sources = [(p, top) for p, top in tops if g.owners[tile_origin(top)] == seat]
     else:
         sources = tops
-    known = _TARGETS.get
     for src, top in sources:
-        mask = (by_kind[top // NC % NT] | by_colour[top % NC]) & ~(1 << src)  # rule: dishes.play.place-dirty, dishes.play.place-match
+        # rule: dishes.play.place-dirty, dishes.play.place-match
+        mask = (by_kind[top // NC % NT] | by_colour[top % NC]) & ~(1 << src)
         if mask:  # rule: dishes.play.place-match
-            out += known(mask * MAX_PLACES + src) or _places_to(src, mask)
+            out += _places_to(src, mask)
     return tuple(out)
 
 
@@ -480,7 +491,8 @@ def can_move(state: State, seat: int) -> bool:
         return True
     tops = [(p, s[-1]) for p, s in enumerate(places) if s]  # rule: dishes.play.top-counts
     for src, top in tops:
-        if movable(state, seat, src) and any(dst != src and matches(top, other) for dst, other in tops):  # rule: dishes.play.place-match
+        # rule: dishes.play.place-match
+        if movable(state, seat, src) and any(dst != src and matches(top, other) for dst, other in tops):
             return True
     return False
 
@@ -490,9 +502,9 @@ def game_over(state: State) -> bool:
     return not any(can_move(state, s) for s in range(state.setup.players))
 
 
-def to_move(state: State) -> Any:
+def to_move(state: State) -> Any:  # plumbing: works a state out once
     facts = state.memo
-    return (facts if facts is not None else _facts(state))[_ACTOR]  # plumbing: works a state out once
+    return (facts if facts is not None else _facts(state))[_ACTOR]
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
@@ -510,9 +522,9 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     return moves
 
 
-def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
+def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:  # plumbing: works a state out once
     facts = state.memo
-    return (facts if facts is not None else _facts(state))[_CHANCE]  # plumbing: works a state out once
+    return (facts if facts is not None else _facts(state))[_CHANCE]
 
 
 def _chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
@@ -520,17 +532,8 @@ def _chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
         n = state.setup.players
         return Outcomes((FirstPlayer(s), Fraction(1, n)) for s in range(n))
     place = state.reveal[0]
-    if geometry(state.setup).deal == "four-sets":  # rule: dishes.ruling.colour-model
-        return _reveal_outcomes(place, state.setup.components.colours, _colours_shown(state, place % NT))
     reveals = _REVEALS[place]
     return Outcomes((reveals[c], p) for c, p in reveal_distribution(state, place))
-
-
-@lru_cache(maxsize=4096)
-def _reveal_outcomes(place: int, colours: int, taken: int) -> Outcomes:
-    """Reveal moves for ``place`` under four-sets: each colour not yet shown on its type, equally likely."""
-    reveals = _REVEALS[place]
-    return Outcomes((reveals[c], p) for c, p in _uniform(colours, taken))
 
 
 def _colours_shown(state: State, kind: int) -> int:
@@ -547,8 +550,8 @@ def _colours_shown(state: State, kind: int) -> int:
 # --------------------------------------------------------------------------- the hidden deal
 
 
-def revealed_codes(state: State) -> list[int]:
-    return [c for s in state.places if s for c in s]  # plumbing: lists the tiles shown
+def revealed_codes(state: State) -> list[int]:  # plumbing: lists the tiles shown
+    return [c for s in state.places if s for c in s]
 
 
 def reveal_distribution(state: State, place: int) -> list[tuple[int, Fraction]]:
@@ -572,22 +575,27 @@ def reveal_distribution(state: State, place: int) -> list[tuple[int, Fraction]]:
         if L in layout_colour:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
             return [(layout_colour[L], Fraction(1))]
         used = set(layout_colour.values())
-        free = [c for c in range(NC) if c not in used]  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+        # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+        free = [c for c in range(NC) if c not in used]
         return [(c, Fraction(1, len(free))) for c in free]
-    taken = {tile_colour(c) for c in shown if tile_type(c) == t}  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+    # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+    taken = {tile_colour(c) for c in shown if tile_type(c) == t}
     # colour-sets: weight each possible set S of colours in play by the deals it allows.
     n = g.colours_in_play
     used = {tile_colour(c) for c in shown}
-    per_type = [sum(1 for c in shown if tile_type(c) == k) for k in range(NT)]  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+    # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+    per_type = [sum(1 for c in shown if tile_type(c) == k) for k in range(NT)]
 
     def weight(extra: int | None) -> int:
         total = 0
-        need = used | ({extra} if extra is not None else set())  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+        # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+        need = used | ({extra} if extra is not None else set())
         for S in itertools.combinations(range(NC), n):
             if need <= set(S):  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
                 w = 1
                 for k in range(NT):
-                    w *= factorial(n - per_type[k] - (1 if (extra is not None and k == t) else 0))  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+                    # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+                    w *= factorial(n - per_type[k] - (1 if (extra is not None and k == t) else 0))
                 total += w
         return total
 
@@ -605,7 +613,8 @@ def reveal_distribution(state: State, place: int) -> list[tuple[int, Fraction]]:
 @lru_cache(maxsize=None)
 def _uniform(colours: int, taken: int) -> tuple[tuple[int, Fraction], ...]:
     """Each colour not in the bit mask ``taken`` with equal probability."""
-    free = [c for c in range(colours) if not (taken >> c) & 1]  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+    # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+    free = [c for c in range(colours) if not (taken >> c) & 1]
     return tuple((c, Fraction(1, len(free))) for c in free)
 
 
@@ -626,10 +635,12 @@ def deal_probability(setup: Setup, colouring: dict[int, int]) -> Fraction:
         return Fraction(1, m ** (L * k))
     if g.deal == "layout-sets":  # rule: dishes.ruling.colour-model, dishes.setup.deal-one-of-each
         cols = [colouring[l * NT] for l in range(L)]
-        if any(colouring[l * NT + t] != cols[l] for l in range(L) for t in range(k)) or len(set(cols)) != L:  # rule: dishes.ruling.colour-model, dishes.setup.deal-one-of-each
+        # rule: dishes.ruling.colour-model, dishes.setup.deal-one-of-each
+        if any(colouring[l * NT + t] != cols[l] for l in range(L) for t in range(k)) or len(set(cols)) != L:
             return Fraction(0)
         return Fraction(factorial(m - L), factorial(m))
-    if not all(len({colouring[l * NT + t] for l in range(L)}) == L for t in range(k)):  # rule: dishes.ruling.colour-model, dishes.setup.deal-one-of-each
+    # rule: dishes.ruling.colour-model, dishes.setup.deal-one-of-each
+    if not all(len({colouring[l * NT + t] for l in range(L)}) == L for t in range(k)):
         return Fraction(0)
     if g.deal == "four-sets":  # rule: dishes.ruling.colour-model, dishes.setup.deal-one-of-each
         ways = factorial(m) // factorial(m - L)
@@ -639,7 +650,8 @@ def deal_probability(setup: Setup, colouring: dict[int, int]) -> Fraction:
     if len(used) > n:  # rule: dishes.ruling.colour-model, dishes.setup.deal-one-of-each
         return Fraction(0)
     return Fraction(1, comb(m, n)) * sum(
-        Fraction(1, factorial(n) ** k) for S in itertools.combinations(range(m), n) if used <= set(S)  # rule: dishes.ruling.colour-model, dishes.setup.deal-one-of-each
+        # rule: dishes.ruling.colour-model, dishes.setup.deal-one-of-each
+        Fraction(1, factorial(n) ** k) for S in itertools.combinations(range(m), n) if used <= set(S)
     )
 
 
@@ -654,9 +666,11 @@ def illegal_reason(state: State, move: Any) -> str | None:
     if actor is TERMINAL:  # rule: dishes.end.no-moves
         return "dishes.end.no-moves"
     if actor is CHANCE:  # rule: dishes.play.turn-own-tile, dishes.ruling.first-player
-        if (kind is Reveal or kind is FirstPlayer) and any(m is move or m == move for m, _ in chance):  # rule: dishes.play.turn-own-tile, dishes.ruling.first-player
+        # rule: dishes.play.turn-own-tile, dishes.ruling.first-player
+        if (kind is Reveal or kind is FirstPlayer) and any(m is move or m == move for m, _ in chance):
             return None
-        return "dishes.play.turn-own-tile" if kind is Reveal else "dishes.play.first-player"  # plumbing: names the clause a chance move breaks
+        # plumbing: names the clause a chance move breaks
+        return "dishes.play.turn-own-tile" if kind is Reveal else "dishes.play.first-player"
     places = state.places
     if kind is Place:  # plumbing: which kind of move
         n = len(places)
@@ -666,22 +680,26 @@ def illegal_reason(state: State, move: Any) -> str | None:
         src, dst = places[source], places[target]
         if not src or not dst:  # rule: dishes.play.place-dirty
             return "dishes.play.place-dirty"
-        if state.setup.options.movable_stacks != "any-stack" and not movable(state, actor, source):  # rule: dishes.ruling.movable-stacks
+        # rule: dishes.ruling.movable-stacks
+        if state.setup.options.movable_stacks != "any-stack" and not movable(state, actor, source):
             return "dishes.ruling.movable-stacks"
         a, b = src[-1], dst[-1]
         if (a // NC) % NT != (b // NC) % NT and a % NC != b % NC:  # rule: dishes.play.place-match
             return "dishes.play.place-match"
         return None
     if kind is Turn:  # plumbing: which kind of move
-        if not 0 <= move.place < len(places) or geometry(state.setup).place_owner[move.place] != actor:  # rule: dishes.play.turn-own-tile
+        # rule: dishes.play.turn-own-tile
+        if not 0 <= move.place < len(places) or geometry(state.setup).place_owner[move.place] != actor:
             return "dishes.play.turn-own-tile"
         if places[move.place] is not CLEAN:  # rule: dishes.play.turn-own-tile
             return "dishes.play.turn-own-tile"
         return None
     if kind is Pass:  # plumbing: which kind of move
         if not moves:  # rule: dishes.ruling.stuck-player
-            return None if state.setup.options.stuck_player != STRICT else "dishes.ruling.stuck-player"  # rule: dishes.ruling.stuck-player
-        return None if state.setup.options.voluntary_pass == "allowed" else "dishes.ruling.voluntary-pass"  # rule: dishes.ruling.voluntary-pass
+            # rule: dishes.ruling.stuck-player
+            return None if state.setup.options.stuck_player != STRICT else "dishes.ruling.stuck-player"
+        # rule: dishes.ruling.voluntary-pass
+        return None if state.setup.options.voluntary_pass == "allowed" else "dishes.ruling.voluntary-pass"
     return "dishes.play.one-move"
 
 
@@ -746,7 +764,8 @@ def dishes_in_front(state: State, seat: int, how: str) -> int:
     """A player's dishes: tiles (or stacks) lying in that player's places (dishes.ruling.dishes-count)."""
     g = geometry(state.setup)
     stacks = [state.places[p] for p in g.places_of(seat)]
-    clean = sum(1 for s in stacks if s is CLEAN) if state.setup.options.clean_at_end == "dishes" else 0  # rule: dishes.ruling.clean-at-end
+    # rule: dishes.ruling.clean-at-end
+    clean = sum(1 for s in stacks if s is CLEAN) if state.setup.options.clean_at_end == "dishes" else 0
     if how == "stacks":  # rule: dishes.ruling.dishes-count
         return sum(1 for s in stacks if s) + clean  # rule: dishes.ruling.dishes-count
     return sum(len(s) for s in stacks if s) + clean  # rule: dishes.ruling.dishes-count
@@ -804,17 +823,18 @@ def table_state(state: State) -> tuple:
     turn it is and, per place, clean, empty, or a pile as its top tile and its number of
     tiles (dishes.play.top-counts).  The top tile's code carries the layout it was dealt to
     where a ruling needs it (own-top, layout-sets)."""
-    return (state.turn, tuple("clean" if s is CLEAN else (s[-1], len(s)) if s else "empty" for s in state.places))  # rule: dishes.play.top-counts
+    # rule: dishes.play.top-counts
+    return (state.turn, tuple("clean" if s is CLEAN else (s[-1], len(s)) if s else "empty" for s in state.places))
 
 
-def state_vars(state: State) -> dict[str, Any]:
+def state_vars(state: State) -> dict[str, Any]:  # plumbing: writes the state for vectors
     """The whole state as JSON-able values (for reference vectors)."""
     track = geometry(state.setup).track_origin
 
     def tile(code: int) -> str:
-        return tile_text(code) + (f"@{tile_origin(code)}" if track else "")  # plumbing: writes the state for vectors
+        return tile_text(code) + (f"@{tile_origin(code)}" if track else "")
 
-    places = {place_text(p): ("clean" if s is CLEAN else [tile(c) for c in s]) for p, s in enumerate(state.places)}  # plumbing: writes the state for vectors
+    places = {place_text(p): ("clean" if s is CLEAN else [tile(c) for c in s]) for p, s in enumerate(state.places)}
     return {"places": places, "turn": state.turn, "reveal": [place_text(p) for p in state.reveal]}
 
 
@@ -835,7 +855,8 @@ def _inv_clean_never_stacked(state: State) -> str | None:
     for p, s in enumerate(state.places):
         if s is CLEAN:  # rule: dishes.play.place-dirty
             continue
-        if not isinstance(s, tuple) or not all(isinstance(c, int) and 0 <= c < NC * NT * 8 for c in s):  # rule: dishes.play.place-dirty
+        # rule: dishes.play.place-dirty
+        if not isinstance(s, tuple) or not all(isinstance(c, int) and 0 <= c < NC * NT * 8 for c in s):
             return f"place {place_text(p)} holds {s!r}: only dirty tiles may stack"
     return None
 
@@ -848,7 +869,8 @@ def _inv_colour_model(state: State) -> str | None:
     if g.deal == "layout-sets":  # rule: dishes.components.colour-sets, dishes.ruling.colour-model
         seen: dict[int, int] = {}
         for c in codes:
-            if seen.setdefault(tile_origin(c), tile_colour(c)) != tile_colour(c):  # rule: dishes.components.colour-sets, dishes.ruling.colour-model
+            # rule: dishes.components.colour-sets, dishes.ruling.colour-model
+            if seen.setdefault(tile_origin(c), tile_colour(c)) != tile_colour(c):
                 return f"layout {tile_origin(c)} shows two colours"
         if len(set(seen.values())) != len(seen):  # rule: dishes.components.colour-sets, dishes.ruling.colour-model
             return "two layouts show the same colour"
@@ -856,7 +878,8 @@ def _inv_colour_model(state: State) -> str | None:
     pairs = [(tile_type(c), tile_colour(c)) for c in codes]
     if len(set(pairs)) != len(pairs):  # rule: dishes.components.colour-sets, dishes.ruling.colour-model
         return "two tiles of the same type and colour"
-    if len({c for _, c in pairs}) > g.colours_in_play:  # rule: dishes.components.colour-sets, dishes.ruling.colour-model
+    # rule: dishes.components.colour-sets, dishes.ruling.colour-model
+    if len({c for _, c in pairs}) > g.colours_in_play:
         return f"more than {g.colours_in_play} colours in play"
     return None
 
@@ -889,19 +912,20 @@ INVARIANTS = (
 # --------------------------------------------------------------------------- symmetry
 
 
-def _key(places: tuple) -> tuple:
-    return tuple((-1,) if s is CLEAN else s for s in places)  # plumbing: symmetry reduction (relabelling), decides nothing about play
+def _key(places: tuple) -> tuple:  # plumbing: symmetry reduction (relabelling), decides nothing about play
+    return tuple((-1,) if s is CLEAN else s for s in places)
 
 
+# plumbing: symmetry reduction (relabelling), decides nothing about play
 def _rotation_maps(g: Geometry, players: int) -> list[tuple[int, list[int]]]:
     """(r, layout map) for each seat rotation r."""
     out = []
     for r in range(players):
         m = []
         for L, owner in enumerate(g.owners):
-            if owner is None:  # plumbing: symmetry reduction (relabelling), decides nothing about play
+            if owner is None:
                 m.append(L)
-            elif g.layouts == 2 * players and players == 2:  # plumbing: symmetry reduction (relabelling), decides nothing about play
+            elif g.layouts == 2 * players and players == 2:
                 m.append((L + r) % g.layouts)
             else:
                 m.append((L + r) % players)
@@ -909,37 +933,43 @@ def _rotation_maps(g: Geometry, players: int) -> list[tuple[int, list[int]]]:
     return out
 
 
+# plumbing: symmetry reduction (relabelling), decides nothing about play
 def canonical(state: State, types: bool = True, seats: bool = False) -> State:
     """A representative of the state's orbit under colour relabelling, tile-type relabelling
     (the rules treat types alike: dishes.play.place-match) and, when the first player is
     chosen at random, seat rotation.  Colours are renamed by first appearance."""
     g = geometry(state.setup)
     L = g.layouts
-    rotations = _rotation_maps(g, state.setup.players) if seats and state.setup.options.first_player == "random" else [(0, list(range(L)))]  # plumbing: symmetry reduction (relabelling), decides nothing about play
+    rotations = (
+        _rotation_maps(g, state.setup.players)
+        if seats and state.setup.options.first_player == "random"
+        else [(0, list(range(L)))]
+    )
     best = None
     for r, lmap in rotations:
-        if r:  # plumbing: symmetry reduction (relabelling), decides nothing about play
+        if r:
             places = [CLEAN] * len(state.places)
             for l in range(L):
                 for t in range(NT):
                     s = state.places[l * NT + t]
-                    if s:  # plumbing: symmetry reduction (relabelling), decides nothing about play
-                        s = tuple((lmap[c // (NC * NT)] * NT * NC + c % (NC * NT)) if g.track_origin else c for c in s)  # plumbing: symmetry reduction (relabelling), decides nothing about play
+                    if s:
+                        s = tuple((lmap[c // (NC * NT)] * NT * NC + c % (NC * NT)) if g.track_origin else c for c in s)
                     places[lmap[l] * NT + t] = s
-            turn = (state.turn + r) % state.setup.players if state.turn >= 0 else -1  # plumbing: symmetry reduction (relabelling), decides nothing about play
+            turn = (state.turn + r) % state.setup.players if state.turn >= 0 else -1
             reveal = tuple(lmap[p // NT] * NT + p % NT for p in state.reveal)
         else:
             places, turn, reveal = list(state.places), state.turn, state.reveal
-        for order in _type_orders(places, L, g.types) if types else [tuple(range(NT))]:  # plumbing: symmetry reduction (relabelling), decides nothing about play
+        for order in _type_orders(places, L, g.types) if types else [tuple(range(NT))]:
             cand = _relabel(places, L, order, reveal)
             k = (turn, _key(cand[0]), cand[1])
-            if best is None or k < best[0]:  # plumbing: symmetry reduction (relabelling), decides nothing about play
+            if best is None or k < best[0]:
                 best = (k, cand, turn)
     assert best is not None
     (_, (places, reveal), turn) = best
     return State(state.setup, places, turn, reveal)
 
 
+# plumbing: symmetry reduction (relabelling), decides nothing about play
 def orbit_size(state: State, types: bool = True) -> int:
     """How many states the canonical ``state`` stands for under colour (and kind) relabelling.
 
@@ -951,38 +981,43 @@ def orbit_size(state: State, types: bool = True) -> int:
     m = state.setup.components.colours
     used = len({tile_colour(c) for c in revealed_codes(state)})
     places = list(state.places)
-    orders = _type_orders(places, L, g.types) if types else [tuple(range(NT))]  # plumbing: symmetry reduction (relabelling), decides nothing about play
+    orders = _type_orders(places, L, g.types) if types else [tuple(range(NT))]
     encodings = [(_key(p), r) for p, r in (_relabel(places, L, o, state.reveal) for o in orders)]
     best = min(encodings)
-    same = sum(1 for e in encodings if e == best)  # plumbing: symmetry reduction (relabelling), decides nothing about play
-    group = factorial(m) * (factorial(g.types) if types else 1)  # plumbing: symmetry reduction (relabelling), decides nothing about play
+    same = sum(1 for e in encodings if e == best)
+    group = factorial(m) * (factorial(g.types) if types else 1)
     return group // (same * factorial(m - used))
 
 
+# plumbing: symmetry reduction (relabelling), decides nothing about play
 def _type_orders(places: list, L: int, in_play: int) -> list[tuple[int, ...]]:
     """Orders of the old types that sort them by an invariant signature; ties in all orders.
     Types not in play keep their places at the end."""
     where: list[list[tuple[int, int]]] = [[] for _ in range(NT)]
     for p, s in enumerate(places):
-        if s:  # plumbing: symmetry reduction (relabelling), decides nothing about play
+        if s:
             layout = p // NT
             for i, c in enumerate(s):
                 where[(c // NC) % NT].append((layout, i))
     sig = []
     for t in range(in_play):
-        shape = tuple(-1 if places[l * NT + t] is CLEAN else len(places[l * NT + t]) for l in range(L))  # plumbing: symmetry reduction (relabelling), decides nothing about play
+        shape = tuple(-1 if places[l * NT + t] is CLEAN else len(places[l * NT + t]) for l in range(L))
         sig.append((shape, tuple(sorted(where[t]))))
     order = sorted(range(in_play), key=lambda t: sig[t])
     groups: list[list[int]] = []
     for t in order:
-        if groups and sig[groups[-1][0]] == sig[t]:  # plumbing: symmetry reduction (relabelling), decides nothing about play
+        if groups and sig[groups[-1][0]] == sig[t]:
             groups[-1].append(t)
         else:
             groups.append([t])
     rest = tuple(range(in_play, NT))
-    return [tuple(itertools.chain.from_iterable(p)) + rest for p in itertools.product(*(itertools.permutations(g) for g in groups))]
+    return [
+        tuple(itertools.chain.from_iterable(p)) + rest
+        for p in itertools.product(*(itertools.permutations(g) for g in groups))
+    ]
 
 
+# plumbing: symmetry reduction (relabelling), decides nothing about play
 def _relabel(places: list, L: int, order: tuple[int, ...], reveal: tuple[int, ...]) -> tuple[tuple, tuple[int, ...]]:
     """Apply a type order (new index k holds old type order[k]) and rename colours by first appearance."""
     inv = [0] * NT
@@ -993,13 +1028,13 @@ def _relabel(places: list, L: int, order: tuple[int, ...], reveal: tuple[int, ..
     for l in range(L):
         for k in range(NT):
             s = places[l * NT + order[k]]
-            if not s:  # plumbing: symmetry reduction (relabelling), decides nothing about play
+            if not s:
                 out.append(s)
                 continue
             st = []
             for c in s:
                 col = c % NC
-                if col not in sigma:  # plumbing: symmetry reduction (relabelling), decides nothing about play
+                if col not in sigma:
                     sigma[col] = len(sigma)
                 st.append((c // (NC * NT)) * NC * NT + inv[(c // NC) % NT] * NC + sigma[col])
             out.append(tuple(st))

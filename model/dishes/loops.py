@@ -62,7 +62,7 @@ def movable(row, prm, slot_owner, layout_owner, seat, p):
 
 
 @njit(cache=True)
-def pile_masks(row, S, kmask, cmask):
+def pile_masks(row, S, kmask, cmask):  # plumbing: a pile's top tile
     """Bit masks of the places whose pile shows each kind (kmask) and each colour (cmask),
     and the mask of all piles: what a placement may land on (dishes.play.top-counts)."""
     for k in range(NT):
@@ -72,7 +72,7 @@ def pile_masks(row, S, kmask, cmask):
     piles = 0
     for s in range(S):
         v = row[1 + s]
-        if v < 6:  # plumbing: a pile's top tile
+        if v < 6:
             kmask[v] |= 1 << s
             cmask[row[1 + S + s]] |= 1 << s
             piles |= 1 << s
@@ -87,9 +87,9 @@ def targets(row, S, p, kmask, cmask):
 
 
 @njit(cache=True)
-def _bits(x):
+def _bits(x):  # plumbing: counts set bits
     n = 0
-    while x:  # plumbing: counts set bits
+    while x:
         x &= x - 1
         n += 1
     return n
@@ -117,7 +117,8 @@ def has_action(row, prm, slot_owner, layout_owner, seat, kmask, cmask):
             return True
     pile_masks(row, S, kmask, cmask)
     for s in range(S):
-        if movable(row, prm, slot_owner, layout_owner, seat, s) and targets(row, S, s, kmask, cmask) != 0:  # rule: dishes.ruling.movable-stacks, dishes.play.place-match
+        # rule: dishes.ruling.movable-stacks, dishes.play.place-match
+        if movable(row, prm, slot_owner, layout_owner, seat, s) and targets(row, S, s, kmask, cmask) != 0:
             return True
     return False
 
@@ -131,8 +132,8 @@ def fact(n):
 
 
 @njit(cache=True)
-def gcd(a, b):
-    while b:  # plumbing: arithmetic
+def gcd(a, b):  # plumbing: arithmetic
+    while b:
         a, b = b, a % b
     return a
 
@@ -191,17 +192,20 @@ def reveal(row, prm, fixed, slot, out_c, out_num, out_den):
     base = 0
     weights = np.zeros(C, dtype=np.int64)
     for subset in range(1 << C):
-        if _popcount(subset) != sets or (used & ~subset):  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+        # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+        if _popcount(subset) != sets or (used & ~subset):
             continue
         w = 1
         for j in range(NT):
             w *= fact(max(sets - shown[j], 0))
         base += w
         for c in range(C):
-            if (subset >> c) & 1 and not (mask >> c) & 1:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+            # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+            if (subset >> c) & 1 and not (mask >> c) & 1:
                 w2 = 1
                 for j in range(NT):
-                    w2 *= fact(max(sets - shown[j] - (1 if j == k else 0), 0))  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+                    # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+                    w2 *= fact(max(sets - shown[j] - (1 if j == k else 0), 0))
                 weights[c] += w2
     n = 0
     for c in range(C):
@@ -213,9 +217,9 @@ def reveal(row, prm, fixed, slot, out_c, out_num, out_den):
 
 
 @njit(cache=True)
-def _popcount(x):
+def _popcount(x):  # plumbing: arithmetic
     n = 0
-    while x:  # plumbing: arithmetic
+    while x:
         n += x & 1
         x >>= 1
     return n
@@ -226,7 +230,8 @@ def remember(child, prm, slot, colour):
     """Keep what later chance events need (see compact, 'What a row keeps')."""
     if prm[P_DEAL] == DEAL_FIXED:  # plumbing: a fixed deal decides every colour
         return
-    if prm[P_DEAL] == DEAL_FOUR_SETS or prm[P_DEAL] == DEAL_COLOUR_SETS:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+    # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+    if prm[P_DEAL] == DEAL_FOUR_SETS or prm[P_DEAL] == DEAL_COLOUR_SETS:
         child[prm[P_MASKS] + slot % NT] |= 1 << colour
     if prm[P_DEAL] == DEAL_COLOUR_SETS:  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
         child[prm[P_USED]] |= 1 << colour
@@ -235,26 +240,26 @@ def remember(child, prm, slot, colour):
 
 
 @njit(cache=True)
-def normalise(row, prm):
+def normalise(row, prm):  # plumbing: a fixed deal decides every colour
     """Forget memory no future chance event can use."""
     S, L, deal = prm[P_S], prm[P_L], prm[P_DEAL]
-    if deal == DEAL_FIXED or deal == DEAL_FREE:  # plumbing: a fixed deal decides every colour
+    if deal == DEAL_FIXED or deal == DEAL_FREE:
         return
     any_clean = False
     for s in range(S):
-        if row[1 + s] == KIND_CLEAN:  # plumbing: forgets memory no chance event can use
+        if row[1 + s] == KIND_CLEAN:
             any_clean = True
-    if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:  # plumbing: forgets memory no chance event can use
+    if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:
         for k in range(NT):
             clean = False
             for m in range(L):
-                if row[1 + m * NT + k] == KIND_CLEAN:  # plumbing: forgets memory no chance event can use
+                if row[1 + m * NT + k] == KIND_CLEAN:
                     clean = True
-            if not clean:  # plumbing: forgets memory no chance event can use
+            if not clean:
                 row[prm[P_MASKS] + k] = 0
-    if deal == DEAL_COLOUR_SETS and not any_clean:  # plumbing: forgets memory no chance event can use
+    if deal == DEAL_COLOUR_SETS and not any_clean:
         row[prm[P_USED]] = 0
-    if deal == DEAL_LAYOUT_SETS and not any_clean:  # plumbing: forgets memory no chance event can use
+    if deal == DEAL_LAYOUT_SETS and not any_clean:
         for m in range(L):
             row[prm[P_LC] + m] = NO_COLOUR
 
@@ -326,7 +331,8 @@ def expand_rows(rows, prm, slot_owner, layout_owner, fixed):
                 j += 1
     # the turn passes clockwise (dishes.play.clockwise); a stuck player passes while another can act
     n_pass = 0
-    pass_rows = np.empty((total * (n_pl - 1) if not prm[P_STUCK_ENDS] else 0, W), dtype=np.uint8)  # rule: dishes.ruling.stuck-player
+    # rule: dishes.ruling.stuck-player
+    pass_rows = np.empty((total * (n_pl - 1) if not prm[P_STUCK_ENDS] else 0, W), dtype=np.uint8)
     for j in range(total):
         child = children[j]
         child[0] = (child[0] + 1) % n_pl
@@ -334,7 +340,8 @@ def expand_rows(rows, prm, slot_owner, layout_owner, fixed):
         if prm[P_STUCK_ENDS]:  # rule: dishes.ruling.stuck-player
             continue
         for _ in range(n_pl - 1):
-            if has_action(child, prm, slot_owner, layout_owner, child[0], kmask, cmask):  # rule: dishes.ruling.stuck-player
+            # rule: dishes.ruling.stuck-player
+            if has_action(child, prm, slot_owner, layout_owner, child[0], kmask, cmask):
                 break
             anyone = False
             for t in range(n_pl):
@@ -358,32 +365,33 @@ def _h(x):
 
 
 @njit(cache=True)
-def _shape(row, S, s, track):
+def _shape(row, S, s, track):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
     """A place, label-free: empty 0, clean 1, else pile height, whether its top is of the
     place's own kind, and the top tile's layout of origin."""
     k = row[1 + s]
-    if k == KIND_EMPTY:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+    if k == KIND_EMPTY:
         return np.uint64(0)
-    if k == KIND_CLEAN:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+    if k == KIND_CLEAN:
         return np.uint64(1)
-    v = 2 + 2 * np.int64(row[1 + 2 * S + s]) + (1 if k == s % NT else 0)  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-    if track:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+    v = 2 + 2 * np.int64(row[1 + 2 * S + s]) + (1 if k == s % NT else 0)
+    if track:
         v += 64 * np.int64(row[1 + 3 * S + s])
     return np.uint64(v)
 
 
 @njit(cache=True)
-def _sort_keys(keys, n, order):
+def _sort_keys(keys, n, order):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
     """Stable insertion sort of positions 0..n-1 by keys."""
     for i in range(n):
         order[i] = i
     for i in range(1, n):
         j = i
-        while j > 0 and keys[order[j - 1]] > keys[order[j]]:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+        while j > 0 and keys[order[j - 1]] > keys[order[j]]:
             order[j - 1], order[j] = order[j], order[j - 1]
             j -= 1
 
 
+# plumbing: canonical form (relabelling kinds and colours), decides nothing about play
 @njit(cache=True)
 def _encode(row, out, prm, ko, co, memory, krank, crank):
     """Write ``row`` relabelled (new kind i = old ko[i], new colour j = old co[j]) into ``out``."""
@@ -404,51 +412,52 @@ def _encode(row, out, prm, ko, co, memory, krank, crank):
             out[1 + dst] = krank[row[1 + src]]
             out[1 + S + dst] = crank[row[1 + S + src]]
             out[1 + 2 * S + dst] = row[1 + 2 * S + src]
-            if track:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            if track:
                 out[1 + 3 * S + dst] = row[1 + 3 * S + src]
     W = out.shape[0]
     for x in range(tw, W):
         out[x] = 0
-    if not memory:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+    if not memory:
         return
     deal = prm[P_DEAL]
-    if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+    if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:
         base = prm[P_MASKS]
         for i in range(NT):
             m = row[base + ko[i]]
             v = 0
             for c in range(C):
-                if (m >> c) & 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                if (m >> c) & 1:
                     v |= 1 << crank[c]
             out[base + i] = v
-    if deal == DEAL_COLOUR_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+    if deal == DEAL_COLOUR_SETS:
         m = row[prm[P_USED]]
         v = 0
         for c in range(C):
-            if (m >> c) & 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            if (m >> c) & 1:
                 v |= 1 << crank[c]
         out[prm[P_USED]] = v
-    if deal == DEAL_LAYOUT_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+    if deal == DEAL_LAYOUT_SETS:
         for m in range(L):
             out[prm[P_LC] + m] = crank[row[prm[P_LC] + m]]
 
 
 @njit(cache=True)
-def _less(a, b):
+def _less(a, b):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
     for x in range(a.shape[0]):
-        if a[x] != b[x]:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+        if a[x] != b[x]:
             return a[x] < b[x]
     return False
 
 
 @njit(cache=True)
-def _equal(a, b):
+def _equal(a, b):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
     for x in range(a.shape[0]):
-        if a[x] != b[x]:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+        if a[x] != b[x]:
             return False
     return True
 
 
+# plumbing: canonical form (relabelling kinds and colours), decides nothing about play
 @njit(cache=True)
 def canonical_rows(rows, prm, perm_table, perm_start, memory):
     """The canonical row of each row under relabelling kinds and colours (see compact,
@@ -500,13 +509,13 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
         for s in range(S):
             x = shape[s] * np.uint64(8) + np.uint64(s // NT)  # (shape, layout) < 2048
             a0[s % NT] += H_PLACE[x]
-            if row[1 + s] < 6:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            if row[1 + s] < 6:
                 a0[row[1 + s]] += H_TOP[x]
         for k in range(NT):
             a0[k] = _h(a0[k])
         # colours: where they lie on top, and the kinds around them
         for s in range(S):
-            if row[1 + s] < 6:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            if row[1 + s] < 6:
                 c = row[1 + S + s]
                 b0[c] += _h(shape[s] * np.uint64(8) + np.uint64(s // NT) + np.uint64(0x3000) + a0[s % NT] * P1 + a0[row[1 + s]] * P2)
         for c in range(C):
@@ -519,22 +528,22 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
             ctop[c] = False
         for s in range(S):
             v = row[1 + s]
-            if v < 6:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            if v < 6:
                 kref[s % NT] = True  # a pile lies in the kind's column
                 kref[v] = True  # a tile of the kind lies on top
                 ctop[row[1 + S + s]] = True
-            elif v == KIND_CLEAN:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            elif v == KIND_CLEAN:
                 kbits[s % NT] |= 1 << (s // NT)
         # round 0 keys from a0/b0; only where they leave a hard tie, refine once (a1/b1) and sort again:
         # whether round 0 ties is itself invariant, so the form stays canonical
         ak = a0
         bc = b0
         for rnd in range(2):
-            if rnd == 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            if rnd == 1:
                 for k in range(NT):
                     a1[k] = a0[k]
                 for s in range(S):
-                    if row[1 + s] < 6:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                    if row[1 + s] < 6:
                         base = shape[s] * np.uint64(8) + np.uint64(s // NT)
                         c = row[1 + S + s]
                         a1[row[1 + s]] += _h(base + np.uint64(0x4000) + b0[c] * P3 + a0[s % NT] * P4)
@@ -544,30 +553,30 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
                 for c in range(C):
                     b1[c] = b0[c]
                 for s in range(S):
-                    if row[1 + s] < 6:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                    if row[1 + s] < 6:
                         b1[row[1 + S + s]] += _h(shape[s] * np.uint64(8) + np.uint64(s // NT) + np.uint64(0x6000)
                                                  + a1[s % NT] * P2 + a1[row[1 + s]] * P4)
                 ak = a1
                 bc = b1
             for k in range(NT):
                 mem = memory and (deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS) and row[prm[P_MASKS] + k] != 0
-                kkey[k] = (_h(ak[k]) & ~TOP_BIT) if kref[k] else (TOP_BIT | np.uint64(kbits[k]))  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                kkey[k] = (_h(ak[k]) & ~TOP_BIT) if kref[k] else (TOP_BIT | np.uint64(kbits[k]))
                 kfree[k] = not kref[k] and not mem
             memcols = 0  # colours the memory holds
-            if memory:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-                if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            if memory:
+                if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:
                     for k in range(NT):
                         memcols |= row[prm[P_MASKS] + k]
-                if deal == DEAL_COLOUR_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                if deal == DEAL_COLOUR_SETS:
                     memcols |= row[prm[P_USED]]
-                if deal == DEAL_LAYOUT_SETS:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                if deal == DEAL_LAYOUT_SETS:
                     for m in range(L):
-                        if row[prm[P_LC] + m] != NO_COLOUR:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                        if row[prm[P_LC] + m] != NO_COLOUR:
                             memcols |= 1 << row[prm[P_LC] + m]
             for c in range(C):
                 on_top = ctop[c]
                 mem = (memcols >> c) & 1 == 1
-                ckey[c] = (_h(bc[c]) & ~TOP_BIT) if on_top else TOP_BIT  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                ckey[c] = (_h(bc[c]) & ~TOP_BIT) if on_top else TOP_BIT
                 cfree[c] = not on_top and not mem
             _sort_keys(kkey, NT, korder)
             _sort_keys(ckey, C, corder)
@@ -578,39 +587,39 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
             # colours: the memory must not choose the round, or the table part would not be canonical
             tied = False
             for x in range(NT - 1):
-                if kkey[korder[x]] == kkey[korder[x + 1]] and kref[korder[x]]:  # plumbing: canonical form
+                if kkey[korder[x]] == kkey[korder[x + 1]] and kref[korder[x]]:
                     tied = True
             for x in range(C - 1):
-                if ckey[corder[x]] == ckey[corder[x + 1]] and ctop[corder[x]]:  # plumbing: canonical form
+                if ckey[corder[x]] == ckey[corder[x + 1]] and ctop[corder[x]]:
                     tied = True
-            if not tied:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            if not tied:
                 break
         hard = False
         for r in range(nk):
-            if krun_len[r] > 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            if krun_len[r] > 1:
                 hard = True
         for r in range(nc):
-            if crun_len[r] > 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            if crun_len[r] > 1:
                 hard = True
         st = 1
         n_unseen = 0
         for c in range(C):
-            if cfree[c]:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            if cfree[c]:
                 n_unseen += 1
         cstab[i] = fact_table[n_unseen]
         for r in range(nk):
-            if krun_len[r] < 0:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            if krun_len[r] < 0:
                 st *= fact_table[-krun_len[r]]
         for r in range(nc):
-            if crun_len[r] < 0:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            if crun_len[r] < 0:
                 st *= fact_table[-crun_len[r]]
-        if not hard:  # plumbing: one labelling to try: write it at once
+        if not hard:
             _encode(row, out[i], prm, korder, corder, memory, krank, crank)
             count = 1
-            if not memory:  # plumbing: orbit counting (table states have no memory)
+            if not memory:
                 e = 0
                 for k in range(NT):
-                    if not kref[k] and kbits[k] == 0:  # plumbing: orbit counting
+                    if not kref[k] and kbits[k] == 0:
                         e += 1
                 st = st // fact_table[e] * fact_table[e - (NT - prm[P_TYPES])]
             stab[i] = st
@@ -623,78 +632,79 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
         best = out[i]
         count = 0
         first = True
-        while True:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+        while True:
             for x in range(NT):
                 ko[x] = korder[x]
             for x in range(C):
                 co[x] = corder[x]
             for r in range(nk):
                 n_ = krun_len[r]
-                if n_ > 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                if n_ > 1:
                     b = perm_start[n_] + kpi[r] * n_
                     for x in range(n_):
                         ko[krun_start[r] + x] = korder[krun_start[r] + perm_table[b + x]]
             for r in range(nc):
                 n_ = crun_len[r]
-                if n_ > 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                if n_ > 1:
                     b = perm_start[n_] + cpi[r] * n_
                     for x in range(n_):
                         co[crun_start[r] + x] = corder[crun_start[r] + perm_table[b + x]]
             _encode(row, cand, prm, ko, co, memory, krank, crank)
-            if first or _less(cand, best):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            if first or _less(cand, best):
                 best[:] = cand
                 count = 1
                 first = False
-            elif _equal(cand, best):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            elif _equal(cand, best):
                 count += 1
             # next permutation combination
             advanced = False
             for r in range(nk):
                 n_ = krun_len[r]
-                if n_ > 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                if n_ > 1:
                     kpi[r] += 1
-                    if kpi[r] < fact_table[n_]:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                    if kpi[r] < fact_table[n_]:
                         advanced = True
                         break
                     kpi[r] = 0
-            if not advanced:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            if not advanced:
                 for r in range(nc):
                     n_ = crun_len[r]
-                    if n_ > 1:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                    if n_ > 1:
                         cpi[r] += 1
-                        if cpi[r] < fact_table[n_]:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+                        if cpi[r] < fact_table[n_]:
                             advanced = True
                             break
                         cpi[r] = 0
-            if not advanced:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+            if not advanced:
                 break
-        if not memory:  # plumbing: orbit counting (table states have no memory)
+        if not memory:
             # the e all-empty, unreferenced columns tie as one free run (a factor e!), but the
             # 6 - types columns of kinds not in play are not kinds of this game: only the others permute
             e = 0
             for k in range(NT):
-                if not kref[k] and kbits[k] == 0:  # plumbing: orbit counting
+                if not kref[k] and kbits[k] == 0:
                     e += 1
             st = st // fact_table[e] * fact_table[e - (NT - prm[P_TYPES])]
         stab[i] = st * count  # plumbing: orbit counting
     return out, stab, cstab
 
 
+# plumbing: canonical form (relabelling kinds and colours), decides nothing about play
 @njit(cache=True)
 def _runs(keys, order, n, free, run_start, run_len):
     """Split the sorted positions into runs of equal keys.  run_len[r] > 0 for a run to try
     (some member not free), -length for a run of free members (not tried), 1 for singletons."""
     r = 0
     x = 0
-    while x < n:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+    while x < n:
         y = x
         all_free = free[order[x]]
-        while y + 1 < n and keys[order[y + 1]] == keys[order[x]]:  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+        while y + 1 < n and keys[order[y + 1]] == keys[order[x]]:
             y += 1
             all_free = all_free and free[order[y]]
         length = y - x + 1
         run_start[r] = x
-        run_len[r] = -length if (all_free and length > 1) else length  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+        run_len[r] = -length if (all_free and length > 1) else length
         r += 1
         x = y + 1
     return r

@@ -75,12 +75,12 @@ def _show(row, prm, fixed, slot, rng, oc, on, od):
 
 
 @njit(cache=True)
-def _nth_bit(x, r):
+def _nth_bit(x, r):  # plumbing: walks the bits
     """The position of the ``r``-th set bit of ``x``, counting from 0 at the low end."""
     p = 0
-    while True:  # plumbing: walks the bits
-        if (x >> p) & 1:  # plumbing: walks the bits
-            if r == 0:  # plumbing: walks the bits
+    while True:
+        if (x >> p) & 1:
+            if r == 0:
                 return p
             r -= 1
         p += 1
@@ -130,7 +130,8 @@ def play(start, prm, slot_owner, layout_owner, fixed, pending, pick_first, games
                     break
                 anyone = False
                 for t in range(n_pl):
-                    if t != seat and loops.has_action(row, prm, slot_owner, layout_owner, t, kmask, cmask):  # rule: dishes.end.no-moves
+                    # rule: dishes.end.no-moves
+                    if t != seat and loops.has_action(row, prm, slot_owner, layout_owner, t, kmask, cmask):
                         anyone = True
                         break
                 if not anyone:  # rule: dishes.end.no-moves
@@ -179,12 +180,13 @@ def capacity(kernel: DishesKernel) -> int:
     return 3 * S + 1 + (n - 1) * (2 * S + 1)
 
 
+# plumbing: encodes the seat-to-move part
 def start_of(kernel: DishesKernel, state: State) -> tuple[np.ndarray, np.ndarray, bool]:
     """The row to play from, the places chance shows first, and whether chance then picks the
     first player: a state waiting on chance is encoded with its tiles still clean."""
     pending = np.array(state.reveal, dtype=np.int64)
     pick_first = state.turn < 0  # rule: dishes.ruling.first-player
-    if pending.size or pick_first:  # plumbing: encodes the seat-to-move part
+    if pending.size or pick_first:
         state = dataclasses.replace(state, turn=max(state.turn, 0), reveal=())
     return kernel.encode(state), pending, pick_first
 
@@ -196,8 +198,12 @@ def playable(setup: Setup) -> Setup:
     """The setup with the deal rulings of other player counts at their defaults: they cannot
     matter here (dishes.ruling.deal-2-players applies to two players, deal-3-players to
     three), so a strict one need not send the game to the step API."""
-    unused = [name for name, players in (("deal_2_players", 2), ("deal_3_players", 3)) if setup.players != players]  # rule: dishes.ruling.deal-2-players, dishes.ruling.deal-3-players
-    changes = {name: getattr(Options(), name) for name in unused if getattr(setup.options, name) != getattr(Options(), name)}  # plumbing: only what differs from the default
+    # rule: dishes.ruling.deal-2-players, dishes.ruling.deal-3-players
+    unused = [name for name, players in (("deal_2_players", 2), ("deal_3_players", 3)) if setup.players != players]
+    # plumbing: only what differs from the default
+    changes = {
+        name: getattr(Options(), name) for name in unused if getattr(setup.options, name) != getattr(Options(), name)
+    }
     if not changes:  # plumbing: nothing to set
         return setup
     return Setup(setup.players, dataclasses.replace(setup.options, **changes), setup.components)
@@ -222,6 +228,7 @@ def available(setup: Setup) -> bool:
     return _kernel(setup) is not None
 
 
+# plumbing: callers ask available() first; codes back to moves
 def random_playouts(state: State, games: int, seed: int) -> Iterator[Playout]:
     """``games`` games from ``state``, one after another: per game its moves and the seats
     doing the dishes (dishes.end.most-dishes-loses under the counting rulings; none on a
@@ -229,7 +236,7 @@ def random_playouts(state: State, games: int, seed: int) -> Iterator[Playout]:
     many are asked for.  The arguments are not checked here: call it through
     :func:`tablerules.model.playout.iter_playouts`, which does."""
     kernel = _kernel(state.setup)
-    if kernel is None:  # plumbing: callers ask available() first
+    if kernel is None:
         raise KernelUnavailable("this setup has no compact kernel; play it through the step API")
     start, pending, pick_first = start_of(kernel, state)
     cap = capacity(kernel)
@@ -241,7 +248,7 @@ def random_playouts(state: State, games: int, seed: int) -> Iterator[Playout]:
         losers = kernel.outcome(finals).losers.tolist()
         a = 0
         for b, named in zip(ends.tolist(), losers):
-            yield Playout(tuple([MOVES[c] for c in codes[a:b]]), frozenset(i for i, x in enumerate(named) if x))  # plumbing: codes back to moves
+            yield Playout(tuple([MOVES[c] for c in codes[a:b]]), frozenset(i for i, x in enumerate(named) if x))
             a = b
 
 

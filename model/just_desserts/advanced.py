@@ -1,6 +1,7 @@
 """Just Desserts advanced rules: Poaching & Blocking, Opening a Buffet, Surprise Parties.
 
-Part of the package tablerules.model.just_desserts (game.py calls it); clause ids refer to spec/just_desserts.toml.  Every
+Part of the package tablerules.model.just_desserts (game.py calls it); clause ids refer to
+spec/just_desserts.toml.  Every
 serving attempt (from the middle, the doorway or a poach) passes through :func:`offer`:
 when somebody may answer it (a block by the poached player, a surprise by anyone holding
 the guest's favourite) the game opens an answer window; otherwise the serving succeeds
@@ -96,12 +97,14 @@ def surprise_servings(state: State, attempt: Offer, seat: int) -> list[tuple[str
     jd.ruling.surprise-serving: one favourite alone (favourite-alone), or any serving from the
     hand that satisfies the guest and holds a favourite (serving-with-favourite).
     """
-    if not may_be_surprised(state, attempt) or not may_surprise(state, attempt, seat):  # rule: jd.surprise.intercept, jd.ruling.victim-surprise
+    # rule: jd.surprise.intercept, jd.ruling.victim-surprise
+    if not may_be_surprised(state, attempt) or not may_surprise(state, attempt, seat):
         return []
     favs = set(deck_of(state).guest(attempt.guest).favorites)
     hand = state.hands[seat]
     if state.setup.options.surprise_serving == "serving-with-favourite":  # rule: jd.ruling.surprise-serving
-        return [s for s in guest_servings(state, hand, attempt.guest) if favs & set(s)]  # rule: jd.ruling.surprise-serving
+        # rule: jd.ruling.surprise-serving
+        return [s for s in guest_servings(state, hand, attempt.guest) if favs & set(s)]
     return [(f,) for f in sorted(favs & set(hand))]
 
 
@@ -110,7 +113,8 @@ def may_surprise(state: State, attempt: Offer, seat: int) -> bool:
     jd.ruling.victim-surprise=allowed (block-only: that player may only block)."""
     if seat == attempt.server:  # rule: jd.surprise.intercept
         return False
-    return not (seat == attempt.victim and state.setup.options.victim_surprise == "block-only")  # rule: jd.ruling.victim-surprise
+    # rule: jd.ruling.victim-surprise
+    return not (seat == attempt.victim and state.setup.options.victim_surprise == "block-only")
 
 
 def may_be_surprised(state: State, attempt: Offer) -> bool:
@@ -120,11 +124,13 @@ def may_be_surprised(state: State, attempt: Offer) -> bool:
     doorway cannot be surprised (the rule names servings from the middle and poaches).
     """
     deck = deck_of(state)
-    if not (state.setup.options.surprise_parties and deck.guest(attempt.guest).favorites):  # rule: jd.surprise.intercept
+    # rule: jd.surprise.intercept
+    if not (state.setup.options.surprise_parties and deck.guest(attempt.guest).favorites):
         return False
     if favorite_used(deck, attempt.cards, attempt.guest):  # rule: jd.surprise.intercept
         return False
-    return not (from_doorway(state, attempt) and state.setup.options.surprise_doorway == "middle-and-poach")  # rule: jd.ruling.surprise-doorway
+    # rule: jd.ruling.surprise-doorway
+    return not (from_doorway(state, attempt) and state.setup.options.surprise_doorway == "middle-and-poach")
 
 
 def from_doorway(state: State, attempt: Offer) -> bool:
@@ -136,7 +142,8 @@ def surprisers(state: State, attempt: Offer) -> list[int]:
     """Every other player with a card in hand, asked whether to surprise (jd.surprise.intercept)."""
     if not may_be_surprised(state, attempt):  # rule: jd.surprise.intercept
         return []
-    return [s for s in range(state.setup.players) if may_surprise(state, attempt, s) and state.hands[s]]  # rule: jd.surprise.intercept
+    # rule: jd.surprise.intercept
+    return [s for s in range(state.setup.players) if may_surprise(state, attempt, s) and state.hands[s]]
 
 
 def can_answer(state: State, seat: int) -> bool:
@@ -175,7 +182,8 @@ def _check_plain_block_gap(state: State) -> None:
         return
     favs = set(deck_of(state).guest(attempt.guest).favorites)
     plain = any(not (favs & set(s)) for s in block_sets(state, attempt, state.hands[v]))
-    others = [s for s in state.answerers if s != v and surprise_servings(state, attempt, s)]  # rule: jd.ruling.plain-block-vs-surprise
+    # rule: jd.ruling.plain-block-vs-surprise
+    others = [s for s in state.answerers if s != v and surprise_servings(state, attempt, s)]
     if plain and others:  # rule: jd.ruling.plain-block-vs-surprise
         raise RuleGap("jd.ruling.plain-block-vs-surprise", "a block without a favourite competes with a surprise")
 
@@ -201,7 +209,8 @@ def why_bad_answer(state: State, move: Move) -> str:
     if move.verb == "block":  # plumbing: which clause to name for a refused answer
         if state.speaker != attempt.victim:  # rule: jd.block.defender
             return "jd.block.defender"
-        if favorite_used(deck_of(state), attempt.cards, attempt.guest):  # rule: jd.block.favourite-only-by-other-favourite
+        # rule: jd.block.favourite-only-by-other-favourite
+        if favorite_used(deck_of(state), attempt.cards, attempt.guest):
             return "jd.block.favourite-only-by-other-favourite"
         return "jd.block.defender"
     if move.verb == "surprise":  # plumbing: which clause to name for a refused answer
@@ -243,9 +252,11 @@ def _block(state: State, attempt: Offer, seat: int, cards: tuple[str, ...]) -> S
 
     jd.ruling.surprise-on-block: a block is not one of the servings a surprise can cut into.
     """
-    if state.setup.options.surprise_on_block == STRICT and state.setup.options.surprise_parties:  # rule: jd.ruling.surprise-on-block
+    # rule: jd.ruling.surprise-on-block
+    if state.setup.options.surprise_on_block == STRICT and state.setup.options.surprise_parties:
         block = Offer(seat, attempt.guest, cards, -1)
-        if any(surprise_servings(state, block, s) for s in range(state.setup.players) if s != seat):  # rule: jd.ruling.surprise-on-block
+        # rule: jd.ruling.surprise-on-block
+        if any(surprise_servings(state, block, s) for s in range(state.setup.players) if s != seat):
             raise RuleGap("jd.ruling.surprise-on-block", "a block without a favourite while another player holds one")
     tips = ((DRAW, seat),) * tips_for(state, attempt.guest, cards)
     return evolve(
@@ -296,7 +307,8 @@ def why_bad_buffet(state: State, move: Move) -> str:
 def open_buffet(state: State, cards: tuple[str, ...]) -> State:
     """jd.buffet.aces, jd.buffet.others-return: every other player with guests returns one."""
     seat, n = state.turn, state.setup.players
-    others = tuple((seat + k) % n for k in range(1, n) if state.claimed[(seat + k) % n])  # rule: jd.buffet.others-return
+    # rule: jd.buffet.others-return
+    others = tuple((seat + k) % n for k in range(1, n) if state.claimed[(seat + k) % n])
     return evolve(
         state, hands=set_seat(state.hands, seat, minus(state.hands[seat], cards)),
         dessert_discard=plus(state.dessert_discard, cards), committed=True, phase="return", returning=others,

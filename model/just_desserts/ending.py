@@ -47,7 +47,8 @@ def all_claimed_end(state: State) -> State:
         raise RuleGap(ALL_CLAIMED, "every guest is claimed and nobody has won")
     # draw: unless a claimed guest can still change hands (jd.poach.attempt) or go back to
     # the middle (jd.buffet.others-return)
-    if o.poaching or o.buffet and buffet_possible(state):  # rule: jd.ruling.all-guests-claimed, jd.poach.attempt, jd.buffet.aces
+    # rule: jd.ruling.all-guests-claimed, jd.poach.attempt, jd.buffet.aces
+    if o.poaching or o.buffet and buffet_possible(state):
         return state
     return evolve(state, phase="over", end_clause=ALL_CLAIMED)
 
@@ -59,7 +60,8 @@ def _faq_score_now(state: State) -> State:
     when = state.setup.options.faq_score_when
     if when == "turn-end":  # rule: jd.ruling.faq-score-when
         return state
-    if when == "when-settled" and not (at_turn_start(state) and not guests_can_move(state)):  # rule: jd.ruling.faq-score-when
+    # rule: jd.ruling.faq-score-when
+    if when == "when-settled" and not (at_turn_start(state) and not guests_can_move(state)):
         return state
     return evolve(state, phase="over", end_clause=ALL_CLAIMED)
 
@@ -68,7 +70,8 @@ def turn_end_score(state: State) -> State | None:
     """jd.ruling.faq-score-when=turn-end: a turn that ends with every guest claimed and no winner
     ends the game, scored by the publisher's count; None where play goes on."""
     o = state.setup.options
-    if o.all_claimed == FAQ_SCORE and o.faq_score_when == "turn-end" and all_claimed(state):  # rule: jd.ruling.faq-score-when
+    # rule: jd.ruling.faq-score-when
+    if o.all_claimed == FAQ_SCORE and o.faq_score_when == "turn-end" and all_claimed(state):
         return evolve(state, phase="over", end_clause=ALL_CLAIMED)
     return None
 
@@ -77,7 +80,10 @@ def guests_can_move(state: State) -> bool:
     """Could a claimed guest still change hands: a poach (jd.poach.attempt) anybody could make,
     or a buffet (jd.buffet.others-return) anybody could open?"""
     o = state.setup.options
-    return bool(o.poaching and state.setup.players > 1 and serving_possible(state)) or bool(o.buffet and buffet_possible(state))  # rule: jd.poach.attempt, jd.buffet.aces
+    # rule: jd.poach.attempt, jd.buffet.aces
+    return bool(o.poaching and state.setup.players > 1 and serving_possible(state)) or bool(
+        o.buffet and buffet_possible(state)
+    )
 
 
 def _free_desserts(state: State) -> bool:
@@ -127,12 +133,14 @@ def serving_possible(state: State) -> bool:
     if o.buffet and buffet_possible(state):  # rule: jd.buffet.aces
         return True
     if _free_desserts(state):  # rule: jd.reshuffle.desserts, jd.turn.dump-tray
-        poachable = {g for c in state.claimed for g in c} if o.poaching and state.setup.players > 1 else set()  # rule: jd.poach.attempt
+        # rule: jd.poach.attempt
+        poachable = {g for c in state.claimed for g in c} if o.poaching and state.setup.players > 1 else set()
         return any(_deck_can_satisfy(deck, g) for g in unclaimed | poachable)
     for seat, hand in enumerate(state.hands):
         targets = set(unclaimed)
         if o.poaching:  # rule: jd.poach.attempt
-            targets |= {g for other, c in enumerate(state.claimed) if other != seat for g in c}  # rule: jd.poach.attempt
+            # rule: jd.poach.attempt
+            targets |= {g for other, c in enumerate(state.claimed) if other != seat for g in c}
         if any(satisfying_sets(deck, hand, g) for g in targets):  # rule: jd.serve.satisfies
             return True
     return False
@@ -182,5 +190,7 @@ def scored_outcome(state: State) -> Outcome:
     top = frozenset(s for s in range(n) if keys[s] == best)  # rule: jd.ruling.all-guests-claimed
     detail = "points " + ", ".join(f"seat {s}: {points[s]}" for s in range(n))
     if len(top) == 1 or state.setup.options.score_full_tie == "shared-win":  # rule: jd.ruling.score-full-tie
-        return Outcome(winners=top, losers=frozenset(range(n)) - top, scores=points, clause=state.end_clause, detail=detail)
+        return Outcome(
+            winners=top, losers=frozenset(range(n)) - top, scores=points, clause=state.end_clause, detail=detail
+        )
     return Outcome(draw=True, scores=points, clause="jd.ruling.score-full-tie", detail=detail + "; tied on hand too")

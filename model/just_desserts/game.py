@@ -109,7 +109,8 @@ def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
 def _chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
     if state.tasks:  # rule: jd.reshuffle.desserts, jd.reshuffle.guests
         kind, _seat = state.tasks[0]
-        source = _dessert_source(state) if kind == DRAW else _guest_source(state)  # plumbing: which pile the task draws from
+        # plumbing: which pile the task draws from
+        source = _dessert_source(state) if kind == DRAW else _guest_source(state)
         return _draws(deck_of(state), source, kind)
     if state.phase == "window" and state.speaker < 0:  # rule: jd.surprise.first-offered
         # jd.surprise.first-offered: who speaks first is a race; every order is explored.
@@ -139,8 +140,8 @@ def _chance_moves(deck: Deck, kind: str) -> MoveTable:
     return MoveTable(partial(_chance_move, kind))
 
 
-def _chance_move(kind: str, card: str) -> Move:
-    return Move("draw", cards=(card,)) if kind == DRAW else Move("turn-up", card)  # plumbing: which chance move
+def _chance_move(kind: str, card: str) -> Move:  # plumbing: which chance move
+    return Move("draw", cards=(card,)) if kind == DRAW else Move("turn-up", card)
 
 
 def _is_outcome(state: State, move: Any) -> bool:
@@ -255,7 +256,8 @@ def _departable(state: State) -> list[str]:
     if dup and state.setup.options.discard_which == "any-guest":  # rule: jd.ruling.discard-which
         return sorted(set(state.centre))
     deck = deck_of(state)
-    return sorted({g for g in state.centre if deck.suit_of(g) in dup})  # rule: jd.discard.one-per-suit, jd.ruling.discard-which
+    # rule: jd.discard.one-per-suit, jd.ruling.discard-which
+    return sorted({g for g in state.centre if deck.suit_of(g) in dup})
 
 
 # --------------------------------------------------------------------------- legality
@@ -275,33 +277,33 @@ def illegal_reason(state: State, move: Any) -> str | None:
     return _why_illegal(state, move)
 
 
-def _why_illegal(state: State, move: Move) -> str:
+def _why_illegal(state: State, move: Move) -> str:  # plumbing: which clause to name for an illegal move
     o = state.setup.options
-    if state.phase == "window":  # plumbing: which clause to name for an illegal move
+    if state.phase == "window":
         return adv.why_bad_answer(state, move)
-    if state.phase in ("discard", "sort"):  # plumbing: which clause to name for an illegal move
+    if state.phase in ("discard", "sort"):
         return "jd.discard.one-per-suit"
-    if state.phase == "return":  # plumbing: which clause to name for an illegal move
+    if state.phase == "return":
         return "jd.buffet.others-return"
-    if move.verb == "poach":  # plumbing: which clause to name for an illegal move
-        return adv.why_bad_poach(state, move) if o.poaching else "jd.poach.attempt"  # plumbing: which clause to name for an illegal move
-    if move.verb in ("block", "surprise", "pass", "first"):  # plumbing: which clause to name for an illegal move
-        return "jd.block.defender" if move.verb == "block" else "jd.surprise.intercept"  # plumbing: which clause to name for an illegal move
-    if move.verb == "serve":  # plumbing: which clause to name for an illegal move
-        if state.served >= MAX_SERVINGS:  # plumbing: which clause to name for an illegal move
+    if move.verb == "poach":
+        return adv.why_bad_poach(state, move) if o.poaching else "jd.poach.attempt"
+    if move.verb in ("block", "surprise", "pass", "first"):
+        return "jd.block.defender" if move.verb == "block" else "jd.surprise.intercept"
+    if move.verb == "serve":
+        if state.served >= MAX_SERVINGS:
             return "jd.turn.satisfy-guests"
-        if move.guest not in _unclaimed_servable(state):  # plumbing: which clause to name for an illegal move
+        if move.guest not in _unclaimed_servable(state):
             return "jd.discard.doorway"
         return "jd.turn.satisfy-guests"
-    if move.verb == "buffet":  # plumbing: which clause to name for an illegal move
-        return adv.why_bad_buffet(state, move) if o.buffet else "jd.buffet.aces"  # plumbing: which clause to name for an illegal move
-    if move.verb == "dump" and state.phase in ("choose", "dump") and (state.phase == "dump" or not state.committed):  # plumbing: which clause to name for an illegal move
-        if not move.cards:  # plumbing: which clause to name for an illegal move
+    if move.verb == "buffet":
+        return adv.why_bad_buffet(state, move) if o.buffet else "jd.buffet.aces"
+    if move.verb == "dump" and state.phase in ("choose", "dump") and (state.phase == "dump" or not state.committed):
+        if not move.cards:
             return "jd.ruling.dump-none"
         return "jd.turn.dump-tray"
-    if state.committed or state.phase == "buffet":  # plumbing: which clause to name for an illegal move
+    if state.committed or state.phase == "buffet":
         return "jd.turn.one-option"
-    if move.verb == "stop" and state.phase == "choose":  # plumbing: which clause to name for an illegal move
+    if move.verb == "stop" and state.phase == "choose":
         return "jd.ruling.serve-none"
     return "jd.turn.one-option"
 
@@ -309,12 +311,12 @@ def _why_illegal(state: State, move: Move) -> str:
 # --------------------------------------------------------------------------- apply
 
 
-def apply(state: State, move: Any) -> State:
+def apply(state: State, move: Any) -> State:  # plumbing: illegal moves raise; dispatch on the actor
     actor = to_move(state)
     reason = illegal_reason(state, move)
-    if reason is not None:  # plumbing: illegal moves raise
+    if reason is not None:
         raise IllegalMove(reason, move, "not allowed here")
-    if actor is CHANCE:  # plumbing: dispatch on the actor
+    if actor is CHANCE:
         nxt = _apply_chance(state, move)
     else:
         nxt = _apply_seat(state, move)
@@ -391,11 +393,11 @@ def _depart(state: State, guest: str) -> State:
 # --------------------------------------------------------------------------- after every move
 
 
-def settle(state: State) -> State:
+def settle(state: State) -> State:  # plumbing: a fixed point
     """Everything that happens without a choice: reshuffles, wins, ends of phases and turns."""
     for _ in range(64):
         nxt = _settle_once(state)
-        if nxt is state:  # plumbing: a fixed point
+        if nxt is state:
             return state
         state = nxt
     raise RuntimeError("settle did not reach a fixed point")  # pragma: no cover
@@ -406,7 +408,8 @@ def _settle_once(state: State) -> State:
         return state
     o = state.setup.options
     if o.reshuffle_time == "at-once":  # rule: jd.ruling.reshuffle-time
-        refilled = _refill_desserts(state) if state.dessert_discard else state  # rule: jd.ruling.reshuffle-time, jd.reshuffle.desserts
+        # rule: jd.ruling.reshuffle-time, jd.reshuffle.desserts
+        refilled = _refill_desserts(state) if state.dessert_discard else state
         if len(refilled.guest_discard) > 1:  # rule: jd.reshuffle.guests
             refilled = _refill_guests(refilled)
         if refilled is not state:  # plumbing: something was rebuilt (a refill always changes a pile)
@@ -505,7 +508,8 @@ def outcome(state: State) -> Outcome | None:
     if state.phase != "over":  # rule: jd.win.any-time
         return None
     n = state.setup.players
-    if (state.winner < 0 and state.end_clause in ("jd.ruling.all-guests-claimed", "jd.ruling.no-serving-possible")  # rule: jd.ruling.all-guests-claimed, jd.ruling.no-serving-possible
+    # rule: jd.ruling.all-guests-claimed, jd.ruling.no-serving-possible
+    if (state.winner < 0 and state.end_clause in ("jd.ruling.all-guests-claimed", "jd.ruling.no-serving-possible")
             and _scored(state)):
         return scored_outcome(state)
     if state.winner < 0:  # rule: jd.ruling.all-guests-claimed, jd.ruling.no-serving-possible

@@ -6,6 +6,7 @@ surprise, pass (jd.block.defender, jd.surprise.intercept), return (jd.buffet.oth
 depart (jd.discard.one-per-suit).  Chance moves: draw, turn up, first seat (the race of
 jd.surprise.first-offered).
 """
+# plumbing-module: the text form of moves and its parser
 
 from __future__ import annotations
 
@@ -26,17 +27,17 @@ class Move:
 
     def __str__(self) -> str:
         cards = "+".join(self.cards)
-        if self.verb in ("serve", "poach"):  # plumbing: the text form of a move
+        if self.verb in ("serve", "poach"):
             return f"{self.verb} {self.guest} with {cards}"
-        if self.verb in ("block", "surprise"):  # plumbing: the text form of a move
+        if self.verb in ("block", "surprise"):
             return f"{self.verb} with {cards}"
-        if self.verb in ("dump", "buffet"):  # plumbing: the text form of a move
-            return f"{self.verb} {cards}".rstrip() if cards else self.verb  # plumbing: the text form of a move
-        if self.verb == "draw":  # plumbing: the text form of a move
+        if self.verb in ("dump", "buffet"):
+            return f"{self.verb} {cards}".rstrip() if cards else self.verb
+        if self.verb == "draw":
             return f"draw {cards}"
-        if self.verb == "first":  # plumbing: the text form of a move
+        if self.verb == "first":
             return f"first seat {self.seat}"
-        if self.verb in ("turn-up", "depart", "return"):  # plumbing: the text form of a move
+        if self.verb in ("turn-up", "depart", "return"):
             return f"{self.verb.replace('-', ' ')} {self.guest}"
         return self.verb
 
@@ -44,7 +45,7 @@ class Move:
 def parse_move(text: str, setup: Setup) -> Move:
     """The move a text names; MoveSyntaxError (one line) if it is not one."""
     words = text.split()
-    if not words:  # plumbing: parsing a move's text
+    if not words:
         raise MoveSyntaxError("empty move")
     verb, rest = words[0], words[1:]
     deck: Deck = setup.components
@@ -52,30 +53,30 @@ def parse_move(text: str, setup: Setup) -> Move:
     def cards(token: str) -> tuple[str, ...]:
         out = tuple(sorted(token.split("+")))
         for c in out:
-            if not deck.has_dessert(c):  # plumbing: parsing a move's text
+            if not deck.has_dessert(c):
                 raise MoveSyntaxError(f"{text!r}: unknown dessert {c!r}")
         return out
 
     def guest(token: str) -> str:
-        if not deck.has_guest(token):  # plumbing: parsing a move's text
+        if not deck.has_guest(token):
             raise MoveSyntaxError(f"{text!r}: unknown guest {token!r}")
         return token
 
-    if verb in ("serve", "poach") and len(rest) == 3 and rest[1] == "with":  # plumbing: parsing a move's text
+    if verb in ("serve", "poach") and len(rest) == 3 and rest[1] == "with":
         return Move(verb, guest(rest[0]), cards(rest[2]))
-    if verb in ("block", "surprise") and len(rest) == 2 and rest[0] == "with":  # plumbing: parsing a move's text
+    if verb in ("block", "surprise") and len(rest) == 2 and rest[0] == "with":
         return Move(verb, cards=cards(rest[1]))
-    if verb in ("dump", "buffet") and len(rest) <= 1:  # plumbing: parsing a move's text
-        return Move(verb, cards=cards(rest[0]) if rest else ())  # plumbing: parsing a move's text
-    if verb == "draw" and len(rest) == 1:  # plumbing: parsing a move's text
+    if verb in ("dump", "buffet") and len(rest) <= 1:
+        return Move(verb, cards=cards(rest[0]) if rest else ())
+    if verb == "draw" and len(rest) == 1:
         return Move("draw", cards=cards(rest[0]))
-    if verb == "first" and len(rest) == 2 and rest[0] == "seat" and rest[1].isdigit():  # plumbing: parsing a move's text
+    if verb == "first" and len(rest) == 2 and rest[0] == "seat" and rest[1].isdigit():
         return Move("first", seat=int(rest[1]))
-    if verb == "turn" and len(rest) == 2 and rest[0] == "up":  # plumbing: parsing a move's text
+    if verb == "turn" and len(rest) == 2 and rest[0] == "up":
         return Move("turn-up", guest(rest[1]))
-    if verb in ("depart", "return") and len(rest) == 1:  # plumbing: parsing a move's text
+    if verb in ("depart", "return") and len(rest) == 1:
         return Move(verb, guest(rest[0]))
-    if verb in ("stop", "kitchen", "pass") and not rest:  # plumbing: parsing a move's text
+    if verb in ("stop", "kitchen", "pass") and not rest:
         return Move(verb)
     raise MoveSyntaxError(
         f"{text!r}: not a move (try: serve G with A+B, poach G with A, stop, kitchen, dump A, "

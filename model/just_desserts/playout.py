@@ -103,36 +103,37 @@ class Tables:
     moves: dict = dataclasses.field(default_factory=dict)
     """Action code (or code with its cards) -> Move."""
 
+    # plumbing: a code with cards is keyed with them; the first time this code is seen
     def move(self, codes: list[int], i: int) -> tuple[Move, int]:
         """The move whose code starts at ``codes[i]``, and where the next code starts."""
         c = codes[i]
         k = c >> L.CARDS_SHIFT
-        key = c if k == 0 else tuple(codes[i:i + 1 + k])  # plumbing: a code with cards is keyed with them
+        key = c if k == 0 else tuple(codes[i:i + 1 + k])
         m = self.moves.get(key)
-        if m is None:  # plumbing: the first time this code is seen
+        if m is None:
             m = self.moves[key] = self._build(c & 31, (c >> L.ARG_SHIFT) & ((1 << 15) - 1), codes[i + 1:i + 1 + k])
         return m, i + 1 + k
 
-    def _build(self, verb: int, arg: int, cards: list[int]) -> Move:
+    def _build(self, verb: int, arg: int, cards: list[int]) -> Move:  # plumbing: code -> move
         ids = tuple(sorted(self.desserts[t] for t in cards))
-        if verb == L.V_DRAW:  # plumbing: code -> move
+        if verb == L.V_DRAW:
             return Move("draw", cards=(self.desserts[arg],))
-        if verb == L.V_TURN_UP:  # plumbing: code -> move
+        if verb == L.V_TURN_UP:
             return Move("turn-up", self.guests[arg])
-        if verb == L.V_FIRST:  # plumbing: code -> move
+        if verb == L.V_FIRST:
             return Move("first", seat=arg)
-        if verb in (L.V_SERVE, L.V_POACH):  # plumbing: code -> move
-            return Move("serve" if verb == L.V_SERVE else "poach", self.guests[arg], ids)  # plumbing: code -> move
-        if verb in (L.V_BLOCK, L.V_SURPRISE):  # plumbing: code -> move
-            return Move("block" if verb == L.V_BLOCK else "surprise", cards=ids)  # plumbing: code -> move
-        if verb == L.V_DUMP:  # plumbing: code -> move
+        if verb in (L.V_SERVE, L.V_POACH):
+            return Move("serve" if verb == L.V_SERVE else "poach", self.guests[arg], ids)
+        if verb in (L.V_BLOCK, L.V_SURPRISE):
+            return Move("block" if verb == L.V_BLOCK else "surprise", cards=ids)
+        if verb == L.V_DUMP:
             return Move("dump", cards=(self.desserts[arg],))
-        if verb == L.V_DUMP_NONE:  # plumbing: code -> move
+        if verb == L.V_DUMP_NONE:
             return Move("dump")
-        if verb == L.V_BUFFET:  # plumbing: code -> move
+        if verb == L.V_BUFFET:
             return Move("buffet", cards=ids)
-        if verb in (L.V_RETURN, L.V_DEPART):  # plumbing: code -> move
-            return Move("return" if verb == L.V_RETURN else "depart", self.guests[arg])  # plumbing: code -> move
+        if verb in (L.V_RETURN, L.V_DEPART):
+            return Move("return" if verb == L.V_RETURN else "depart", self.guests[arg])
         return {L.V_STOP: STOP, L.V_KITCHEN: KITCHEN, L.V_PASS: PASS}[verb]
 
 
@@ -152,10 +153,10 @@ def _covers(masks: list[int], full: int, wants: int) -> list[tuple[int, ...]]:
     return out
 
 
-def _without(combo: tuple[int, ...], skip: int) -> int:
+def _without(combo: tuple[int, ...], skip: int) -> int:  # plumbing: the union without one mask
     union = 0
     for i, m in enumerate(combo):
-        if i != skip:  # plumbing: the union without one mask
+        if i != skip:
             union |= m
     return union
 
@@ -201,17 +202,20 @@ def tables(deck: Deck) -> Tables | None:
     for r, combo in enumerate(rows):
         covers[r, :len(combo)] = combo
     cstart = np.array(cstart, dtype=np.int64)
-    ace = np.array([1 if len(deck.dessert(d).tastes) == 1 else 0 for d in desserts], dtype=np.int64)  # rule: jd.buffet.aces
+    # rule: jd.buffet.aces
+    ace = np.array([1 if len(deck.dessert(d).tastes) == 1 else 0 for d in desserts], dtype=np.int64)
     deck_aces = sum(deck.dessert(d).copies for d, a in zip(desserts, ace) if a)  # rule: jd.buffet.aces
     nfav = np.array([1 if deck.guest(g).favorites else 0 for g in guests], dtype=np.int64)  # rule: jd.tip.favourite
     can_sat = (cstart[1:] > cstart[:-1]).astype(np.int64)
-    return Tables(deck, desserts, guests, suit_of, fav, nfav, ace, gmask, covers, cstart, can_sat, 1 << wants, deck_aces)
+    return Tables(
+        deck, desserts, guests, suit_of, fav, nfav, ace, gmask, covers, cstart, can_sat, 1 << wants, deck_aces
+    )
 
 
 # --------------------------------------------------------------------------- which setups
 
 
-def playable(setup: Setup) -> Setup:
+def playable(setup: Setup) -> Setup:  # plumbing: only strict ones that cannot be reached; nothing to set
     """The setup with the strict rulings that can never be reached here set to their
     defaults (they cannot change a game): see the module docstring."""
     o, n = setup.options, setup.players
@@ -223,8 +227,8 @@ def playable(setup: Setup) -> Setup:
         "victim_tip_surprise": not (both and n >= 3),  # rule: jd.ruling.victim-tip-on-surprise
         "surprise_on_block": not both,  # rule: jd.ruling.surprise-on-block
     }
-    changes = {k: getattr(Options(), k) for k, never in unreachable.items() if never and getattr(o, k) == STRICT}  # plumbing: only strict ones that cannot be reached
-    if not changes:  # plumbing: nothing to set
+    changes = {k: getattr(Options(), k) for k, never in unreachable.items() if never and getattr(o, k) == STRICT}
+    if not changes:
         return setup
     return Setup(setup.players, dataclasses.replace(o, **changes), setup.components)
 
@@ -235,7 +239,8 @@ def _unplayable(setup: Setup) -> str | None:
     if not isinstance(setup.components, Deck):  # plumbing: a deck of the right kind
         return "not a Just Desserts deck"
     for f in dataclasses.fields(Options):
-        if getattr(o, f.name) == STRICT and f.metadata.get("ruling") not in L.GAPS:  # plumbing: a strict ruling the loop cannot stop at
+        # plumbing: a strict ruling the loop cannot stop at
+        if getattr(o, f.name) == STRICT and f.metadata.get("ruling") not in L.GAPS:
             return f"strict {f.name}"
     if tables(setup.components) is None:  # plumbing: a deck too wide for the tables
         return f"a guest wants more than {MAX_WANTS} tastes, or too many servings"
@@ -286,7 +291,7 @@ PHASES = {"sort": L.P_SORT, "choose": L.P_CHOOSE, "dump": L.P_DUMP, "window": L.
           "buffet": L.P_BUFFET, "discard": L.P_DISCARD}
 
 
-def encode(state: State, t: Tables) -> np.ndarray:
+def encode(state: State, t: Tables) -> np.ndarray:  # plumbing: more pending draws than the vector holds
     """The state vector of a State that is not over (playout_loops' layout)."""
     n, D, G, NS = state.setup.players, len(t.desserts), len(t.guests), len(t.deck.suits)
     di = {d: i for i, d in enumerate(t.desserts)}
@@ -323,15 +328,15 @@ def encode(state: State, t: Tables) -> np.ndarray:
         L.to_centre(s, gi[g])
     for g in state.shielded:
         s[s[L.O_SHIELD] + gi[g]] = 1
-    if len(state.tasks) > L.MAX_TASKS:  # plumbing: more pending draws than the vector holds
+    if len(state.tasks) > L.MAX_TASKS:
         raise ValueError(f"{len(state.tasks)} pending chance events: the compiled playout holds {L.MAX_TASKS}")
     for kind, seat in state.tasks:
-        L.push_task(s, L.K_DRAW if kind == DRAW else L.K_TURN_UP, seat)  # plumbing: a pending task's kind as a code
+        L.push_task(s, L.K_DRAW if kind == DRAW else L.K_TURN_UP, seat)
     s[L.S_TURN], s[L.S_PHASE] = state.turn, PHASES[state.phase]
     s[L.S_SERVED], s[L.S_COMMITTED], s[L.S_DUMPED] = state.served, state.committed, state.dumped
     s[L.S_POACH] = {"": L.POACH_NONE, "done": L.POACH_DONE, "blocked": L.POACH_BLOCKED}[state.poach]
     s[L.S_SPEAKER], s[L.S_WINNER] = state.speaker, state.winner
-    if state.offer is not None:  # plumbing: an offer on the table
+    if state.offer is not None:
         a = state.offer
         s[L.S_OFFER], s[L.S_OSERVER], s[L.S_OGUEST], s[L.S_OVICTIM] = 1, a.server, gi[a.guest], a.victim
         s[L.S_OBACK] = a.back == "buffet"
@@ -349,8 +354,8 @@ def encode(state: State, t: Tables) -> np.ndarray:
 # --------------------------------------------------------------------------- playing
 
 
-def _seats(mask: int) -> frozenset[int]:
-    return frozenset(i for i in range(mask.bit_length()) if mask >> i & 1)  # plumbing: a bit mask as seats
+def _seats(mask: int) -> frozenset[int]:  # plumbing: a bit mask as seats
+    return frozenset(i for i in range(mask.bit_length()) if mask >> i & 1)
 
 
 def played(state: State, games: int, seed: int, debug: bool = False) -> Iterator[tuple[Playout, list | None]]:
@@ -379,9 +384,11 @@ def played(state: State, games: int, seed: int, debug: bool = False) -> Iterator
         while left:  # plumbing: until the batch is played (a full buffer returns early)
             k, status = L.play(start, t.suit_of, t.fav, t.nfav, t.ace, t.gmask, t.covers, t.cstart, t.can_sat, prm,
                                t.width, left, rng, codes, info, debug, ends, results, MAX_ACTIONS)
-            yield from _decode(t, codes, info if debug else None, ends[:k].tolist(), results[:k].tolist())  # plumbing: the per-action record only under debug
+            # plumbing: the per-action record only under debug
+            yield from _decode(t, codes, info if debug else None, ends[:k].tolist(), results[:k].tolist())
             left -= k
-            if status == L.ST_BUFFER_FULL and k == 0:  # plumbing: one game longer than the buffer: play it again in a larger one
+            # plumbing: one game longer than the buffer: play it again in a larger one
+            if status == L.ST_BUFFER_FULL and k == 0:
                 codes = np.zeros(2 * len(codes), dtype=np.int64)
                 if debug:  # plumbing: the record grows with the codes
                     info = np.zeros((len(codes), 2), dtype=np.int64)
@@ -390,27 +397,29 @@ def played(state: State, games: int, seed: int, debug: bool = False) -> Iterator
                                    "its servings are too many to count exactly")
             if status == L.ST_ENDLESS:  # plumbing: a game that does not end
                 raise EndlessGame(f"a random game reached {MAX_ACTIONS:,} actions without ending (play that may "
-                                  "never end, e.g. jd.ruling.no-serving-possible=play-on); the step API would play it for ever")
+                                  "never end, e.g. jd.ruling.no-serving-possible=play-on); the step API would play it "
+                                  "for ever")
 
 
+# plumbing: where the last game ended; the debug record; codes back to moves
 def _decode(t: Tables, codes: np.ndarray, info, ends: list, results: list) -> Iterator[tuple[Playout, list | None]]:
-    last = ends[-1][0] if ends else 0  # plumbing: where the last game ended
+    last = ends[-1][0] if ends else 0
     flat = codes[:last].tolist()
-    rows = info[:ends[-1][1]].tolist() if info is not None and ends else None  # plumbing: the debug record
+    rows = info[:ends[-1][1]].tolist() if info is not None and ends else None
     i, a = 0, 0
     get, move, plain = t.moves.get, t.move, 1 << L.CARDS_SHIFT
     for (b, ab), (won, lost, gap) in zip(ends, results):
         moves = []
-        while i < b:  # plumbing: codes back to moves
+        while i < b:
             c = flat[i]
-            m = get(c) if c < plain else None  # plumbing: the common case inline (a code without cards, seen before)
-            if m is None:  # plumbing: a code with cards, or the first time
+            m = get(c) if c < plain else None
+            if m is None:
                 m, i = move(flat, i)
             else:
                 i += 1
             moves.append(m)
-        game = Playout(tuple(moves), _seats(lost), _seats(won), L.GAPS[gap] if gap >= 0 else "")  # plumbing: a strict ruling's gap
-        yield game, (rows[a:ab] if rows is not None else None)  # plumbing: the debug record
+        game = Playout(tuple(moves), _seats(lost), _seats(won), L.GAPS[gap] if gap >= 0 else "")
+        yield game, (rows[a:ab] if rows is not None else None)
         a = ab
 
 

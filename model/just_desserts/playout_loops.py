@@ -67,7 +67,15 @@ G_ANSWER_ORDER, G_BLOCK_OR_SURPRISE, G_SURPRISE_ON_BLOCK, G_VICTIM_TIP = 5, 6, 7
 R_DUMP_NONE, R_TIP_PER_FAV, R_FAV_ALONE_ONLY, R_RESHUFFLE_AT_ONCE, R_GUEST_DRAW_GAME = 0, 1, 2, 3, 4
 R_ALL_CLAIMED, R_MATCHING, R_SHARED_WIN, R_NO_SERVING, R_CLOCKWISE_ANSWER = 5, 6, 7, 8, 9
 R_VICTIM_TIP, R_CCW, R_DISCARD_ANY, R_DOORWAY_ANY, R_SURPRISE_WITH_FAV = 10, 11, 12, 13, 14
-R_SERVE_NONE, R_VICTIM_BLOCK_ONLY, R_POACHING, R_BUFFET, R_SURPRISE, R_FAQ_WHEN, R_DECK_ACES = 15, 16, 17, 18, 19, 20, 21
+R_SERVE_NONE, R_VICTIM_BLOCK_ONLY, R_POACHING, R_BUFFET, R_SURPRISE, R_FAQ_WHEN, R_DECK_ACES = (
+    15,
+    16,
+    17,
+    18,
+    19,
+    20,
+    21,
+)
 R_SERVING_ANY, R_STRICT = 22, 23
 PRM_SIZE = 24
 AC_FAQ, AC_DRAW, AC_PLAY_ON, AC_STRICT = 0, 1, 2, 3  # jd.ruling.all-guests-claimed (and no-serving-possible)
@@ -84,7 +92,8 @@ ST_DONE, ST_BUFFER_FULL, ST_ENDLESS, ST_HAND_TOO_LARGE = 0, 1, 2, 3
 BUFFET_ACES, BUFFET_DRAWS, MAX_SERVINGS = 4, 3, 2
 
 # workspace (ws) layout: the chosen move, then scratch
-W_VERB, W_ARG, W_NCARDS, W_ANY, W_ERROR, W_CARDS = 0, 1, 2, 3, 4, 5  # W_ANY: serving-size=any; W_ERROR: a hand too large
+# W_ANY: serving-size=any; W_ERROR: a hand too large
+W_VERB, W_ARG, W_NCARDS, W_ANY, W_ERROR, W_CARDS = 0, 1, 2, 3, 4, 5
 W_CNT = W_CARDS + MAX_CARDS  # mask counts, 64
 W_CNT2 = W_CNT + 64  # mask counts without the excluded desserts, 64
 W_EXCL = W_CNT2 + 64  # per dessert type: excluded (D entries), then 4 x D for serving-size=any
@@ -222,30 +231,30 @@ def mask_counts(s, gmask, seat, g, excl, use_excl, cnt, width):
 
 
 @njit(cache=True)
-def count_covers(covers, c0, c1, cnt):
+def count_covers(covers, c0, c1, cnt):  # plumbing: end of the cover; the hand misses a mask
     """Servings a hand holds: per cover, the product of the hand's choices per mask."""
     total = 0
     for c in range(c0, c1):
         p = 1
         for j in range(covers.shape[1]):
             m = covers[c, j]
-            if m < 0:  # plumbing: end of the cover
+            if m < 0:
                 break
             p *= cnt[m]
-            if p == 0:  # plumbing: the hand misses a mask
+            if p == 0:
                 break
         total += p
     return total
 
 
 @njit(cache=True)
-def nth_type(s, gmask, seat, g, m, idx, excl, use_excl):
+def nth_type(s, gmask, seat, g, m, idx, excl, use_excl):  # plumbing: the idx-th such dessert; found
     """The ``idx``-th dessert type of the hand (counted as :func:`mask_counts` does) with mask ``m``."""
     D = s[S_D]
     base = s[O_HAND] + seat * D
     for t in range(D):
-        if s[base + t] > 0 and gmask[g, t] == m and not (use_excl and excl[t]):  # plumbing: the idx-th such dessert
-            if idx == 0:  # plumbing: found
+        if s[base + t] > 0 and gmask[g, t] == m and not (use_excl and excl[t]):
+            if idx == 0:
                 return t
             idx -= 1
     return -1
@@ -312,10 +321,10 @@ def servings(s, T_gmask, T_covers, T_cstart, seat, g, need, r, ws, width):
 
 
 @njit(cache=True)
-def odd_bits(x):
+def odd_bits(x):  # plumbing: one bit at a time
     """Is the number of set bits of ``x`` odd?"""
     odd = False
-    while x:  # plumbing: one bit at a time
+    while x:
         odd = not odd
         x &= x - 1
     return odd
@@ -400,10 +409,10 @@ def servings_any(s, T_gmask, T_cstart, seat, g, need, r, ws):
 
 
 @njit(cache=True)
-def sort_cards(ws, k):
+def sort_cards(ws, k):  # plumbing: insertion sort
     for i in range(1, k):
         j = i
-        while j > 0 and ws[W_CARDS + j - 1] > ws[W_CARDS + j]:  # plumbing: insertion sort
+        while j > 0 and ws[W_CARDS + j - 1] > ws[W_CARDS + j]:
             ws[W_CARDS + j - 1], ws[W_CARDS + j] = ws[W_CARDS + j], ws[W_CARDS + j - 1]
             j -= 1
 
@@ -431,11 +440,11 @@ def tips_for(s, fav, prm, g, cards, k):
 
 
 @njit(cache=True)
-def favourite_used(s, fav, g):
+def favourite_used(s, fav, g):  # plumbing: a favourite among the offered desserts
     """The offer on the table holds one of the guest's favourites."""
     o = s[O_OCARDS]
     for j in range(s[S_ONCARDS]):
-        if fav[g, s[o + j]]:  # plumbing: a favourite among the offered desserts
+        if fav[g, s[o + j]]:
             return True
     return False
 
@@ -507,7 +516,12 @@ def at_turn_start(s):
 @njit(cache=True)
 def guests_can_move(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):
     """ending.py's guests_can_move (jd.ruling.faq-score-when)."""
-    if prm[R_POACHING] and s[S_N] > 1 and serving_possible(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):  # rule: jd.poach.attempt
+    # rule: jd.poach.attempt
+    if (
+        prm[R_POACHING]
+        and s[S_N] > 1
+        and serving_possible(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width)
+    ):
         return True
     return prm[R_BUFFET] and buffet_possible(s, ace, prm)  # rule: jd.buffet.aces
 
@@ -602,7 +616,8 @@ def able_answerers(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width):
     """How many answerers hold a block or a surprise, not only a pass (advanced.py's can_answer)."""
     able = 0
     for seat in range(s[S_N]):
-        if s[s[O_ANS] + seat] and answers_of(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width) > 1:  # rule: jd.ruling.answer-order
+        # rule: jd.ruling.answer-order
+        if s[s[O_ANS] + seat] and answers_of(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width) > 1:
             able += 1
     return able
 
@@ -614,7 +629,8 @@ def plain_block_races(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width)
     v, g = s[S_OVICTIM], s[S_OGUEST]
     if v < 0 or not s[s[O_ANS] + v]:  # rule: jd.ruling.plain-block-vs-surprise
         return False
-    if favourite_used(s, fav, g):  # rule: jd.block.favourite-only-by-other-favourite (every block then holds a favourite)
+    # rule: jd.block.favourite-only-by-other-favourite (every block then holds a favourite)
+    if favourite_used(s, fav, g):
         return False
     excl = ws[W_EXCL:]
     for t in range(s[S_D]):
@@ -624,7 +640,12 @@ def plain_block_races(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width)
     if blocks - with_favourite <= 0:  # rule: jd.ruling.plain-block-vs-surprise
         return False
     for seat in range(s[S_N]):
-        if seat != v and s[s[O_ANS] + seat] and answers_of(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width) > 1:  # rule: jd.ruling.plain-block-vs-surprise
+        # rule: jd.ruling.plain-block-vs-surprise
+        if (
+            seat != v
+            and s[s[O_ANS] + seat]
+            and answers_of(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width) > 1
+        ):
             return True
     return False
 
@@ -641,7 +662,8 @@ def surprise_cuts_block(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws
     s[S_ONCARDS], s[S_OSERVER], s[S_OVICTIM] = k, seat, -1
     found = False
     for other in range(s[S_N]):
-        if other != seat and answers_of(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, other, ws, width) > 1:  # rule: jd.ruling.surprise-on-block
+        # rule: jd.ruling.surprise-on-block
+        if other != seat and answers_of(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, other, ws, width) > 1:
             found = True
             break
     s[S_ONCARDS], s[S_OSERVER], s[S_OVICTIM], s[S_SPEAKER] = ncards, server, victim, speaker
@@ -697,7 +719,10 @@ def settle(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, can_sat, ace, prm
             if s[S_NANS] == 0:  # rule: jd.surprise.intercept, jd.block.defender
                 serve_succeeds(s, suit_of, fav, prm)
                 continue
-            if strict(prm, G_BLOCK_OR_SURPRISE) and plain_block_races(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width):  # rule: jd.ruling.plain-block-vs-surprise
+            # rule: jd.ruling.plain-block-vs-surprise
+            if strict(prm, G_BLOCK_OR_SURPRISE) and plain_block_races(
+                s, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width
+            ):
                 game_over(s, END_GAP, G_BLOCK_OR_SURPRISE)
                 return
             if s[S_SPEAKER] >= 0:  # plumbing: a speaker is already chosen
@@ -710,7 +735,11 @@ def settle(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, can_sat, ace, prm
                         s[S_SPEAKER] = seat
                         break
                 continue
-            if strict(prm, G_ANSWER_ORDER) and able_answerers(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width) > 1:  # rule: jd.ruling.answer-order
+            # rule: jd.ruling.answer-order
+            if (
+                strict(prm, G_ANSWER_ORDER)
+                and able_answerers(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width) > 1
+            ):
                 game_over(s, END_GAP, G_ANSWER_ORDER)
                 return
             return  # jd.surprise.first-offered: a chance race picks who speaks first
@@ -724,7 +753,8 @@ def settle(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, can_sat, ace, prm
                 push_task(s, K_DRAW, s[S_TURN])
             continue
         if phase == P_DISCARD and not duplicated_suits(s, suit_of):  # rule: jd.discard.turn-ends
-            if prm[R_ALL_CLAIMED] == AC_FAQ and prm[R_FAQ_WHEN] == FW_TURN_END and all_claimed(s):  # rule: jd.ruling.faq-score-when
+            # rule: jd.ruling.faq-score-when
+            if prm[R_ALL_CLAIMED] == AC_FAQ and prm[R_FAQ_WHEN] == FW_TURN_END and all_claimed(s):
                 game_over(s, END_ALL_CLAIMED, -1)
                 return
             if strict(prm, G_TURN_DIRECTION) and s[S_N] > 2:  # rule: jd.ruling.turn-direction
@@ -741,17 +771,23 @@ def settle(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, can_sat, ace, prm
                 when = prm[R_FAQ_WHEN]
                 if when == FW_TURN_END:  # rule: jd.ruling.faq-score-when
                     return
-                if when == FW_WHEN_SETTLED and not (at_turn_start(s) and not guests_can_move(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width)):  # rule: jd.ruling.faq-score-when
+                # rule: jd.ruling.faq-score-when
+                if when == FW_WHEN_SETTLED and not (
+                    at_turn_start(s)
+                    and not guests_can_move(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width)
+                ):
                     return
                 game_over(s, END_ALL_CLAIMED, -1)
                 return
             if rule == AC_PLAY_ON:  # rule: jd.ruling.all-guests-claimed
                 return
-            if prm[R_POACHING] or (prm[R_BUFFET] and buffet_possible(s, ace, prm)):  # rule: jd.ruling.all-guests-claimed, jd.poach.attempt, jd.buffet.aces
+            # rule: jd.ruling.all-guests-claimed, jd.poach.attempt, jd.buffet.aces
+            if prm[R_POACHING] or (prm[R_BUFFET] and buffet_possible(s, ace, prm)):
                 return
             game_over(s, END_ALL_CLAIMED, -1)
             return
-        if at_turn_start(s) and not serving_possible(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):  # rule: jd.ruling.no-serving-possible
+        # rule: jd.ruling.no-serving-possible
+        if at_turn_start(s) and not serving_possible(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):
             if prm[R_NO_SERVING] == AC_PLAY_ON:  # rule: jd.ruling.no-serving-possible
                 return
             if prm[R_NO_SERVING] == AC_STRICT:  # rule: jd.ruling.no-serving-possible
@@ -778,7 +814,8 @@ def take_guest(s, suit_of, g, victim):
 
 @njit(cache=True)
 def serve_succeeds(s, suit_of, fav, prm):
-    """serving.py's serve_succeeds: the guest joins the server, the desserts are discarded, tips follow (jd.tip.favourite)."""
+    """serving.py's serve_succeeds: the guest joins the server, the desserts are discarded, tips follow
+    (jd.tip.favourite)."""
     g, server, victim = s[S_OGUEST], s[S_OSERVER], s[S_OVICTIM]
     take_guest(s, suit_of, g, victim)
     claim(s, suit_of, server, g)
@@ -814,7 +851,8 @@ def may_be_surprised(s, fav, nfav, prm):
 
 @njit(cache=True)
 def may_surprise(s, prm, seat):
-    """Anybody but the server (jd.surprise.intercept); the poached player only under jd.ruling.victim-surprise=allowed."""
+    """Anybody but the server (jd.surprise.intercept); the poached player only under
+    jd.ruling.victim-surprise=allowed."""
     if seat == s[S_OSERVER]:  # rule: jd.surprise.intercept
         return False
     return not (seat == s[S_OVICTIM] and prm[R_VICTIM_BLOCK_ONLY])  # rule: jd.ruling.victim-surprise
@@ -854,17 +892,17 @@ def offer(s, fav, nfav, prm, server, g, victim, ws):
 
 
 @njit(cache=True)
-def offered(s, t):
+def offered(s, t):  # plumbing: a look-up
     o = s[O_OCARDS]
     for j in range(s[S_ONCARDS]):
-        if s[o + j] == t:  # plumbing: a look-up
+        if s[o + j] == t:
             return True
     return False
 
 
 @njit(cache=True)
-def add_answerer(s, seat):
-    if not s[s[O_ANS] + seat]:  # plumbing: a set of seats
+def add_answerer(s, seat):  # plumbing: a set of seats
+    if not s[s[O_ANS] + seat]:
         s[s[O_ANS] + seat] = 1
         s[S_NANS] += 1
 
@@ -895,7 +933,12 @@ def block(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width):
     """jd.block.defender: the defender keeps the guest; jd.poach.blocked-no-retry; jd.tip.block-favourite."""
     g = s[S_OGUEST]
     return_offer(s)
-    if strict(prm, G_SURPRISE_ON_BLOCK) and prm[R_SURPRISE] and surprise_cuts_block(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width):  # rule: jd.ruling.surprise-on-block
+    # rule: jd.ruling.surprise-on-block
+    if (
+        strict(prm, G_SURPRISE_ON_BLOCK)
+        and prm[R_SURPRISE]
+        and surprise_cuts_block(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width)
+    ):
         game_over(s, END_GAP, G_SURPRISE_ON_BLOCK)
         return
     k = ws[W_NCARDS]
@@ -917,7 +960,8 @@ def surprise(s, suit_of, prm, seat, ws):
     return_offer(s)
     take_guest(s, suit_of, g, victim)
     claim(s, suit_of, seat, g)
-    if victim >= 0 and victim != seat and prm[R_VICTIM_TIP]:  # rule: jd.poach.victim-tip, jd.ruling.victim-tip-on-surprise
+    # rule: jd.poach.victim-tip, jd.ruling.victim-tip-on-surprise
+    if victim >= 0 and victim != seat and prm[R_VICTIM_TIP]:
         push_task(s, K_DRAW, victim)
     play_cards(s, seat, ws)
     s[s[O_SHIELD] + g] = 1
@@ -969,7 +1013,8 @@ def poach_moves(s, T_gmask, T_covers, T_cstart, seat, r, ws, width):
 
 @njit(cache=True)
 def dump_moves(s, seat, none_too, r, ws):
-    """game.py's _dump_moves: one card at a time (jd.turn.dump-tray); an empty dump under jd.ruling.dump-none=allowed."""
+    """game.py's _dump_moves: one card at a time (jd.turn.dump-tray); an empty dump under
+    jd.ruling.dump-none=allowed."""
     total = 0
     base = s[O_HAND] + seat * s[S_D]
     for t in range(s[S_D]):
@@ -1041,7 +1086,8 @@ def answer_moves(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, r, ws, width):
             ws[W_ARG] = 0
             return total + k
         total += k
-    if may_be_surprised(s, fav, nfav, prm) and may_surprise(s, prm, seat):  # rule: jd.surprise.intercept, jd.ruling.victim-surprise
+    # rule: jd.surprise.intercept, jd.ruling.victim-surprise
+    if may_be_surprised(s, fav, nfav, prm) and may_surprise(s, prm, seat):
         if prm[R_SURPRISE_WITH_FAV]:  # rule: jd.ruling.surprise-serving
             for t in range(D):
                 excl[t] = fav[g, t]
@@ -1085,7 +1131,8 @@ def walk_moves(s, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, prm, r, 
         anyone = prm[R_DISCARD_ANY] and duplicated_suits(s, suit_of)  # rule: jd.ruling.discard-which
         total = 0
         for g in range(s[S_G]):
-            if s[s[O_CENTRE] + g] and (anyone or suit_shown_twice(s, suit_of, suit_of[g])):  # rule: jd.discard.one-per-suit, jd.ruling.discard-which
+            # rule: jd.discard.one-per-suit, jd.ruling.discard-which
+            if s[s[O_CENTRE] + g] and (anyone or suit_shown_twice(s, suit_of, suit_of[g])):
                 if r == total:  # plumbing: the move drawn
                     choose(ws, V_DEPART, g)
                 total += 1
@@ -1255,7 +1302,9 @@ def outcome(s, prm, res):
         res[0] = 1 << s[S_WINNER]
         res[1] = everyone ^ res[0]
         return
-    scored = (end == END_ALL_CLAIMED and prm[R_ALL_CLAIMED] == AC_FAQ) or (end == END_NO_SERVING and prm[R_NO_SERVING] == AC_FAQ)
+    scored = (end == END_ALL_CLAIMED and prm[R_ALL_CLAIMED] == AC_FAQ) or (
+        end == END_NO_SERVING and prm[R_NO_SERVING] == AC_FAQ
+    )
     if not scored:  # rule: jd.ruling.all-guests-claimed, jd.ruling.no-serving-possible
         return
     best_p, best_h, top, tops = -1, -1, 0, 0
@@ -1317,7 +1366,8 @@ def play(start, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, can_sat, p
                 break
             if actions >= max_actions:  # plumbing: a game that does not end is refused, never played for ever
                 return g, ST_ENDLESS
-            if n + 1 + MAX_CARDS > cap:  # plumbing: a full buffer is never overrun; the game is played again in the next call
+            # plumbing: a full buffer is never overrun; the game is played again in the next call
+            if n + 1 + MAX_CARDS > cap:
                 rng[0] = saved
                 return g, ST_BUFFER_FULL
             if to_move_is_chance(s):  # plumbing: chance or a seat

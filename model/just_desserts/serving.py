@@ -86,7 +86,8 @@ def tips_for(state: State, guest: str, cards: tuple[str, ...]) -> int:
     jd.ruling.favourite-with-others)."""
     favs = deck_of(state).guest(guest).favorites
     n = sum(1 for c in cards if c in favs)  # rule: jd.tip.favourite
-    if len(cards) > 1 and state.setup.options.favourite_with_others == "alone-only":  # rule: jd.ruling.favourite-with-others
+    # rule: jd.ruling.favourite-with-others
+    if len(cards) > 1 and state.setup.options.favourite_with_others == "alone-only":
         return 0
     if state.setup.options.tip_count == "one-per-guest":  # rule: jd.ruling.tip-count
         return min(n, 1)

@@ -141,9 +141,9 @@ def set_seat(seq: tuple, seat: int, value) -> tuple:
     return seq[:seat] + (value,) + seq[seat + 1:]
 
 
-def holder(state: State, guest: str) -> int:
+def holder(state: State, guest: str) -> int:  # plumbing: a look-up
     """The seat whose guests include ``guest``, or -1."""
     for seat, guests in enumerate(state.claimed):
-        if guest in guests:  # plumbing: a look-up
+        if guest in guests:
             return seat
     return -1

@@ -4,6 +4,7 @@ Used by the explorer to store one state per orbit (the package's RULES registers
 the default symmetry).  Sound because the rules (jd.serve.satisfies, jd.win.three-of-a-suit,
 jd.discard.one-per-suit, ...) look at a guest only through its suit, tastes and favourites.
 """
+# plumbing-module: canonical forms of states (cards that play alike are twins)
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def twin_classes(deck: Deck) -> tuple[tuple[str, ...], ...]:
     groups: dict[tuple, list[str]] = {}
     for gid in deck.guest_cards():
         groups.setdefault(_guest_kind(deck, gid), []).append(gid)
-    return tuple(tuple(sorted(v)) for v in groups.values() if len(v) > 1)  # plumbing: twins are classes of two or more
+    return tuple(tuple(sorted(v)) for v in groups.values() if len(v) > 1)
 
 
 def _locations(state: Any) -> dict[str, tuple]:
@@ -36,7 +37,7 @@ def _locations(state: Any) -> dict[str, tuple]:
         where[g] = (1,)
     for i, g in enumerate(state.guest_discard):
         where[g] = (2, i)
-    if state.offer is not None:  # plumbing: the guest on offer has a place of its own
+    if state.offer is not None:
         where[state.offer.guest] = (3,)
     for seat, guests in enumerate(state.claimed):
         for g in guests:
@@ -51,23 +52,23 @@ def canonical_twins(state: Any) -> Any:
     the name never matters.
     """
     classes = twin_classes(state.setup.components)
-    if not classes:  # plumbing: no twins in this deck
+    if not classes:
         return state
     rename: dict[str, str] = {}
     where = _locations(state)
     for members in classes:
         spots = sorted((where[g], g) for g in members)
         for new, (_, old) in zip(members, spots):
-            if new != old:  # plumbing: only names that change
+            if new != old:
                 rename[old] = new
-    if not rename:  # plumbing: nothing to rename
+    if not rename:
         return state
 
     def r(gs):
         return tuple(sorted(rename.get(g, g) for g in gs))
 
     offer = state.offer
-    if offer is not None and offer.guest in rename:  # plumbing: rename the guest on offer
+    if offer is not None and offer.guest in rename:
         offer = replace(offer, guest=rename[offer.guest])
     return evolve(
         state, claimed=tuple(r(c) for c in state.claimed), centre=r(state.centre), guest_pile=r(state.guest_pile),

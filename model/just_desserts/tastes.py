@@ -50,6 +50,7 @@ def hand_bits(deck: Deck, hand: tuple[str, ...]) -> int:
     return reduce(or_, map(_dessert_bits(deck)[0].__getitem__, hand), 0)
 
 
+# plumbing: the wanted tastes this dessert shows
 @lru_cache(maxsize=1 << 12)
 def _guest_bits(deck: Deck, guest: str) -> tuple[int, tuple[int, ...]]:
     """(the desserts that can be in a serving of ``guest`` with no card to spare, per wanted taste
@@ -59,7 +60,7 @@ def _guest_bits(deck: Deck, guest: str) -> tuple[int, tuple[int, ...]]:
     need = [0] * full.bit_length()
     for d, m in masks.items():
         for i in range(len(need)):
-            if m >> i & 1:  # plumbing: the wanted tastes this dessert shows
+            if m >> i & 1:
                 need[i] |= bits[d]
     return sum(bits[d] for d in masks), tuple(need)
 
@@ -85,18 +86,19 @@ def minimal_servings(deck: Deck, hand: tuple[str, ...], guest: str, max_cards: i
     return servings_of_bits(deck, guest, servable_kinds(deck, guest, hand_bits(deck, hand)), max_cards)
 
 
+# plumbing: nothing can be served (servable_kinds found a wanted taste missing)
 def servings_of_bits(deck: Deck, guest: str, kinds: int, max_cards: int) -> tuple[tuple[str, ...], ...]:
     """:func:`minimal_servings` from one card of each of ``kinds`` (:func:`servable_kinds`)."""
-    if not kinds:  # plumbing: nothing can be served (servable_kinds found a wanted taste missing)
+    if not kinds:
         return ()
     return _servings_of_kinds(deck, guest, kinds_of_bits(deck, kinds), max_cards)
 
 
-def kinds_of_bits(deck: Deck, kinds: int) -> tuple[str, ...]:
+def kinds_of_bits(deck: Deck, kinds: int) -> tuple[str, ...]:  # plumbing: each kind in the set, in id order
     """The dessert ids of a set of bits (:func:`_dessert_bits`), sorted."""
     by_bit = _dessert_bits(deck)[1]
     ids = []
-    while kinds:  # plumbing: each kind in the set, in id order
+    while kinds:
         low = kinds & -kinds
         ids.append(by_bit[low])
         kinds ^= low
@@ -131,14 +133,15 @@ def _minimal_covers(full: int, shown: tuple[int, ...], max_cards: int) -> tuple[
                 union |= m
             if union != full:  # rule: jd.serve.satisfies, jd23.satisfy.tastes
                 continue
-            if size == 1 or all(_others(ms, i) != full for i in range(size)):  # rule: jd.ruling.serving-size, jd23.ruling.spare-desserts
+            # rule: jd.ruling.serving-size, jd23.ruling.spare-desserts
+            if size == 1 or all(_others(ms, i) != full for i in range(size)):
                 out.append(ms)
     return tuple(out)
 
 
-def _others(ms: tuple[int, ...], skip: int) -> int:
+def _others(ms: tuple[int, ...], skip: int) -> int:  # plumbing: the union without one card
     union = 0
     for i, m in enumerate(ms):
-        if i != skip:  # plumbing: the union without one card
+        if i != skip:
             union |= m
     return union

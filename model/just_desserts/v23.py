@@ -187,8 +187,8 @@ class Race:
 
     seat: int | None
 
-    def __str__(self) -> str:
-        return "simultaneous" if self.seat is None else f"first {self.seat}"  # plumbing: the text form of a move
+    def __str__(self) -> str:  # plumbing: the text form of a move
+        return "simultaneous" if self.seat is None else f"first {self.seat}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +221,8 @@ _PATTERNS = (
     (re.compile(r"pass"), lambda m: Pass()),
     (re.compile(r"fail"), lambda m: Fail()),
     (re.compile(r"favourite"), lambda m: Favourite()),
-    (re.compile(r"serve (\S+)"), lambda m: Serve(tuple(sorted(m[1].split("+"))))),  # a serving is its cards together, in any order
+    # a serving is its cards together, in any order
+    (re.compile(r"serve (\S+)"), lambda m: Serve(tuple(sorted(m[1].split("+"))))),
     (re.compile(r"turn up (\S+)"), lambda m: TurnUp(m[1])),
     (re.compile(r"simultaneous"), lambda m: Race(None)),
     (re.compile(r"first (\d+)"), lambda m: Race(int(m[1]))),
@@ -232,29 +233,30 @@ MOVE_FORMS = "call, pass, favourite, fail, serve A+B, turn up GUEST, first SEAT,
              "seat T takes CARD from seat S, seat S draws CARD"
 
 
+# plumbing: parsing a move's text; names checked when a setup is given
 def parse_move(text: str, setup: Setup | None = None) -> Move:
     """The move a canonical text names (the inverse of ``str``); MoveSyntaxError (one line) if none."""
     t = " ".join(str(text).split())
     for pattern, build in _PATTERNS:
         m = pattern.fullmatch(t)
-        if m:  # plumbing: parsing a move's text
+        if m:
             move = build(m)
-            if setup is not None:  # plumbing: names checked when a setup is given
+            if setup is not None:
                 _check_names(move, setup)
             return move
     raise MoveSyntaxError(f"not a just-desserts-2.3 move: {text!r} (forms: {MOVE_FORMS})")
 
 
-def _check_names(move: Move, setup: Setup) -> None:
+def _check_names(move: Move, setup: Setup) -> None:  # plumbing: the cards a move names; parsing: unknown dessert
     deck: Deck = setup.components
-    cards = getattr(move, "cards", ()) + ((move.card,) if isinstance(move, (Penalty, Draw)) else ())  # plumbing: the cards a move names
+    cards = getattr(move, "cards", ()) + ((move.card,) if isinstance(move, (Penalty, Draw)) else ())
     for c in cards:
-        if not deck.has_dessert(c):  # plumbing: parsing: unknown dessert
+        if not deck.has_dessert(c):
             raise MoveSyntaxError(f"unknown dessert {c!r} in {move}")
-    if isinstance(move, TurnUp) and not deck.has_guest(move.guest):  # plumbing: parsing: unknown guest
+    if isinstance(move, TurnUp) and not deck.has_guest(move.guest):
         raise MoveSyntaxError(f"unknown guest {move.guest!r}")
     for seat in (getattr(move, "seat", None), getattr(move, "taker", None)):
-        if seat is not None and not 0 <= seat < setup.players:  # plumbing: parsing: no such seat
+        if seat is not None and not 0 <= seat < setup.players:
             raise MoveSyntaxError(f"no seat {seat} in a {setup.players}-player game: {move}")
 
 
@@ -272,10 +274,11 @@ def _add(cards: tuple[str, ...], more: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(cards + more))
 
 
+# plumbing: a card the hand does not hold (or not so many times)
 def _contains(cards: tuple[str, ...], part: tuple[str, ...]) -> bool:
     left = list(cards)
     for c in part:
-        if c not in left:  # plumbing: a card the hand does not hold (or not so many times)
+        if c not in left:
             return False
         left.remove(c)
     return True
@@ -396,7 +399,8 @@ def setup_error(setup: Setup) -> str | None:
 def to_move(state: State) -> Any:
     if state.phase == OVER:  # rule: jd23.end.second-exhaustion
         return TERMINAL
-    if state.phase in (DEAL, TURN_UP, RACE, PENALTY, DRAW):  # rule: jd23.round.turn-up-guest, jd23.call.simultaneous, jd23.call.erroneous-penalty, jd23.draw.guest-leaves-hungry
+    # rule: jd23.round.turn-up-guest, jd23.call.simultaneous, jd23.call.erroneous-penalty, jd23.draw.guest-leaves-hungry
+    if state.phase in (DEAL, TURN_UP, RACE, PENALTY, DRAW):
         return CHANCE
     if state.phase == ANSWER:  # rule: jd23.call.got-it
         return state.answers.index("")
@@ -527,7 +531,9 @@ def penalty_taker(state: State, seat: int) -> int:
     choice = state.setup.options.penalty_taker
     n = state.setup.players
     if choice == STRICT:  # rule: jd23.ruling.penalty-taker
-        raise RuleGap("jd23.ruling.penalty-taker", f"seat {seat} pays a penalty; the text says only 'another player' takes it")
+        raise RuleGap(
+            "jd23.ruling.penalty-taker", f"seat {seat} pays a penalty; the text says only 'another player' takes it"
+        )
     if choice == "maitre-d" and seat != MAITRE_D:  # rule: jd23.ruling.penalty-taker
         return MAITRE_D
     return (seat + 1) % n
@@ -542,7 +548,8 @@ def illegal_reason(state: State, move: Move) -> str | None:
     if actor is TERMINAL:  # rule: jd23.end.second-exhaustion
         return "jd23.end.second-exhaustion"  # the game is over
     if actor is CHANCE:  # plumbing: chance moves are checked against the outcomes
-        return None if _possible_chance(state, move) else _CHANCE_CLAUSE[state.phase]  # plumbing: which clause to name for an impossible chance move
+        # plumbing: which clause to name for an impossible chance move
+        return None if _possible_chance(state, move) else _CHANCE_CLAUSE[state.phase]
     if state.phase == ANSWER:  # plumbing: which clause to name for an illegal move
         # an answer is "call" or "pass"; nothing else while the guest waits
         return None if isinstance(move, (Call, Pass)) else "jd23.call.got-it"  # rule: jd23.call.got-it, jd23.call.pass
@@ -551,7 +558,8 @@ def illegal_reason(state: State, move: Move) -> str | None:
     # phase serve: only the first caller acts, with a serving or a failure
     if isinstance(move, Fail):  # plumbing: which clause to name for an illegal move
         # a caller who can serve does so; fail is for a call that was mistaken
-        return "jd23.call.first-serves" if offered_servings(state) else None  # rule: jd23.call.first-serves, jd23.call.erroneous-covered
+        # rule: jd23.call.first-serves, jd23.call.erroneous-covered
+        return "jd23.call.first-serves" if offered_servings(state) else None
     if not isinstance(move, Serve):  # plumbing: which clause to name for an illegal move
         return "jd23.call.first-serves"
     if not 1 <= len(move.cards) <= MAX_SERVING:  # rule: jd23.serve.one-to-three
@@ -591,25 +599,26 @@ _CHANCE_CLAUSE = {
 # --------------------------------------------------------------------------- transitions
 
 
+# plumbing: illegal moves raise; dispatch on the move (the commonest first)
 def apply(state: State, move: Move) -> State:
     reason = illegal_reason(state, move)
-    if reason is not None:  # plumbing: illegal moves raise
+    if reason is not None:
         raise IllegalMove(reason, move, f"not allowed in phase {state.phase}")
-    if isinstance(move, Draw):  # plumbing: dispatch on the move (the commonest first)
+    if isinstance(move, Draw):
         return _draw(state, move)
-    if isinstance(move, TurnUp):  # plumbing: dispatch on the move
+    if isinstance(move, TurnUp):
         return _turn_up(state, move.guest)
-    if state.phase in (TRUMP, COUNTER):  # plumbing: dispatch on the phase
+    if state.phase in (TRUMP, COUNTER):
         return _trump_answer(state, move)
-    if isinstance(move, (Call, Pass)):  # plumbing: dispatch on the move
+    if isinstance(move, (Call, Pass)):
         return _answer(state, str(move))
-    if isinstance(move, Race):  # plumbing: dispatch on the move
+    if isinstance(move, Race):
         return _race(state, move.seat)
-    if isinstance(move, Serve):  # plumbing: dispatch on the move
+    if isinstance(move, Serve):
         return _serve(state, move.cards)
-    if isinstance(move, Fail):  # plumbing: dispatch on the move
+    if isinstance(move, Fail):
         return _fail(state)
-    if isinstance(move, Penalty):  # plumbing: dispatch on the move
+    if isinstance(move, Penalty):
         return _penalty(state, move)
     raise IllegalMove("jd23.call.got-it", move, "unknown move")
 
@@ -663,7 +672,8 @@ def _race(state: State, seat: int | None) -> State:
     if seat is None:  # rule: jd23.call.simultaneous
         # jd23.call.simultaneous: the guest walks away and everyone draws; a caller in the
         # tie who could not have served is the case jd23.ruling.simultaneous-mistaken settles
-        unable = tuple(c for c in contenders(state) if not hand_servings(state, c))  # rule: jd23.ruling.simultaneous-mistaken
+        # rule: jd23.ruling.simultaneous-mistaken
+        unable = tuple(c for c in contenders(state) if not hand_servings(state, c))
         rule = state.setup.options.simultaneous_mistaken
         if unable and rule == STRICT:  # rule: jd23.ruling.simultaneous-mistaken
             raise RuleGap("jd23.ruling.simultaneous-mistaken",
@@ -676,7 +686,8 @@ def _race(state: State, seat: int | None) -> State:
     others = [s for s in contenders(state) if s != seat]  # rule: jd23.call.favourite-trump
     if state.setup.options.favourite_trump == "favourite-caller-first" and others:  # rule: jd23.ruling.favourite-trump
         # every other live caller is asked, whatever its hand holds, so asking reveals nothing
-        trumps = tuple("" if s in others else "-" for s in range(state.setup.players))  # rule: jd23.call.favourite-trump
+        # rule: jd23.call.favourite-trump
+        trumps = tuple("" if s in others else "-" for s in range(state.setup.players))
         return replace(state, phase=TRUMP, first=seat, trumps=trumps)
     return replace(state, phase=SERVE, first=seat)
 
@@ -721,7 +732,9 @@ def _favourite_cards(used: int, guest: str, options: Options) -> int:
     if used <= 1:  # rule: jd23.favourite.extra-card
         return used
     if options.two_favourites == STRICT:  # rule: jd23.ruling.two-favourites
-        raise RuleGap("jd23.ruling.two-favourites", f"both favourites of {guest} served together: one extra card or two?")
+        raise RuleGap(
+            "jd23.ruling.two-favourites", f"both favourites of {guest} served together: one extra card or two?"
+        )
     return used if options.two_favourites == "card-per-favourite" else 1  # rule: jd23.ruling.two-favourites
 
 
@@ -731,7 +744,8 @@ def _fail(state: State) -> State:
 
 
 def _start_penalties(state: State, seats: tuple[int, ...]) -> State:
-    """jd23.call.erroneous-penalty, each mistaken caller in seat order; an empty hand: jd23.ruling.penalty-empty-hand."""
+    """jd23.call.erroneous-penalty, each mistaken caller in seat order; an empty hand:
+    jd23.ruling.penalty-empty-hand."""
     due = []
     for seat in sorted(seats):
         if state.hands[seat]:  # rule: jd23.call.erroneous-penalty
@@ -772,9 +786,13 @@ def _favourite_draws(state: State, seat: int, count: int) -> State:
     """jd23.favourite.extra-card, never after the kitchen closed (jd23.kitchen.closes)."""
     if state.kitchen_closed:  # rule: jd23.kitchen.closes
         return _next_round(state)
-    if len(state.dessert_pile) < state.setup.players and state.setup.options.kitchen_check == STRICT:  # rule: jd23.ruling.kitchen-check
-        raise RuleGap("jd23.ruling.kitchen-check",
-                      f"a favourite's extra card is due with only {len(state.dessert_pile)} dessert(s) left, too few for everyone to draw")
+    # rule: jd23.ruling.kitchen-check
+    if len(state.dessert_pile) < state.setup.players and state.setup.options.kitchen_check == STRICT:
+        raise RuleGap(
+            "jd23.ruling.kitchen-check",
+            f"a favourite's extra card is due with only {len(state.dessert_pile)} dessert(s) left, too few for "
+            f"everyone to draw",
+        )
     if not state.dessert_pile:  # rule: jd23.kitchen.closes
         return _next_round(state)
     count = min(count, len(state.dessert_pile))
@@ -796,7 +814,8 @@ def _close_kitchen(state: State) -> State:
 
 def _close_if_short(state: State) -> State:
     """jd23.ruling.kitchen-check = whenever-short: closed as soon as a round of draws is impossible."""
-    if (state.setup.options.kitchen_check == "whenever-short" and not state.kitchen_closed  # rule: jd23.ruling.kitchen-check, jd23.kitchen.closes
+    # rule: jd23.ruling.kitchen-check, jd23.kitchen.closes
+    if (state.setup.options.kitchen_check == "whenever-short" and not state.kitchen_closed
             and len(state.dessert_pile) < state.setup.players):
         return _close_kitchen(state)
     return state
@@ -817,7 +836,9 @@ def _next_round(state: State) -> State:
 
 def scores(state: State) -> tuple[tuple[int, int, int], ...]:
     """Per seat: guests collected, desserts in hand, dirty dishes (jd23.score.guests and the tie-breaks)."""
-    return tuple((len(state.collected[i]), len(state.hands[i]), len(state.dishes[i])) for i in range(state.setup.players))
+    return tuple(
+        (len(state.collected[i]), len(state.hands[i]), len(state.dishes[i])) for i in range(state.setup.players)
+    )
 
 
 def ranking_key(score: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -845,8 +866,13 @@ def outcome(state: State) -> Outcome | None:
 def _deciding_clause(sc: tuple[tuple[int, int, int], ...], top: frozenset[int]) -> str:
     keys = [ranking_key(s) for s in sc]
     best = max(keys)
-    for depth, clause in ((1, "jd23.score.guests"), (2, "jd23.score.tiebreak-hand"), (3, "jd23.score.tiebreak-dirty-dishes")):
-        if sum(1 for k in keys if k[:depth] == best[:depth]) == 1:  # rule: jd23.score.tiebreak-hand, jd23.score.tiebreak-dirty-dishes
+    for depth, clause in (
+        (1, "jd23.score.guests"),
+        (2, "jd23.score.tiebreak-hand"),
+        (3, "jd23.score.tiebreak-dirty-dishes"),
+    ):
+        # rule: jd23.score.tiebreak-hand, jd23.score.tiebreak-dirty-dishes
+        if sum(1 for k in keys if k[:depth] == best[:depth]) == 1:
             return clause
     return "jd23.score.full-tie"
 
@@ -854,7 +880,7 @@ def _deciding_clause(sc: tuple[tuple[int, int, int], ...], top: frozenset[int]) 
 # --------------------------------------------------------------------------- views
 
 
-def observation(state: State, seat: int) -> dict[str, Any]:
+def observation(state: State, seat: int) -> dict[str, Any]:  # plumbing: JSON form of an actor
     """What ``seat`` may see: its own hand, every count, the face-up piles; never another hand
     or the order of a pile (jd23.setup.shuffle)."""
     n = state.setup.players
@@ -862,7 +888,7 @@ def observation(state: State, seat: int) -> dict[str, Any]:
     return {
         "seat": seat,
         "phase": state.phase,
-        "to_move": actor if isinstance(actor, int) else repr(actor),  # plumbing: JSON form of an actor
+        "to_move": actor if isinstance(actor, int) else repr(actor),
         "hand": list(state.hands[seat]),
         "hand_sizes": [len(h) for h in state.hands],
         "dishes": [list(d) for d in state.dishes],
@@ -885,7 +911,7 @@ def observation(state: State, seat: int) -> dict[str, Any]:
     }
 
 
-def state_vars(state: State) -> dict[str, Any]:
+def state_vars(state: State) -> dict[str, Any]:  # plumbing: JSON form of no seat
     return {
         "phase": state.phase,
         "hands": [list(h) for h in state.hands],
@@ -901,7 +927,7 @@ def state_vars(state: State) -> dict[str, Any]:
         "guest": state.guest or "",
         "answers": list(state.answers),
         "mistaken": list(state.mistaken),
-        "first": -1 if state.first is None else state.first,  # plumbing: JSON form of no seat
+        "first": -1 if state.first is None else state.first,
         "penalties": list(state.penalties),
         "draws": list(state.draws),
         "trumps": list(state.trumps),
@@ -917,64 +943,66 @@ def _cards_of(deck: Deck) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return deck.dessert_cards(), deck.guest_cards()
 
 
-def _every_dessert_once(state: State) -> str | None:
+def _every_dessert_once(state: State) -> str | None:  # plumbing: an invariant's check
     deck: Deck = state.setup.components
     seen = sorted(itertools.chain(state.dessert_pile, state.set_aside, state.floor, *state.hands, *state.dishes))
-    if tuple(seen) != _cards_of(deck)[0]:  # plumbing: an invariant's check
+    if tuple(seen) != _cards_of(deck)[0]:
         want, have = Counter(deck.dessert_cards()), Counter(seen)
         return f"desserts out of balance: {dict(have - want)} extra, {dict(want - have)} missing"
     return None
 
 
-def _every_guest_once(state: State) -> str | None:
+def _every_guest_once(state: State) -> str | None:  # plumbing: an invariant's check
     deck: Deck = state.setup.components
-    table = (state.guest,) if state.guest is not None else ()  # plumbing: an invariant's check
+    table = (state.guest,) if state.guest is not None else ()
     seen = sorted(itertools.chain(state.guest_pile, state.discards, table, *state.collected))
-    if tuple(seen) != _cards_of(deck)[1]:  # plumbing: an invariant's check
+    if tuple(seen) != _cards_of(deck)[1]:
         return "guests out of balance"
     return None
 
 
-def _closed_kitchen_is_empty(state: State) -> str | None:
-    if state.kitchen_closed and state.dessert_pile:  # plumbing: an invariant's check
+def _closed_kitchen_is_empty(state: State) -> str | None:  # plumbing: an invariant's check
+    if state.kitchen_closed and state.dessert_pile:
         return f"kitchen closed with {len(state.dessert_pile)} desserts still in the pile"
-    if state.set_aside and not state.kitchen_closed:  # plumbing: an invariant's check
+    if state.set_aside and not state.kitchen_closed:
         return "desserts set aside while the kitchen is open"
     return None
 
 
-def _guest_only_in_a_round(state: State) -> str | None:
+def _guest_only_in_a_round(state: State) -> str | None:  # plumbing: an invariant's check
     in_round = state.phase in (ANSWER, RACE, TRUMP, COUNTER, SERVE, PENALTY)
-    if in_round and state.guest is None:  # plumbing: an invariant's check
+    if in_round and state.guest is None:
         return f"phase {state.phase} without a guest on the table"
-    if state.phase in (DEAL, TURN_UP, DRAW) and state.guest is not None:  # plumbing: an invariant's check
+    if state.phase in (DEAL, TURN_UP, DRAW) and state.guest is not None:
         return f"guest {state.guest} still on the table in phase {state.phase}"
-    if state.phase == OVER and state.guest is not None and state.setup.options.guest_pile_empty == "at-next-turn-up":  # plumbing: an invariant's check
+    if state.phase == OVER and state.guest is not None and state.setup.options.guest_pile_empty == "at-next-turn-up":
         return "game over with a guest on the table"
     return None
 
 
-def _ends_only_after_running_out(state: State) -> str | None:
-    if state.phase == OVER and (state.guest_pile or not state.reshuffled):  # plumbing: an invariant's check
+def _ends_only_after_running_out(state: State) -> str | None:  # plumbing: an invariant's check
+    if state.phase == OVER and (state.guest_pile or not state.reshuffled):
         return "game over before the guest pile ran out twice"
-    if state.phase != OVER and state.reshuffled and state.phase == TURN_UP and not state.guest_pile:  # plumbing: an invariant's check
+    if state.phase != OVER and state.reshuffled and state.phase == TURN_UP and not state.guest_pile:
         return "turn-up from an empty guest pile after the reshuffle"
     return None
 
 
-def _servings_are_small(state: State) -> str | None:
+def _servings_are_small(state: State) -> str | None:  # plumbing: an invariant's check
     # every serving leaves one to three desserts; dirty dishes hold servings and penalty cards only
     for seat, (d, c) in enumerate(zip(state.dishes, state.collected)):
-        if len(c) > len(d):  # plumbing: an invariant's check
+        if len(c) > len(d):
             return f"seat {seat} collected {len(c)} guests with only {len(d)} dirty dishes"
     return None
 
 
-def _callers_are_consistent(state: State) -> str | None:
-    if state.phase == SERVE and (state.first is None or state.answers[state.first] != CALL or state.first in state.mistaken):  # plumbing: an invariant's check
+def _callers_are_consistent(state: State) -> str | None:  # plumbing: an invariant's check
+    if state.phase == SERVE and (
+        state.first is None or state.answers[state.first] != CALL or state.first in state.mistaken
+    ):
         return f"seat {state.first} serves without a standing call"
     for s in state.mistaken:
-        if state.answers[s] != CALL:  # plumbing: an invariant's check
+        if state.answers[s] != CALL:
             return f"seat {s} is mistaken without having called"
     return None
 

@@ -55,7 +55,9 @@ ASKED, HAS_FAVOURITE, NO_FAVOURITE, NOT_ASKED = 0, 1, 2, 3
 
 # parameters (rulings as small ints), indexed by P_*
 P_PLAYERS, P_MINIMAL, P_TRUMP, P_CARD_PER_FAVOURITE, P_MAITRE_D_TAKES, P_PENALTY_PILE = range(6)
-P_ALONE_ONLY, P_AT_LAST_TURN_UP, P_WHEN_EVERYONE_DRAWS, P_SHARED_WIN, P_SIMULTANEOUS_PENALTY, P_EQUAL_ODDS = range(6, 12)
+P_ALONE_ONLY, P_AT_LAST_TURN_UP, P_WHEN_EVERYONE_DRAWS, P_SHARED_WIN, P_SIMULTANEOUS_PENALTY, P_EQUAL_ODDS = range(
+    6, 12
+)
 P_STRICT = 12
 N_PARAMS = 13
 PILE_CALLER, PILE_TAKER, PILE_OUT_OF_PLAY = 0, 1, 2
@@ -119,13 +121,15 @@ def servings(hand, g, refuses, wants, full, minimal, kinds, counts, out):
                 continue
             wj = wants[g, kinds[j]]
             wij = wi | wj
-            if wij == f and (not minimal or (wi != f and wj != f)):  # rule: jd23.satisfy.tastes, jd23.ruling.spare-desserts
+            # rule: jd23.satisfy.tastes, jd23.ruling.spare-desserts
+            if wij == f and (not minimal or (wi != f and wj != f)):
                 out[k, 0], out[k, 1], out[k, 2] = kinds[i], kinds[j], -1
                 k += 1
             if minimal and wij == f:  # rule: jd23.ruling.spare-desserts (a third card would be spare)
                 continue
             for l in range(j + step, m):
-                if l == j and counts[j] < (3 if i == j else 2):  # plumbing: a dessert served no more often than the hand holds it
+                # plumbing: a dessert served no more often than the hand holds it
+                if l == j and counts[j] < (3 if i == j else 2):
                     continue
                 wl = wants[g, kinds[l]]
                 if wij | wl != f:  # rule: jd23.satisfy.tastes
@@ -154,11 +158,11 @@ def favourites_in(out, r, g, fav, alone_only):
 
 
 @njit(cache=True)
-def serve_code(out, r):
+def serve_code(out, r):  # plumbing: a missing card in the code
     """The action code of serving row ``r`` of ``out``."""
     a, b, c = out[r, 0], out[r, 1], out[r, 2]
-    b = NONE if b < 0 else b  # plumbing: a missing card in the code
-    c = NONE if c < 0 else c  # plumbing: a missing card in the code
+    b = NONE if b < 0 else b
+    c = NONE if c < 0 else c
     return C_SERVE + (a * (MAX_KINDS + 1) + b) * (MAX_KINDS + 1) + c
 
 
@@ -375,7 +379,8 @@ def _live_callers(seat, n):
 def _after_draws(sc, seat, gpile, disc, prm):
     """The last pending draw is made: jd23.ruling.kitchen-check = whenever-short closes the
     kitchen as soon as a round of draws is impossible, then the next round."""
-    if not prm[P_WHEN_EVERYONE_DRAWS] and not sc[S_CLOSED] and sc[S_PILE] < prm[P_PLAYERS]:  # rule: jd23.ruling.kitchen-check, jd23.kitchen.closes
+    # rule: jd23.ruling.kitchen-check, jd23.kitchen.closes
+    if not prm[P_WHEN_EVERYONE_DRAWS] and not sc[S_CLOSED] and sc[S_PILE] < prm[P_PLAYERS]:
         _close_kitchen(sc)
     _next_round(sc, seat, gpile, disc, prm)
 
@@ -411,21 +416,21 @@ def _favourite_draws(sc, seat, gpile, disc, draws, prm, who, count):
 
 
 @njit(cache=True)
-def _pick_card(counts, r):
+def _pick_card(counts, r):  # plumbing: walks the multiset
     """The dessert at place ``r`` of a multiset held as counts."""
     for t in range(counts.shape[0]):
-        if r < counts[t]:  # plumbing: walks the multiset
+        if r < counts[t]:
             return t
         r -= counts[t]
     return -1
 
 
 @njit(cache=True)
-def _in_pile(pile, size, t):
+def _in_pile(pile, size, t):  # plumbing: counts a dessert in the pile
     """Copies of dessert ``t`` among the first ``size`` places of ``pile``."""
     k = 0
     for i in range(size):
-        if pile[i] == t:  # plumbing: counts a dessert in the pile
+        if pile[i] == t:
             k += 1
     return k
 
@@ -510,7 +515,12 @@ def _favourite_gap(tb, deck, prm, work):
     if _live_callers(seat, n) < 2:  # rule: jd23.ruling.favourite-trump
         return False
     for s in range(n):
-        if seat[s, F_ANSWER] == CALLED and not seat[s, F_MISTAKEN] and _favourite_servings(hand, s, sc[S_GUEST], deck, prm, work) > 0:  # rule: jd23.ruling.favourite-trump
+        # rule: jd23.ruling.favourite-trump
+        if (
+            seat[s, F_ANSWER] == CALLED
+            and not seat[s, F_MISTAKEN]
+            and _favourite_servings(hand, s, sc[S_GUEST], deck, prm, work) > 0
+        ):
             return True
     return False
 
@@ -543,10 +553,12 @@ def _race_step(tb, deck, prm, work, rng):
         sc[S_TRUMPED] = 0
         for s in range(n):
             seat[s, F_TRUMP] = NOT_ASKED
-    elif prm[P_TRUMP] and k > 1:  # rule: jd23.ruling.favourite-trump (every other live caller is asked whatever its hand)
+    # rule: jd23.ruling.favourite-trump (every other live caller is asked whatever its hand)
+    elif prm[P_TRUMP] and k > 1:
         sc[S_PHASE] = TRUMP
         for s in range(n):
-            seat[s, F_TRUMP] = ASKED if _is_contender(sc, seat, s) and s != who else NOT_ASKED  # rule: jd23.call.favourite-trump
+            # rule: jd23.call.favourite-trump
+            seat[s, F_TRUMP] = ASKED if _is_contender(sc, seat, s) and s != who else NOT_ASKED
     return C_FIRST + who, 0, p
 
 
@@ -559,7 +571,8 @@ def _simultaneous(tb, deck, prm, work):
     unable = np.zeros(prm[P_PLAYERS], dtype=np.int64)
     anyone = False
     for s in range(prm[P_PLAYERS]):
-        if _is_contender(sc, seat, s) and not _can_serve(hand, s, sc[S_GUEST], deck, prm, work):  # rule: jd23.ruling.simultaneous-mistaken
+        # rule: jd23.ruling.simultaneous-mistaken
+        if _is_contender(sc, seat, s) and not _can_serve(hand, s, sc[S_GUEST], deck, prm, work):
             unable[s] = 1
             anyone = True
     if anyone and strict(prm, G_SIMULTANEOUS_MISTAKEN):  # rule: jd23.ruling.simultaneous-mistaken
@@ -699,7 +712,8 @@ def _serve(tb, prm, who, out, r, used):
     if used > 1 and strict(prm, G_TWO_FAVOURITES):  # rule: jd23.ruling.two-favourites
         _stop_at_gap(sc, G_TWO_FAVOURITES)
         return
-    extra = used if used <= 1 or prm[P_CARD_PER_FAVOURITE] else 1  # rule: jd23.favourite.extra-card, jd23.ruling.two-favourites
+    # rule: jd23.favourite.extra-card, jd23.ruling.two-favourites
+    extra = used if used <= 1 or prm[P_CARD_PER_FAVOURITE] else 1
     if extra:  # rule: jd23.favourite.extra-card
         _favourite_draws(sc, seat, gpile, disc, draws, prm, who, extra)
     else:
@@ -780,7 +794,8 @@ def _winners(seat, prm):
     n = prm[P_PLAYERS]
     best = 0
     for s in range(1, n):
-        if _better(seat, s, best):  # rule: jd23.score.guests, jd23.score.tiebreak-hand, jd23.score.tiebreak-dirty-dishes
+        # rule: jd23.score.guests, jd23.score.tiebreak-hand, jd23.score.tiebreak-dirty-dishes
+        if _better(seat, s, best):
             best = s
     mask, top = 0, 0
     for s in range(n):

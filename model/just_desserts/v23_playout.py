@@ -36,6 +36,7 @@ on the step API (``available`` is False) for more than eight players, for a deck
 than 256 kinds of dessert or guests, or for a guest wanting more than 62 tastes (the bit
 masks).
 """
+# plumbing-module: the 2.3 rules' compiled games read back; the loops in v23_loops.py decide
 
 from __future__ import annotations
 
@@ -137,7 +138,8 @@ def params(setup: Setup) -> np.ndarray:
     prm[loops.P_PENALTY_PILE] = ("caller", "taker", "out-of-play").index(o.penalty_pile)
     prm[loops.P_ALONE_ONLY] = o.favourite_with_others == "alone-only"
     prm[loops.P_AT_LAST_TURN_UP] = o.guest_pile_empty == "at-last-turn-up"
-    prm[loops.P_WHEN_EVERYONE_DRAWS] = o.kitchen_check != "whenever-short"  # rule: jd23.ruling.kitchen-check (strict never closes early either)
+    # rule: jd23.ruling.kitchen-check (strict never closes early either)
+    prm[loops.P_WHEN_EVERYONE_DRAWS] = o.kitchen_check != "whenever-short"
     prm[loops.P_SHARED_WIN] = o.full_tie == "shared-win"
     prm[loops.P_SIMULTANEOUS_PENALTY] = o.simultaneous_mistaken == "penalty"
     prm[loops.P_EQUAL_ODDS] = o.race_odds == "equal"
@@ -150,7 +152,7 @@ def available(setup: Setup) -> bool:
     for the codes (see the module docstring); the step API plays those.  Strict rulings are
     played to their gap."""
     options = setup.options
-    if not isinstance(options, Options) or not isinstance(setup.components, Deck):  # plumbing: a 2.3 setup
+    if not isinstance(options, Options) or not isinstance(setup.components, Deck):
         return False
     return 2 <= setup.players <= loops.MAX_SEATS and _fits(setup.components)  # plumbing: the codes' room
 
@@ -168,8 +170,8 @@ def encode(state: State, tab: DeckTables) -> tuple[np.ndarray, ...]:
     T, G = len(tab.desserts), len(tab.guests)
     sc = np.zeros(loops.N_SCALARS, dtype=np.int64)
     sc[loops.S_PHASE] = PHASES.index(state.phase)
-    sc[loops.S_GUEST] = -1 if state.guest is None else gi[state.guest]  # plumbing: no guest on the table
-    sc[loops.S_FIRST] = -1 if state.first is None else state.first  # plumbing: no first caller
+    sc[loops.S_GUEST] = -1 if state.guest is None else gi[state.guest]
+    sc[loops.S_FIRST] = -1 if state.first is None else state.first
     sc[loops.S_CLOSED] = state.kitchen_closed
     sc[loops.S_RESHUFFLED] = state.reshuffled
     sc[loops.S_TRUMPED] = state.trumped
@@ -185,9 +187,9 @@ def encode(state: State, tab: DeckTables) -> tuple[np.ndarray, ...]:
         seat[s, loops.F_HAND] = len(state.hands[s])
         seat[s, loops.F_DISHES] = len(state.dishes[s])
         seat[s, loops.F_COLLECTED] = len(state.collected[s])
-        seat[s, loops.F_ANSWER] = _ANSWER[state.answers[s]] if state.answers else loops.NOT_YET  # plumbing: no answers outside a round
+        seat[s, loops.F_ANSWER] = _ANSWER[state.answers[s]] if state.answers else loops.NOT_YET
         seat[s, loops.F_MISTAKEN] = s in state.mistaken
-        seat[s, loops.F_TRUMP] = _TRUMP[state.trumps[s]] if state.trumps else loops.NOT_ASKED  # plumbing: nobody asked outside a trump
+        seat[s, loops.F_TRUMP] = _TRUMP[state.trumps[s]] if state.trumps else loops.NOT_ASKED
         for c in state.hands[s]:
             hand[s, di[c]] += 1
     cards = len(state.setup.components.dessert_cards())
@@ -235,23 +237,23 @@ class Codebook(dict):
         d, g, K, S = self.tab.desserts, self.tab.guests, loops.MAX_KINDS, loops.MAX_SEATS
         fixed = {loops.C_CALL: Call(), loops.C_PASS: Pass(), loops.C_FAVOURITE: Favourite(), loops.C_FAIL: Fail(),
                  loops.C_SIMULTANEOUS: Race(None)}
-        if code in fixed:  # plumbing: decoding an action
+        if code in fixed:
             return fixed[code]
-        if code < loops.C_TURN_UP:  # plumbing: decoding an action
+        if code < loops.C_TURN_UP:
             return Race(code - loops.C_FIRST)
-        if code < loops.C_DRAW:  # plumbing: decoding an action
+        if code < loops.C_DRAW:
             return TurnUp(g[code - loops.C_TURN_UP])
-        if code < loops.C_PENALTY:  # plumbing: decoding an action
+        if code < loops.C_PENALTY:
             seat, t = divmod(code - loops.C_DRAW, K)
             return Draw(seat, d[t])
-        if code < loops.C_SERVE:  # plumbing: decoding an action
+        if code < loops.C_SERVE:
             pair, t = divmod(code - loops.C_PENALTY, K)
             taker, seat = divmod(pair, S)
             return Penalty(taker, seat, d[t])
         rest = code - loops.C_SERVE
         ab, c = divmod(rest, K + 1)
         a, b = divmod(ab, K + 1)
-        return Serve(tuple(d[x] for x in (a, b, c) if x != loops.NONE))  # plumbing: a serving of one to three cards
+        return Serve(tuple(d[x] for x in (a, b, c) if x != loops.NONE))
 
 
 @lru_cache(maxsize=32)
@@ -282,34 +284,34 @@ def play_batches(state: State, games: int, seed: int, *, debug: bool = False, pr
     """The compiled games from ``state`` as batches of codes (``prm`` and ``tab`` default to
     the setup's; the tests plant faults through them).  ValueError if a game overruns its
     capacity (never silently past the buffer)."""
-    tab = tab if tab is not None else tables(state.setup.components)  # plumbing: a planted table, else the deck's
-    prm = prm if prm is not None else params(state.setup)  # plumbing: planted parameters, else the setup's
+    tab = tab if tab is not None else tables(state.setup.components)
+    prm = prm if prm is not None else params(state.setup)
     start = encode(state, tab)
     cap = capacity(state)
     size = max(buffer, cap)
     codes = np.zeros(size, dtype=np.int32)
-    among = np.zeros(size if debug else 1, dtype=np.int32)  # plumbing: the per-step record only when debugging
-    odds = np.zeros(size if debug else 1, dtype=np.float64)  # plumbing: the per-step record only when debugging
+    among = np.zeros(size if debug else 1, dtype=np.int32)
+    odds = np.zeros(size if debug else 1, dtype=np.float64)
     ends = np.zeros(BATCH, dtype=np.int64)
     winners = np.zeros(BATCH, dtype=np.int64)
     gaps = np.zeros(BATCH, dtype=np.int64)
     for b in range(0, games, BATCH):
         left = min(BATCH, games - b)
         rng = np.array([batch_seed(seed, b // BATCH)], dtype=np.uint64)
-        while left:  # plumbing: as many compiled calls as the buffer needs
+        while left:
             played, used = loops.play(*start, prm, tab.refuses, tab.wants, tab.full, tab.fav, left, rng,
                                       codes, among, odds, debug, ends, winners, gaps, cap)
-            if played == loops.REFUSED:  # plumbing: a game longer than its bound is refused, never overrun
+            if played == loops.REFUSED:
                 raise ValueError(f"a game ran past its capacity of {cap} actions (v23_playout.capacity is wrong)")
             yield Batch(codes[:used].copy(), ends[:played].copy(), winners[:played].copy(), gaps[:played].copy(),
-                        among[:used].copy() if debug else None, odds[:used].copy() if debug else None)  # plumbing: the per-step record only when debugging
+                        among[:used].copy() if debug else None, odds[:used].copy() if debug else None)
             left -= played
 
 
 def _named(mask: int, cache: dict[int, frozenset[int]]) -> frozenset[int]:
     named = cache.get(mask)
-    if named is None:  # plumbing: one frozenset per mask
-        named = cache[mask] = frozenset(s for s in range(loops.MAX_SEATS) if mask >> s & 1)  # plumbing: the seats of a bit mask
+    if named is None:
+        named = cache[mask] = frozenset(s for s in range(loops.MAX_SEATS) if mask >> s & 1)
     return named
 
 
@@ -319,7 +321,7 @@ def random_playouts(state: State, games: int, seed: int) -> Iterator[Playout]:
     tie unless jd23.ruling.full-tie = shared-win); a game a strict ruling stopped names it
     (``gap``, see the module docstring).  The arguments are not checked here: call it through
     :func:`tablerules.model.playout.iter_games`, which does."""
-    if not available(state.setup):  # plumbing: callers ask available() first
+    if not available(state.setup):
         raise ValueError("this setup cannot be played by the compiled playout: play it through the step API")
     book = codebook(tables(state.setup.components))
     named: dict[int, frozenset[int]] = {}
@@ -327,7 +329,7 @@ def random_playouts(state: State, games: int, seed: int) -> Iterator[Playout]:
         moves = list(map(book.__getitem__, batch.codes.tolist()))
         a = 0
         for b, mask, gap in zip(batch.ends.tolist(), batch.winners.tolist(), batch.gaps.tolist()):
-            yield Playout(tuple(moves[a:b]), winners=_named(mask, named), gap=loops.GAPS[gap] if gap >= 0 else "")  # plumbing: a strict ruling's gap
+            yield Playout(tuple(moves[a:b]), winners=_named(mask, named), gap=loops.GAPS[gap] if gap >= 0 else "")
             a = b
 
 

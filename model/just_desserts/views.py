@@ -12,8 +12,8 @@ from .game import _draw_phase, _duplicated_suits, legal_moves, to_move, winner
 from .state import MAX_SERVINGS, deck_of, doorway
 
 
-def _offer_json(offer: Any) -> dict | None:
-    if offer is None:  # plumbing: JSON of an absent offer
+def _offer_json(offer: Any) -> dict | None:  # plumbing: JSON of an absent offer
+    if offer is None:
         return None
     return {"server": offer.server, "guest": offer.guest, "cards": list(offer.cards), "victim": offer.victim}
 
@@ -31,6 +31,7 @@ def open_hands(state: Any) -> list[list[str]] | None:
     return [list(h) for h in state.hands]
 
 
+# plumbing: JSON form of an actor; a seat sees its own legal moves only
 def observation(state: Any, seat: int) -> dict[str, Any]:
     """What ``seat`` may see: its own hand; other hands only as sizes (all of them once every
     dessert is in a hand, :func:`open_hands`); piles only as sizes."""
@@ -39,7 +40,7 @@ def observation(state: Any, seat: int) -> dict[str, Any]:
         "seat": seat,
         "turn": state.turn,
         "phase": state.phase,
-        "to_move": actor if isinstance(actor, int) else repr(actor),  # plumbing: JSON form of an actor
+        "to_move": actor if isinstance(actor, int) else repr(actor),
         "hand": list(state.hands[seat]),
         "hand_sizes": [len(h) for h in state.hands],
         "open_hands": open_hands(state),
@@ -52,7 +53,7 @@ def observation(state: Any, seat: int) -> dict[str, Any]:
         "dessert_discard": list(state.dessert_discard),
         "served": state.served,
         "offer": _offer_json(state.offer),
-        "legal_moves": [str(m) for m in legal_moves(state)] if actor == seat else [],  # plumbing: a seat sees its own legal moves only
+        "legal_moves": [str(m) for m in legal_moves(state)] if actor == seat else [],
     }
 
 
@@ -87,44 +88,48 @@ def state_vars(state: Any) -> dict[str, Any]:
 # --------------------------------------------------------------------------- invariants
 
 
+# plumbing: invariant jd.setup.components counts desserts on offer
 def _every_card_in_one_zone(state: Any) -> str | None:
     deck = deck_of(state)
     desserts = list(state.dessert_pile) + list(state.dessert_discard)
     for h in state.hands:
         desserts += h
-    if state.offer is not None:  # plumbing: invariant jd.setup.components counts desserts on offer
+    if state.offer is not None:
         desserts += state.offer.cards
-    if sorted(desserts) != list(deck.dessert_cards()):  # plumbing: invariant jd.setup.components
+    if sorted(desserts) != list(deck.dessert_cards()):
         return f"desserts in zones {Counter(desserts)} differ from the deck"
     guests = list(state.guest_pile) + list(state.guest_discard) + list(state.centre)
     for c in state.claimed:
         guests += c
-    if sorted(guests) != list(deck.guest_cards()):  # plumbing: invariant jd.setup.components
+    if sorted(guests) != list(deck.guest_cards()):
         return f"guests in zones {sorted(guests)} differ from the deck"
     return None
 
 
 def _one_per_suit_after_discard(state: Any) -> str | None:
-    if state.opening or state.tasks != _draw_phase(state.turn) or state.phase != "choose":  # rule: jd.ruling.opening-duplicates, jd.discard.one-per-suit (looked at when a turn starts)
+    # rule: jd.ruling.opening-duplicates, jd.discard.one-per-suit (looked at when a turn starts)
+    if state.opening or state.tasks != _draw_phase(state.turn) or state.phase != "choose":
         return None
     dup = _duplicated_suits(state)
-    return f"suits {sorted(dup)} show twice after a discard phase" if dup else None  # plumbing: invariant jd.discard.one-per-suit
+    # plumbing: invariant jd.discard.one-per-suit
+    return f"suits {sorted(dup)} show twice after a discard phase" if dup else None
 
 
-def _at_most_two_served(state: Any) -> str | None:
-    return f"{state.served} guests served in one turn" if state.served > MAX_SERVINGS else None  # plumbing: invariant jd.turn.satisfy-guests
+def _at_most_two_served(state: Any) -> str | None:  # plumbing: invariant jd.turn.satisfy-guests
+    return f"{state.served} guests served in one turn" if state.served > MAX_SERVINGS else None
 
 
-def _no_unnoticed_win(state: Any) -> str | None:
-    if state.phase != "over" and winner(state) is not None:  # plumbing: invariant jd.win.any-time
+def _no_unnoticed_win(state: Any) -> str | None:  # plumbing: invariant jd.win.any-time
+    if state.phase != "over" and winner(state) is not None:
         return "a player holds a winning set but the game goes on"
     return None
 
 
+# plumbing: invariant jd.poach.one-opportunity; invariant: a window has an offer
 def _poach_limits(state: Any) -> str | None:
-    if state.poach not in ("", "done", "blocked"):  # plumbing: invariant jd.poach.one-opportunity
+    if state.poach not in ("", "done", "blocked"):
         return f"bad poach state {state.poach!r}"
-    if state.phase == "window" and state.offer is None:  # plumbing: invariant: a window has an offer
+    if state.phase == "window" and state.offer is None:
         return "an answer window without an offer"
     return None
 

@@ -63,7 +63,8 @@ def _exhaustive_default(ctx: Context) -> CheckResult:
         if longest.isdigit() and int(longest) > bound + dealt:
             ok = False
             longest += f" EXCEEDS the proved bound {bound} + {dealt}"
-        rows.append((f"{n} players, {tiles.name}", r.summary + f"; reach-end: {dict(r.rows).get('every state can reach an end')}; "
+        rows.append((f"{n} players, {tiles.name}", r.summary + f"; reach-end: "
+                                                               f"{dict(r.rows).get('every state can reach an end')}; "
                      f"longest {longest} (proved bound {bound} seat moves + {dealt} reveals)"))
     findings = [f for r in results for f in r.findings]
     return CheckResult("dishes", "explore small tile sets exhaustively (default rulings)", PASS if ok else FAIL,

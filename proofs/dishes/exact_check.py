@@ -48,12 +48,18 @@ def _complete(ctx: Context) -> CheckResult:
                          f"{'complete' if sol.complete else 'INCOMPLETE'}: {sol.total('table_states'):,} table states "
                          f"({sol.total('up_to_colours_and_kinds'):,} up to colours and kinds), "
                          f"{sol.total('terminal_states'):,} endings scored, longest game {longest} actions "
-                         f"(proved bound {bound}); invariants over {sol.total('nodes'):,} engine states: {_violations(sol)}"))
+                         f"(proved bound {bound}); invariants over {sol.total('nodes'):,} engine states: "
+                         f"{_violations(sol)}"))
     finally:
         run.close()
-    return CheckResult("dishes", "exact engine: every state of larger tile sets (default rulings, every deal)",
-                       PASS if ok else FAIL, f"{len(rows)} configurations, " + ("all complete, nothing broken" if ok else "problems found"),
-                       rows, seconds=time.perf_counter() - t0)
+    return CheckResult(
+        "dishes",
+        "exact engine: every state of larger tile sets (default rulings, every deal)",
+        PASS if ok else FAIL,
+        f"{len(rows)} configurations, " + ("all complete, nothing broken" if ok else "problems found"),
+        rows,
+        seconds=time.perf_counter() - t0,
+    )
 
 
 def _box(ctx: Context) -> CheckResult:
@@ -73,9 +79,14 @@ def _box(ctx: Context) -> CheckResult:
                          f"every state with at most {expanded - 1} actions: {_violations(sol)}"))
     finally:
         run.close()
-    return CheckResult("dishes", "exact engine: the boxed game level by level (budget in engine states)",
-                       PASS if ok else FAIL, "every deal, default rulings; " + ("nothing broken" if ok else "invariants broken"),
-                       rows, seconds=time.perf_counter() - t0)
+    return CheckResult(
+        "dishes",
+        "exact engine: the boxed game level by level (budget in engine states)",
+        PASS if ok else FAIL,
+        "every deal, default rulings; " + ("nothing broken" if ok else "invariants broken"),
+        rows,
+        seconds=time.perf_counter() - t0,
+    )
 
 
 def checks(ctx: Context) -> list[CheckItem]:

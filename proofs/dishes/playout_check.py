@@ -53,13 +53,20 @@ def _playouts(ctx: Context) -> CheckResult:
         problem = replay_problem(RULES, start, games)
         ok &= problem is None
         actions = sum(len(g.moves) for g in games)
-        rows.append((f"{players} players, box: replayed on the model",
-                     f"{len(games):,} games, {actions:,} actions: " + (problem or "every action legal, every ending as the model says")))
+        rows.append(
+            (
+                f"{players} players, box: replayed on the model",
+                f"{len(games):,} games, {actions:,} actions: "
+                + (problem or "every action legal, every ending as the model says"),
+            )
+        )
     many = ctx.states(40_000)
     for players, tiles in SOLVED_HERE:
         setup = RULES.setup(players, Options(), tiles)
         exact = solve(registry.kernel("dishes", setup)).random_play
-        text, fine = frequency_problem(random_playouts(RULES, RULES.new_game(setup), many, seed=seed), exact.among_losers)
+        text, fine = frequency_problem(
+            random_playouts(RULES, RULES.new_game(setup), many, seed=seed), exact.among_losers
+        )
         ok &= fine
         rows.append((f"{players} players, {tiles.name}: {many:,} games against the exact values", text))
     box = RULES.setup(2, Options(), Tiles())

@@ -91,7 +91,10 @@ def pass_cycle(n: int, tiles: int) -> tuple[bool, str]:
     s.add(cs[-1] == c, ks[-1] == k, seats[-1] == seat)
     if s.check() == z3.sat:
         m = s.model()
-        return True, f"from c={m[c]} clean tiles, k={m[k]} piles, seat {m[seat]} to move, {n} passes return to the same state"
+        return (
+            True,
+            f"from c={m[c]} clean tiles, k={m[k]} piles, seat {m[seat]} to move, {n} passes return to the same state",
+        )
     return False, "no cycle of passes"
 
 
@@ -122,8 +125,15 @@ def termination() -> ProofResult:
     rows.append(("any n >= 2 (symbolic, turn move)", "proved" if sym else "NOT proved"))
     cycle, detail = pass_cycle(2, 12)
     rows.append(("voluntary-pass = allowed", f"no bound: {detail}" if cycle else "no pass cycle found"))
-    return ProofResult("dishes", "termination", ("dishes.end.no-moves", "dishes.play.one-move", "dishes.ruling.stuck-player"),
-                       "proved" if ok else "counterexample", "every game ends (default rulings)", rows, {"bounds": bounds})
+    return ProofResult(
+        "dishes",
+        "termination",
+        ("dishes.end.no-moves", "dishes.play.one-move", "dishes.ruling.stuck-player"),
+        "proved" if ok else "counterexample",
+        "every game ends (default rulings)",
+        rows,
+        {"bounds": bounds},
+    )
 
 
 def ranking_sym(n, c, k, p):
@@ -174,21 +184,34 @@ def example_solver(colour_model: str, deal: str, movable: str) -> tuple[z3.Solve
     # Colour model (dishes.ruling.colour-model).
     if colour_model == "four-sets":
         for t in TYPES:
-            s.assert_and_track(colour[("Ania", t)] != colour[("Krzys", t)], f"colour-model four-sets: one {t} per colour")
+            s.assert_and_track(
+                colour[("Ania", t)] != colour[("Krzys", t)], f"colour-model four-sets: one {t} per colour"
+            )
     elif colour_model == "layout-sets":
         for pl in PLAYERS:
             for t in TYPES[1:]:
-                s.assert_and_track(colour[(pl, t)] == colour[(pl, TYPES[0])], f"colour-model layout-sets: {pl}'s {t} has the colour of the {TYPES[0]}")
-        s.assert_and_track(colour[("Ania", TYPES[0])] != colour[("Krzys", TYPES[0])], "colour-model layout-sets: two layouts, two colours")
+                s.assert_and_track(
+                    colour[(pl, t)] == colour[(pl, TYPES[0])],
+                    f"colour-model layout-sets: {pl}'s {t} has the colour of the {TYPES[0]}",
+                )
+        s.assert_and_track(
+            colour[("Ania", TYPES[0])] != colour[("Krzys", TYPES[0])],
+            "colour-model layout-sets: two layouts, two colours",
+        )
     # Deal for two players (dishes.ruling.deal-2-players).
     if deal == "colour-sets":
         a, b = z3.Ints("set_a set_b")
         for x in tiles:
-            s.assert_and_track(z3.Or(colour[x] == a, colour[x] == b), f"deal colour-sets: {x[0]}'s {x[1]} is one of two colours")
+            s.assert_and_track(
+                z3.Or(colour[x] == a, colour[x] == b), f"deal colour-sets: {x[0]}'s {x[1]} is one of two colours"
+            )
     # Ania's turns (dishes.play.turn-own-tile): exactly her clean tiles.
     for t in TYPES:
         x = ("Ania", t)
-        s.assert_and_track(z3.Not(dirty[x]) == (x in CLEAN_IN_EXAMPLE), f"example: Ania {'may' if x in CLEAN_IN_EXAMPLE else 'may not'} turn her {t}")
+        s.assert_and_track(
+            z3.Not(dirty[x]) == (x in CLEAN_IN_EXAMPLE),
+            f"example: Ania {'may' if x in CLEAN_IN_EXAMPLE else 'may not'} turn her {t}",
+        )
 
     def may_move(x) -> z3.BoolRef:
         if movable == "any-stack":

@@ -98,9 +98,16 @@ def _explore_combinations(ctx: Context) -> CheckResult:
         rows.append((_combo_label(combo), f"{r.summary}; reach-end: {d.get('every state can reach an end', 'n/a')}; "
                                           f"ends: {d.get('outcomes (terminal states)', '-')}"))
         rows += [(f"  {kind}", d[kind]) for kind in (CYCLE, CLOSED) if kind in d]
-    return CheckResult(RULESET, "explore the advanced rules alone and together on jd-rivals, 2 players",
-                       PASS if ok else FAIL, f"{sum(1 for r in rows if not r[0].startswith(' '))} combinations" + (", all complete" if ok else ", problems found"),
-                       rows, findings, time.perf_counter() - t0)
+    return CheckResult(
+        RULESET,
+        "explore the advanced rules alone and together on jd-rivals, 2 players",
+        PASS if ok else FAIL,
+        f"{sum(1 for r in rows if not r[0].startswith(' '))} combinations"
+        + (", all complete" if ok else ", problems found"),
+        rows,
+        findings,
+        time.perf_counter() - t0,
+    )
 
 
 ADVANCED_RULINGS = ("jd.ruling.answer-order", "jd.ruling.plain-block-vs-surprise", "jd.ruling.victim-tip-on-surprise",
@@ -114,7 +121,8 @@ NOT_EXPLORED_ALONE = {
     "jd.ruling.no-serving-possible": "the endless-play proof on jd-famine",
     "jd.ruling.matching-pair": "the readings never part (a unit test and the win rule)",
     "jd.ruling.score-full-tie": "it only relabels a tied end: unit test",
-    "jd.ruling.turn-direction": "with two players both directions give the other seat: its witness (3 players) and a unit test",
+    "jd.ruling.turn-direction": "with two players both directions give the other seat: its witness (3 players) and a "
+                                "unit test",
 }
 """Rulings whose other alternatives the exploration on jd-rivals leaves out, and where they are checked."""
 
@@ -144,7 +152,9 @@ def advanced_alternatives() -> list[tuple[str, str]]:
     return _alternatives(True)
 
 
-def explore_alternative(ruling_id: str, alternative: str, ctx: Context, combo: dict[str, bool] | None = None) -> CheckResult:
+def explore_alternative(
+    ruling_id: str, alternative: str, ctx: Context, combo: dict[str, bool] | None = None
+) -> CheckResult:
     """One ruling alternative (all else default), explored to the end on jd-rivals for 2 players."""
     name = next(f.name for f in dataclasses.fields(Options) if f.metadata.get("ruling") == ruling_id)
     setup = RULES.setup(2, Options(**{name: alternative}, **(combo or {})), embedded_deck("jd-rivals"))
@@ -185,7 +195,8 @@ STRICT_RUNS = (
     (("jd.ruling.victim-tip-on-surprise",), (CROWD_ALL,)),
     (("jd.ruling.no-serving-possible",), (FAMINE_2P,)),
 )
-"""Which strict rulings are switched on together, and where they are looked for: (deck, players, all advanced rules on?)."""
+"""Which strict rulings are switched on together, and where they are looked for: (deck, players, all advanced
+rules on?)."""
 
 
 def _strict(ctx: Context) -> CheckResult:
@@ -216,7 +227,9 @@ def _strict(ctx: Context) -> CheckResult:
             gaps = [f for f in fs if f.kind == "gap"]
             reached |= {f.key for f in gaps}
             found = ", ".join(f"{f.key.split('.ruling.')[-1]} after {len(f.trace)} steps" for f in gaps) or "none"
-            texts.append(f"{name} {n}p{' all options' if advanced else ''}: {found}" + ("" if ex.complete else " (partial)"))
+            texts.append(
+                f"{name} {n}p{' all options' if advanced else ''}: {found}" + ("" if ex.complete else " (partial)")
+            )
         rows.append((label, "; ".join(texts)))
     missing = sorted({f.metadata["ruling"] for f in strictable} - reached)
     rows.append(("strict rulings never reached", ", ".join(missing) or "none"))
@@ -327,10 +340,23 @@ def checks(ctx: Context) -> list[CheckItem]:
         proof_item(RULESET, "guest-supply-needs-three-players", proofs.guest_supply_players),
         proof_item(RULESET, "answer-order-matters", _answer_order),
         *_deck_fact_items(),
-        *([] if ctx.quick else [CheckItem(RULESET, "explore the basic game on jd-two-suits, 2 players (exhaustive)",
-                                          _explore_basic("jd-two-suits"))]),
-        CheckItem(RULESET, "explore the basic game on jd-one-suit, 2 players (exhaustive)", _explore_basic("jd-one-suit")),
-        CheckItem(RULESET, "explore the advanced rules alone and together on jd-rivals, 2 players", _explore_combinations),
+        *(
+            []
+            if ctx.quick
+            else [
+                CheckItem(
+                    RULESET,
+                    "explore the basic game on jd-two-suits, 2 players (exhaustive)",
+                    _explore_basic("jd-two-suits"),
+                )
+            ]
+        ),
+        CheckItem(
+            RULESET, "explore the basic game on jd-one-suit, 2 players (exhaustive)", _explore_basic("jd-one-suit")
+        ),
+        CheckItem(
+            RULESET, "explore the advanced rules alone and together on jd-rivals, 2 players", _explore_combinations
+        ),
         CheckItem(RULESET, "every other ruling alternative explored on jd-rivals, 2 players", _every_alternative),
         CheckItem(RULESET, "strict mode: every gap is a registered ruling", _strict),
         proof_item(RULESET, "play-on-has-traps", _play_on_traps),

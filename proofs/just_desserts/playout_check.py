@@ -39,8 +39,13 @@ def _run(ctx: Context) -> CheckResult:
         problem = replay_problem(RULES, start, games)
         ok &= problem is None
         actions = sum(len(g.moves) for g in games)
-        rows.append((f"{name}, {players} players, all advanced rules",
-                     f"{len(games):,} games, {actions:,} actions: " + (problem or "every action legal, every ending as the model says")))
+        rows.append(
+            (
+                f"{name}, {players} players, all advanced rules",
+                f"{len(games):,} games, {actions:,} actions: "
+                + (problem or "every action legal, every ending as the model says"),
+            )
+        )
     return CheckResult("just-desserts", NAME, PASS if ok else FAIL,
                        "every game replays" if ok else "a playout disagrees", rows, seconds=time.perf_counter() - t0)
 

@@ -66,8 +66,12 @@ def most_guests_without_win(suits: int, per_suit: int) -> tuple[int, list[str]]:
 def max_guests_without_win(suits: int = 6, per_suit: int = 4) -> ProofResult:
     best, core = most_guests_without_win(suits, per_suit)
     return ProofResult(
-        RULESET, "max-guests-without-win", WIN_CLAUSES, f"proved: {best}",
-        f"{suits} suits of {per_suit}: {best} guests possible without a win, {best + 1} impossible (core: {', '.join(core)})",
+        RULESET,
+        "max-guests-without-win",
+        WIN_CLAUSES,
+        f"proved: {best}",
+        f"{suits} suits of {per_suit}: {best} guests possible without a win, {best + 1} impossible (core: "
+        f"{', '.join(core)})",
         rows=[("most guests without a win", str(best)), ("unsat core for one more", ", ".join(core))],
         data={"max": best, "core": core},
     )
@@ -132,13 +136,27 @@ def deck_facts(deck: Deck, label: str) -> list[ProofResult]:
     """The deck facts as proof results named `<fact>@<label>`."""
     out = []
     bad = favourites_alone(deck)
-    out.append(ProofResult(RULESET, f"favourites-satisfy@{label}", ("jd.tip.favourite", "jd.ruling.tip-count"),
-                           "holds" if not bad else "fails", "; ".join(bad) or "every favourite alone satisfies its guest",
-                           data={"breakers": bad}))
+    out.append(
+        ProofResult(
+            RULESET,
+            f"favourites-satisfy@{label}",
+            ("jd.tip.favourite", "jd.ruling.tip-count"),
+            "holds" if not bad else "fails",
+            "; ".join(bad) or "every favourite alone satisfies its guest",
+            data={"breakers": bad},
+        )
+    )
     unsat = [g.name for g in deck.guests if not satisfiable(deck, g.id)]
-    out.append(ProofResult(RULESET, f"every-guest-satisfiable@{label}", ("jd.serve.satisfies",),
-                           "holds" if not unsat else "fails", ", ".join(unsat) or "some dessert set satisfies every guest",
-                           data={"breakers": unsat}))
+    out.append(
+        ProofResult(
+            RULESET,
+            f"every-guest-satisfiable@{label}",
+            ("jd.serve.satisfies",),
+            "holds" if not unsat else "fails",
+            ", ".join(unsat) or "some dessert set satisfies every guest",
+            data={"breakers": unsat},
+        )
+    )
     aces = sum(d.copies for d in deck.desserts if len(d.tastes) == 1)
     out.append(ProofResult(RULESET, f"buffet-possible@{label}", ("jd.buffet.aces",),
                            "holds" if aces >= 4 else "fails", f"{aces} single-taste desserts", data={"aces": aces}))
@@ -243,7 +261,8 @@ def answer_order(max_states: int = 200_000, write: bool = False) -> ProofResult:
                            f"no race whose result depends on the order among the first {max_states:,} states")
     witness = {
         "about": "Witnesses for jd.ruling.answer-order: traces from a new game into answer races whose result "
-                 "depends on who answers first. Setup: 3 players, deck jd-crowd, all advanced options, default rulings.",
+                 "depends on who answers first. Setup: 3 players, deck jd-crowd, all advanced options, default "
+                 "rulings.",
         "ruleset": RULESET, "deck": "jd-crowd", "players": 3,
         "options": {"poaching": True, "buffet": True, "surprise-parties": True},
         "witnesses": {label: _witness(f, label) for label, f in found.items() if f is not None},
@@ -283,7 +302,12 @@ def _trap_trace(options: Any) -> dict[str, Any] | None:
     if not gr.traps:
         return None
     _, steps, states = ex.trace(gr.trap_example)
-    return {"moves": [s.move for s in steps], "traps": gr.traps, "states": ex.states, "last_state": state_vars(states[-1])}
+    return {
+        "moves": [s.move for s in steps],
+        "traps": gr.traps,
+        "states": ex.states,
+        "last_state": state_vars(states[-1]),
+    }
 
 
 def all_claimed_traps(write: bool = False) -> ProofResult:
@@ -304,8 +328,15 @@ def all_claimed_traps(write: bool = False) -> ProofResult:
     if write:
         write_atomic(witness_path().parent.joinpath(TRAP_WITNESS), json.dumps(witness, indent=1) + "\n")
     status = "traps" if all(found.values()) else "no traps"
-    rows = [(k, f"{v['traps']:,} trap states of {v['states']:,}; shortest trace {len(v['moves'])} moves" if v else "no trap")
-            for k, v in found.items()]
+    rows = [
+        (
+            k,
+            f"{v['traps']:,} trap states of {v['states']:,}; shortest trace {len(v['moves'])} moves"
+            if v
+            else "no trap",
+        )
+        for k, v in found.items()
+    ]
     return ProofResult(RULESET, "play-on-has-traps", clauses, status,
                        f"witness spec/witnesses/{TRAP_WITNESS}", rows=rows, data={"witness": witness})
 
@@ -386,7 +417,8 @@ def endless_play(write: bool = False) -> ProofResult:
             ("default (faq-score)", "none found" if default["moves"] is None else
              f"FOUND: {default['closed_states']} states after {len(default['moves'])} moves")]
     for label, r in (("play-on", play_on), ("default (faq-score)", default)):
-        rows.append((f"{label} searched", f"{r['states']:,} states breadth-first; {r['completed']} of {r['candidates']} "
+        rows.append((f"{label} searched", f"{r['states']:,} states breadth-first; {r['completed']} of "
+                                          f"{r['candidates']} "
                                           "candidates (every dessert in a hand) explored to the end"))
     witness = {
         "about": "Witness for jd.ruling.no-serving-possible: with the play-on alternative, the shortest trace "

@@ -153,7 +153,9 @@ def replay_witness(doc: dict[str, Any]) -> str | None:
 # --------------------------------------------------------------------------- check items
 
 
-def _explore_item(name: str, options: jd.Options, deck_name: str, states: int | None, graph: bool, players: int = 2) -> CheckItem:
+def _explore_item(
+    name: str, options: jd.Options, deck_name: str, states: int | None, graph: bool, players: int = 2
+) -> CheckItem:
     """An exploration: exhaustive when ``states`` is None, else budgeted at that many states."""
     def run(ctx: Context) -> CheckResult:
         setup = RULES.setup(players, options, embedded_deck(deck_name))
@@ -209,10 +211,14 @@ def _witness_item() -> CheckItem:
                 continue
             doc = load_witness(path)
             problem = replay_witness(doc)
-            rows.append((path.name, f"{len(doc['moves'])} moves on {doc['setup']['deck']}: " + (problem or "raises " + rid)))
+            rows.append(
+                (path.name, f"{len(doc['moves'])} moves on {doc['setup']['deck']}: " + (problem or "raises " + rid))
+            )
             if problem:
                 bad.append(f"{path.name}: {problem}")
-        summary = f"{len(rows) - len(bad)} of {len(strict_rulings())} witnesses replay" + (": " + "; ".join(bad) if bad else "")
+        summary = f"{len(rows) - len(bad)} of {len(strict_rulings())} witnesses replay" + (
+            ": " + "; ".join(bad) if bad else ""
+        )
         return CheckResult(RULESET, name, FAIL if bad else PASS, summary, rows, seconds=time.perf_counter() - t0)
 
     return CheckItem(RULESET, name, run)
@@ -220,14 +226,34 @@ def _witness_item() -> CheckItem:
 
 def checks(ctx: Context) -> list[CheckItem]:
     items = [
-        *([] if ctx.quick else [_explore_item(f"explore defaults ({DEFAULT_DECK}, 2 players)", jd.Options(), DEFAULT_DECK,
-                                              None, graph=True)]),
-        _explore_item(f"explore second alternatives ({DEFAULT_DECK}, 2 players)", other_alternatives(1), DEFAULT_DECK, None, graph=True),
-        _explore_item(f"explore second alternatives, penalty out of play ({DEFAULT_DECK}, 2 players)",
-                      dataclasses.replace(other_alternatives(1), penalty_pile="out-of-play"), DEFAULT_DECK, None, graph=True),
+        *(
+            []
+            if ctx.quick
+            else [
+                _explore_item(
+                    f"explore defaults ({DEFAULT_DECK}, 2 players)", jd.Options(), DEFAULT_DECK, None, graph=True
+                )
+            ]
+        ),
+        _explore_item(
+            f"explore second alternatives ({DEFAULT_DECK}, 2 players)",
+            other_alternatives(1),
+            DEFAULT_DECK,
+            None,
+            graph=True,
+        ),
+        _explore_item(
+            f"explore second alternatives, penalty out of play ({DEFAULT_DECK}, 2 players)",
+            dataclasses.replace(other_alternatives(1), penalty_pile="out-of-play"),
+            DEFAULT_DECK,
+            None,
+            graph=True,
+        ),
         _strict_item(),
         _witness_item(),
-        _explore_item("explore defaults (v23-crowd, 2 players, bounded)", jd.Options(), "v23-crowd", 40_000, graph=False),
+        _explore_item(
+            "explore defaults (v23-crowd, 2 players, bounded)", jd.Options(), "v23-crowd", 40_000, graph=False
+        ),
         _dealt_item("explore defaults from two fixed deals (v23-tips, 3 players, bounded)", "v23-tips", 3, 50_000),
     ]
     items.append(proof_item(RULESET, "rounds-bounded", facts.rounds_bounded))

@@ -40,8 +40,10 @@ def alternatives(position: int) -> jd.Options:
     fewer): positions 0, 1 and 2 together play every non-strict alternative."""
     values = {}
     for f in dataclasses.fields(jd.Options):
-        alts = [a for a in f.metadata["alternatives"] if a != STRICT]  # plumbing: strict stops play; the step API plays it
-        values[f.name] = alts[position] if position < len(alts) else alts[0]  # plumbing: the default where a ruling has fewer alternatives
+        # plumbing: strict stops play; the step API plays it
+        alts = [a for a in f.metadata["alternatives"] if a != STRICT]
+        # plumbing: the default where a ruling has fewer alternatives
+        values[f.name] = alts[position] if position < len(alts) else alts[0]
     return jd.Options(**values)
 
 
@@ -69,7 +71,9 @@ def step_problem(state: jd.State, batch: fast.Batch) -> str | None:
             return f"game {game}: not over after its {end - a} actions"
         named = frozenset(i for i in range(state.setup.players) if mask >> i & 1)
         if RULES.outcome(s).winners != named:  # plumbing: checks a playout
-            return f"game {game}: the playout names winners {sorted(named)}, the model {sorted(RULES.outcome(s).winners)}"
+            return (
+                f"game {game}: the playout names winners {sorted(named)}, the model {sorted(RULES.outcome(s).winners)}"
+            )
         a = end
     return None
 
@@ -124,8 +128,17 @@ def _playouts(ctx: Context) -> CheckResult:
             problem = problem or step_problem(start, batch)
         ok &= problem is None
         actions = sum(len(g.moves) for g in games)
-        rows.append((label, f"{len(games):,} games, {actions:,} actions replayed; {stepped:,} games step by step: "
-                     + (problem or "every action legal, every choice and chance as the model lists it, every ending as the model says")))
+        rows.append(
+            (
+                label,
+                f"{len(games):,} games, {actions:,} actions replayed; {stepped:,} games step by step: "
+                + (
+                    problem
+                    or "every action legal, every choice and chance as the model lists it, every ending as the model "
+                       "says"
+                ),
+            )
+        )
     return CheckResult(RULES.id, NAME, PASS if ok else FAIL,
                        "every game replays, every step as the model offers it" if ok else "a playout disagrees",
                        rows, seconds=time.perf_counter() - t0)

@@ -26,7 +26,10 @@ HOLDS, FAILS = "holds", "fails"
 
 def _result(name: str, deck: Deck, clause: str, claim: str, breakers: tuple, witnesses: tuple = ()) -> ProofResult:
     status = FAILS if breakers else HOLDS
-    rows = [("deck", f"{deck.name} ({len(deck.dessert_cards())} desserts, {len(deck.guests)} guests)"), ("claim", claim)]
+    rows = [
+        ("deck", f"{deck.name} ({len(deck.dessert_cards())} desserts, {len(deck.guests)} guests)"),
+        ("claim", claim),
+    ]
     if breakers:
         rows.append(("broken by", ", ".join(_names(deck, breakers))))
     if witnesses:
@@ -154,7 +157,10 @@ def rounds_bounded() -> ProofResult:
         return z3.If(r, p, 2 * p + d)
 
     def base(s: z3.Solver) -> None:
-        s.assert_and_track(z3.And(G >= 1, p >= 0, d >= 0, c >= 0, p + d + c == G), "jd23.setup.shuffle#guests-in-pile-discards-or-collected")
+        s.assert_and_track(
+            z3.And(G >= 1, p >= 0, d >= 0, c >= 0, p + d + c == G),
+            "jd23.setup.shuffle#guests-in-pile-discards-or-collected",
+        )
 
     rows = []
     # a round
@@ -167,7 +173,12 @@ def rounds_bounded() -> ProofResult:
                        "jd23.round.five-endings#served-or-discarded")
     s.assert_and_track(rank(p2, d2, r2) > rank(p, d, r) - 1, "claim-negated#rank-drops-each-round")
     round_ok = s.check() == z3.unsat
-    rows.append(("each round lowers the rank", "unsat: " + ", ".join(sorted(str(x) for x in s.unsat_core())) if round_ok else f"sat: {s.model()}"))
+    rows.append(
+        (
+            "each round lowers the rank",
+            "unsat: " + ", ".join(sorted(str(x) for x in s.unsat_core())) if round_ok else f"sat: {s.model()}",
+        )
+    )
     # the reshuffle
     s = z3.Solver()
     s.set(unsat_core=True)
@@ -176,7 +187,12 @@ def rounds_bounded() -> ProofResult:
     s.assert_and_track(z3.And(p2 == d, d2 == 0, c2 == c, r2), "jd23.guests.reshuffle-once#discards-become-the-pile")
     s.assert_and_track(rank(p2, d2, r2) > rank(p, d, r), "claim-negated#rank-does-not-rise")
     shuffle_ok = s.check() == z3.unsat
-    rows.append(("the reshuffle does not raise it", "unsat: " + ", ".join(sorted(str(x) for x in s.unsat_core())) if shuffle_ok else f"sat: {s.model()}"))
+    rows.append(
+        (
+            "the reshuffle does not raise it",
+            "unsat: " + ", ".join(sorted(str(x) for x in s.unsat_core())) if shuffle_ok else f"sat: {s.model()}",
+        )
+    )
     # start value and floor
     s = z3.Solver()
     base(s)
@@ -184,6 +200,11 @@ def rounds_bounded() -> ProofResult:
     start_ok = s.check() == z3.unsat
     rows.append(("it starts at 2G and is never negative", "unsat" if start_ok else f"sat: {s.model()}"))
     ok = round_ok and shuffle_ok and start_ok
-    clauses = ("jd23.round.turn-up-guest", "jd23.round.five-endings", "jd23.guests.reshuffle-once", "jd23.end.second-exhaustion")
+    clauses = (
+        "jd23.round.turn-up-guest",
+        "jd23.round.five-endings",
+        "jd23.guests.reshuffle-once",
+        "jd23.end.second-exhaustion",
+    )
     detail = "at most 2 x guests rounds in any game on any deck" if ok else "the ranking argument fails"
     return ProofResult(RULESET, "rounds-bounded", clauses, PROVED if ok else COUNTEREXAMPLE, detail, rows)

@@ -93,7 +93,9 @@ def load_register(ruleset: str) -> dict[str, Triaged]:
         if unknown or "id" not in entry or bool(entry.get("ruling")) == bool(entry.get("equivalent")):
             raise ValueError(f"{path}: mutant[{i}]: needs id and exactly one of ruling, equivalent"
                              + (f" (unknown keys: {', '.join(sorted(unknown))})" if unknown else ""))
-        out[entry["id"]] = Triaged(entry["id"], entry.get("ruling", ""), entry.get("equivalent", ""), entry.get("reason", ""))
+        out[entry["id"]] = Triaged(
+            entry["id"], entry.get("ruling", ""), entry.get("equivalent", ""), entry.get("reason", "")
+        )
     return out
 
 
@@ -414,7 +416,11 @@ def _strict_gap(run: Run, detail: str) -> str:
 
     for f in dataclasses.fields(run.setup.options):
         rid = f.metadata.get("ruling")
-        if rid and getattr(run.setup.options, f.name) == "strict" and re.search(rf"'{re.escape(rid)}'|\b{re.escape(rid)}\b", detail):
+        if (
+            rid
+            and getattr(run.setup.options, f.name) == "strict"
+            and re.search(rf"'{re.escape(rid)}'|\b{re.escape(rid)}\b", detail)
+        ):
             return rid
     return ""
 
@@ -502,7 +508,8 @@ def mutation_check_item(ruleset_id: str):
         rows += [(f"UNREGISTERED {r.source.mutant.where}", f"{r.source.mutant.description[:60]}: {r.verdict.detail} "
                   f"after {len(r.verdict.trace)} steps on {r.verdict.run}") for r in cov.unregistered()]
         rows.append(("budget", budget.text()))
-        rows.append(("again", f"tablerules mutants {ruleset_id} --every {budget.every} --record-states {budget.record_states} "
+        rows.append(("again", f"tablerules mutants {ruleset_id} --every {budget.every} --record-states "
+                              f"{budget.record_states} "
                               f"--states {budget.mutant.states}" + (f" --seed {seed}" if seed else "")))
         summary = (f"{counts['mutants']:,} mutants: {counts['killed']:,} killed, {counts['equivalent']:,} equivalent, "
                    f"{counts['not reached']:,} not reached, {counts['uncovered']:,} uncovered "

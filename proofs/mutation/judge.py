@@ -108,7 +108,11 @@ class _Judge:
     def differs(self, run: Run, s: Any, ref: Any, sig: Any, path: tuple[Step, ...], ways: list) -> Verdict | None:
         if sig[0][0] == "error":
             return Verdict("", CRASHED, sig[0][1], run.label, path, f"the mutant raised {sig[0][1]}")
-        gaps = [sig[0][1]] if sig[0][0] == "gap" else [t.detail for _m, _p, t in ways if isinstance(t, Stopped) and t.kind == "gap"]
+        gaps = (
+            [sig[0][1]]
+            if sig[0][0] == "gap"
+            else [t.detail for _m, _p, t in ways if isinstance(t, Stopped) and t.kind == "gap"]
+        )
         for ruling_id in gaps:
             if not gap_allowed(run.setup, ruling_id):
                 return Verdict("", KILLED, GAP_CONTRACT, run.label, path,

@@ -111,7 +111,9 @@ def _test_of(node: ast.AST) -> list[tuple[str, ast.expr, Any]]:
     """(kind, test expression, setter) for the decision tests held directly by ``node``."""
     out: list[tuple[str, ast.expr, Any]] = []
     if isinstance(node, (ast.If, ast.While)):
-        out.append(("while" if isinstance(node, ast.While) else "if", node.test, lambda e, n=node: setattr(n, "test", e)))
+        out.append(
+            ("while" if isinstance(node, ast.While) else "if", node.test, lambda e, n=node: setattr(n, "test", e))
+        )
     elif isinstance(node, ast.IfExp):
         out.append(("conditional", node.test, lambda e, n=node: setattr(n, "test", e)))
     elif isinstance(node, ast.comprehension):
@@ -124,7 +126,9 @@ def _test_of(node: ast.AST) -> list[tuple[str, ast.expr, Any]]:
 
 def _is_predicate(value: ast.expr | None) -> bool:
     """A returned truth value: a comparison, a negation, ``and`` / ``or``, or any() / all()."""
-    if isinstance(value, (ast.Compare, ast.BoolOp)) or (isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not)):
+    if isinstance(value, (ast.Compare, ast.BoolOp)) or (
+        isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not)
+    ):
         return True
     return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("any", "all")
 
@@ -279,21 +283,44 @@ def write_mutants(ruleset: str, folder: Path | None = None) -> list[MutantSource
                 if point is not None:
                     lines = (point.line,) + point.lines
                 ann = _annotation_of(sc, file, lines, point.function if point is not None else qualname)
-                ann_text = "" if ann is None else (f"rule: {', '.join(ann.ids)}" if ann.kind == "rule" else f"plumbing: {ann.why}")
+                ann_text = (
+                    ""
+                    if ann is None
+                    else (f"rule: {', '.join(ann.ids)}" if ann.kind == "rule" else f"plumbing: {ann.why}")
+                )
                 ids = ann.ids if ann is not None and ann.kind == "rule" else ()
                 for op, desc, new in _variants(kind, test):
                     change = ("test", k, new)
-                    out += _compile(folder, ruleset, file, tree, path, qualname, line, kind, ast.unparse(test), op, desc, change,
-                                    ann_text, ids, seen)
+                    out += _compile(
+                        folder,
+                        ruleset,
+                        file,
+                        tree,
+                        path,
+                        qualname,
+                        line,
+                        kind,
+                        ast.unparse(test),
+                        op,
+                        desc,
+                        change,
+                        ann_text,
+                        ids,
+                        seen,
+                    )
         # constants and swaps on rule lines: once per statement that holds a rule decision
         out += _value_mutants(folder, ruleset, file, text, tree, sc, seen)
     return out
 
 
-def _value_mutants(folder: Path, ruleset: str, file: str, text: str, tree: ast.Module, sc: Scan, seen: dict[str, int]) -> list[MutantSource]:
+def _value_mutants(
+    folder: Path, ruleset: str, file: str, text: str, tree: ast.Module, sc: Scan, seen: dict[str, int]
+) -> list[MutantSource]:
     out: list[MutantSource] = []
     for node, path, _scope in _walk(tree):
-        if not isinstance(node, ast.stmt) or isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.If, ast.While, ast.For)):
+        if not isinstance(node, ast.stmt) or isinstance(
+            node, (ast.FunctionDef, ast.ClassDef, ast.If, ast.While, ast.For)
+        ):
             continue
         ann = sc.annotations.get((file, node.lineno))
         if ann is None or ann.kind != "rule":
@@ -305,8 +332,23 @@ def _value_mutants(folder: Path, ruleset: str, file: str, text: str, tree: ast.M
         if qualname in NOT_STEP_API[ruleset]:
             continue
         for op, desc, _apply in _value_variants(node):
-            out += _compile(folder, ruleset, file, tree, path, qualname, node.lineno, "value", ast.unparse(node).split("\n")[0],
-                            op, desc, ("stmt", op, None), f"rule: {', '.join(ann.ids)}", ann.ids, seen)
+            out += _compile(
+                folder,
+                ruleset,
+                file,
+                tree,
+                path,
+                qualname,
+                node.lineno,
+                "value",
+                ast.unparse(node).split("\n")[0],
+                op,
+                desc,
+                ("stmt", op, None),
+                f"rule: {', '.join(ann.ids)}",
+                ann.ids,
+                seen,
+            )
     return out
 
 
@@ -338,8 +380,23 @@ def _fresh_top(folder: Path, file: str, tree: ast.Module, index: int) -> ast.stm
     return top
 
 
-def _compile(folder: Path, ruleset: str, file: str, tree: ast.Module, path: tuple, qualname: str, line: int, kind: str, src: str,
-             op: str, desc: str, change: tuple, ann_text: str, ids: tuple[str, ...], seen: dict[str, int]) -> list[MutantSource]:
+def _compile(
+    folder: Path,
+    ruleset: str,
+    file: str,
+    tree: ast.Module,
+    path: tuple,
+    qualname: str,
+    line: int,
+    kind: str,
+    src: str,
+    op: str,
+    desc: str,
+    change: tuple,
+    ann_text: str,
+    ids: tuple[str, ...],
+    seen: dict[str, int],
+) -> list[MutantSource]:
     """Apply one change to a copy of the top-level definition holding the point and compile it
     alone (line numbers and qualified names as in the file)."""
     (field, index), rest = path[0], path[1:]

@@ -53,7 +53,10 @@ def signature(rules: RuleSet, state: Any) -> tuple[Signature, list[tuple[Any, Fr
         if actor is TERMINAL:
             o = rules.outcome(state)
             ways: list[tuple[Any, Any]] = []
-            head: tuple = ("end", None if o is None else f"{o.summary()} ({o.clause}; scores {list(o.scores)}) #{_digest(o.to_json())}")
+            head: tuple = (
+                "end",
+                None if o is None else f"{o.summary()} ({o.clause}; scores {list(o.scores)}) #{_digest(o.to_json())}",
+            )
         elif actor is CHANCE:
             ways = list(rules.chance_outcomes(state))
             head = ("chance",)
@@ -75,14 +78,18 @@ def signature(rules: RuleSet, state: Any) -> tuple[Signature, list[tuple[Any, Fr
             nxt = Stopped("error", type(e).__name__)
         text = str(m)
         try:
-            reads_back = rules.parse_move(text, state.setup) == m and (p is not None or rules.illegal_reason(state, m) is None)
+            reads_back = rules.parse_move(text, state.setup) == m and (
+                p is not None or rules.illegal_reason(state, m) is None
+            )
         except Exception:  # noqa: BLE001 - a text form the parser refuses is a difference
             reads_back = False
         moves.append((text, p, nxt if isinstance(nxt, Stopped) else hash(nxt), reads_back))
         out.append((m, p, nxt))
     try:
         broken = [inv.name for inv, _ in violated(rules.invariants, state)]
-        view = _digest([rules.state_vars(state), [rules.observation(state, s) for s in range(state.setup.players)], broken])
+        view = _digest(
+            [rules.state_vars(state), [rules.observation(state, s) for s in range(state.setup.players)], broken]
+        )
     except Exception as e:  # noqa: BLE001
         view = f"error {type(e).__name__}"
     return (head, tuple(moves), view), out
@@ -121,7 +128,9 @@ def difference(a: Signature, b: Signature) -> str:
     if am != bm:
         extra = sorted(m for m, _ in bm - am)[:3]
         gone = sorted(m for m, _ in am - bm)[:3]
-        parts = ([f"mutant adds {', '.join(extra)}"] if extra else []) + ([f"mutant drops {', '.join(gone)}"] if gone else [])
+        parts = ([f"mutant adds {', '.join(extra)}"] if extra else []) + (
+            [f"mutant drops {', '.join(gone)}"] if gone else []
+        )
         return "moves: " + "; ".join(parts or ["probabilities differ"])
     if [m[0] for m in a[1]] != [m[0] for m in b[1]]:
         return "moves in another order"
@@ -176,7 +185,11 @@ def _runtime_caches() -> list[dict]:
         except (OSError, SyntaxError):
             continue
         for node in tree.body:
-            target = node.target if isinstance(node, ast.AnnAssign) else (node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None)
+            target = (
+                node.target
+                if isinstance(node, ast.AnnAssign)
+                else (node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None)
+            )
             value = node.value if isinstance(node, (ast.AnnAssign, ast.Assign)) else None
             if isinstance(target, ast.Name) and isinstance(value, ast.Dict) and not value.keys:
                 d = getattr(module, target.id, None)

@@ -851,7 +851,8 @@ def whole_pile_moves(rules, state, move, nxt):
     want[src] = ()
     if after.places != want:
         changed = sorted(p for p in want if after.places.get(p) != want[p])
-        return f"{text}: {', '.join(f'{p} holds {after.places.get(p)}' for p in changed[:2])}, expected {[want[p] for p in changed[:2]]}"
+        return (f"{text}: {', '.join(f'{p} holds {after.places.get(p)}' for p in changed[:2])}, expected "
+                f"{[want[p] for p in changed[:2]]}")
     if after.reveal:
         return f"{text}: tiles wait to show their colour after a placement"
     return None

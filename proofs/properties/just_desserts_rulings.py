@@ -87,8 +87,9 @@ def private_hands(rules: Any, state: Any) -> str | None:
             return f"seat {seat} is shown hand sizes {seen.get('hand_sizes')}"
         every_dessert_held = not (v["dessert_pile"] or v["dessert_discard"])
         if seen.get("open_hands") != ([list(h) for h in v["hands"]] if every_dessert_held else None):
-            return (f"seat {seat} is shown open hands {seen.get('open_hands')} while "
-                    + ("every dessert is in a hand" if every_dessert_held else "desserts lie in the pile or its discards"))
+            return f"seat {seat} is shown open hands {seen.get('open_hands')} while " + (
+                "every dessert is in a hand" if every_dessert_held else "desserts lie in the pile or its discards"
+            )
         shown = list(seen.get("legal_moves", []))
         expected = moves if actor == seat else []
         if shown != expected:

@@ -198,7 +198,10 @@ _FORMS = (
     (re.compile(r"turn up (\S+)"), lambda m: Said("turn-up", guest=m[1])),
     (re.compile(r"simultaneous"), lambda m: Said("simultaneous")),
     (re.compile(r"first (\d+)"), lambda m: Said("first", seat=int(m[1]))),
-    (re.compile(r"seat (\d+) takes (\S+) from seat (\d+)"), lambda m: Said("penalty", seat=int(m[3]), taker=int(m[1]), card=m[2])),
+    (
+        re.compile(r"seat (\d+) takes (\S+) from seat (\d+)"),
+        lambda m: Said("penalty", seat=int(m[3]), taker=int(m[1]), card=m[2]),
+    ),
     (re.compile(r"seat (\d+) draws (\S+)"), lambda m: Said("draw", seat=int(m[1]), card=m[2])),
 )
 
@@ -484,7 +487,8 @@ def random_dessert(rules: Any, state: Any) -> Problem:
     got = {m.card: p for m, p, _ in outs}
     want = {c: Fraction(k, len(t.pile)) for c, k in Counter(t.pile).items()}
     if got != want:
-        return f"draw odds {dict(sorted(got.items()))}, a shuffled pile of {list(t.pile)} gives {dict(sorted(want.items()))}"
+        return (f"draw odds {dict(sorted(got.items()))}, a shuffled pile of {list(t.pile)} gives "
+                f"{dict(sorted(want.items()))}")
     seat = seats.pop()
     for d in t.deck.desserts:
         if d.id not in t.pile and not refused(rules, state, f"seat {seat} draws {d.id}"):
@@ -803,7 +807,8 @@ def favourite_must_be_served(rules: Any, state: Any) -> Problem:
         got = {m.cards for m, _ in seat_moves(rules, state) if m.kind == "serve"}
         want = favourite_servings(t, seat)
         if got != want:
-            return f"seat {seat} holds a Favorite while others called: may serve {sorted(got)}, the reading says {sorted(want)}"
+            return (f"seat {seat} holds a Favorite while others called: may serve {sorted(got)}, the reading says "
+                    f"{sorted(want)}")
     return None
 
 
@@ -920,7 +925,10 @@ def _two_favourites_question(rules: Any, state: Any, move: Any) -> bool:
 
 
 def _taker_question(rules: Any, state: Any, move: Any) -> bool:
-    return any(m.kind == "penalty" for m in ([said(move)] if move is not None else [])) or table(rules, state).phase == PENALTY
+    return (
+        any(m.kind == "penalty" for m in ([said(move)] if move is not None else []))
+        or table(rules, state).phase == PENALTY
+    )
 
 
 def _empty_hand_question(rules: Any, state: Any, move: Any) -> bool:
@@ -991,7 +999,8 @@ def servings_satisfy(rules: Any, state: Any) -> Problem:
     t = table(rules, state)
     for cards in _serve_moves(rules, state):
         if not satisfies(t.deck, cards, t.guest):
-            return f"seat {seat} may serve {'+'.join(cards)}: tastes {sorted(tastes_of(t.deck, cards))}, guest wants {sorted(t.deck.guest(t.guest).wants)} refuses {sorted(t.deck.guest(t.guest).refuses)}"
+            return (f"seat {seat} may serve {'+'.join(cards)}: tastes {sorted(tastes_of(t.deck, cards))}, guest wants "
+                    f"{sorted(t.deck.guest(t.guest).wants)} refuses {sorted(t.deck.guest(t.guest).refuses)}")
     return None
 
 
@@ -1069,7 +1078,11 @@ def serve_from_own_hand(rules: Any, state: Any) -> Problem:
         for i, c in enumerate(cards):
             for d in t.deck.desserts:
                 other = _ms(cards[:i] + cards[i + 1:] + (d.id,))
-                if Counter(other) - have and satisfies(t.deck, other, t.guest) and not refused(rules, state, serve_text(other)):
+                if (
+                    Counter(other) - have
+                    and satisfies(t.deck, other, t.guest)
+                    and not refused(rules, state, serve_text(other))
+                ):
                     return f"seat {seat} may serve {'+'.join(other)}, not all in its hand {list(t.hands[seat])}"
     return None
 
@@ -1087,7 +1100,8 @@ def serving_goes_to_dishes(rules: Any, state: Any, move: Any, nxt: Any) -> Probl
         got = grown(t.collected[s], a.collected[s])
         if s == seat:
             if lost != Counter(m.cards) or gained != Counter(m.cards) or got != Counter([t.guest]):
-                return f"server {s}: hand lost {dict(lost)}, dishes gained {dict(gained)}, collected {dict(got)}; served {m.cards} to {t.guest}"
+                return (f"server {s}: hand lost {dict(lost)}, dishes gained {dict(gained)}, collected {dict(got)}; "
+                        f"served {m.cards} to {t.guest}")
             if grown(t.hands[s], a.hands[s]) or shrunk(t.dishes[s], a.dishes[s]):
                 return f"server {s}'s hand or dishes changed beyond the serving"
         elif a.hands[s] != t.hands[s] or a.dishes[s] != t.dishes[s] or a.collected[s] != t.collected[s]:
@@ -1143,11 +1157,13 @@ def favourite_extra_card(rules: Any, state: Any, move: Any, nxt: Any) -> Problem
     for s in range(t.n):
         want = len(t.hands[s]) - (len(m.cards) if s == seat else 0) + (due if s == seat else 0)
         if len(end.hands[s]) != want:
-            return f"seat {s} holds {len(end.hands[s])} desserts after seat {seat} served {m.cards} to {t.guest}, the text says {want}"
+            return (f"seat {s} holds {len(end.hands[s])} desserts after seat {seat} served {m.cards} to {t.guest}, "
+                    f"the text says {want}")
     if check == "whenever-short" and not t.closed:
         short = len(t.pile) - due < t.n
         if end.closed != short:
-            return f"{len(t.pile) - due} desserts left for {t.n} players and the Kitchen is {'closed' if end.closed else 'open'}"
+            return (f"{len(t.pile) - due} desserts left for {t.n} players and the Kitchen is "
+                    f"{'closed' if end.closed else 'open'}")
     elif end.closed != t.closed:
         return "serving a guest changed whether the Kitchen is closed"
     return None
@@ -1326,7 +1342,11 @@ def penalty_chance(rules: Any, state: Any) -> Problem:
         if d.id not in t.hands[payer] and not refused(rules, state, f"seat {taker} takes {d.id} from seat {payer}"):
             return f"seat {taker} may take {d.id}, which seat {payer} does not hold"
     for s in range(t.n):
-        if s not in t.callers() and t.hands[s] and not refused(rules, state, f"seat {(s + 1) % t.n} takes {t.hands[s][0]} from seat {s}"):
+        if (
+            s not in t.callers()
+            and t.hands[s]
+            and not refused(rules, state, f"seat {(s + 1) % t.n} takes {t.hands[s][0]} from seat {s}")
+        ):
             return f"seat {s} may pay a penalty without having called"
     return None
 
@@ -1345,7 +1365,8 @@ def penalty_card_lands(rules: Any, state: Any, move: Any, nxt: Any) -> Problem:
     for s in range(t.n):
         want = Counter([m.card]) if s == owner else Counter()
         if grown(t.dishes[s], a.dishes[s]) != want or shrunk(t.dishes[s], a.dishes[s]):
-            return f"seat {s}'s dirty dishes {list(t.dishes[s])} -> {list(a.dishes[s])}, {pile} reading puts {m.card} on seat {owner}'s"
+            return (f"seat {s}'s dirty dishes {list(t.dishes[s])} -> {list(a.dishes[s])}, {pile} reading puts "
+                    f"{m.card} on seat {owner}'s")
         if s != m.seat and a.hands[s] != t.hands[s]:
             return f"seat {s}'s hand changed with seat {m.seat}'s penalty"
     if pile == "out-of-play" and grown(t.floor, a.floor) != Counter([m.card]):
@@ -1647,7 +1668,11 @@ def fewer_dishes_break_tie(rules: Any, state: Any) -> Problem:
     dishes = _best(hand, lambda s: -sc[s][2])
     if not set(out.winners) <= set(dishes):
         return f"winners {sorted(out.winners)} with scores {sc}: more dishes than seats {dishes}"
-    return _won_by(out, dishes, f"tie on guests and hand, dishes {sc}", "jd23.score.tiebreak-dirty-dishes") if len(dishes) == 1 else None
+    return (
+        _won_by(out, dishes, f"tie on guests and hand, dishes {sc}", "jd23.score.tiebreak-dirty-dishes")
+        if len(dishes) == 1
+        else None
+    )
 
 
 def full_tie(rules: Any, state: Any) -> Problem:
@@ -1664,7 +1689,11 @@ def full_tie(rules: Any, state: Any) -> Problem:
     if out.clause not in ("jd23.score.full-tie", FULL_TIE):
         return f"full tie {sc}: the result names {out.clause}"
     if alt(t.setup, FULL_TIE) == "shared-win":
-        return None if set(out.winners) == set(dishes) else f"full tie {sc}: winners {sorted(out.winners)}, shared-win says {dishes}"
+        return (
+            None
+            if set(out.winners) == set(dishes)
+            else f"full tie {sc}: winners {sorted(out.winners)}, shared-win says {dishes}"
+        )
     return None if out.draw and not out.winners else f"full tie {sc}: outcome {out.summary()}, the ruling says a draw"
 
 
@@ -1732,7 +1761,9 @@ def _deck_claim(fn: Callable[[Any], Any], what: str) -> Callable[[Any], Problem]
 
 def _two_icons_both(deck: Any) -> list[str]:
     favs, others = two_icon_split(deck)
-    return ([] if favs else ["no two-icon Favorite"]) + ([] if others else ["no two-icon dessert outside the Favorites"])
+    return ([] if favs else ["no two-icon Favorite"]) + (
+        [] if others else ["no two-icon dessert outside the Favorites"]
+    )
 
 
 def _some_name_hint(deck: Any) -> list[str]:
@@ -1744,7 +1775,9 @@ DECK_CLAIMS = {
     "jd23.tips.two-icons-some-favourite": _deck_claim(_two_icons_both, "two-icon desserts"),
     "jd23.tips.single-icon-never-favourite": _deck_claim(single_icon_favourites, "single-icon Favorites"),
     "jd23.tips.names-hint": _deck_claim(_some_name_hint, "names"),
-    "jd23.favourite.nature-girl": _deck_claim(favourite_exceptions, "guests breaking 'all but Nature Girl have a Favorite'"),
+    "jd23.favourite.nature-girl": _deck_claim(
+        favourite_exceptions, "guests breaking 'all but Nature Girl have a Favorite'"
+    ),
 }
 
 
@@ -1805,9 +1838,17 @@ def ex_all_pass(rules: Any) -> Problem:
     """jd23.round.all-pass: both pass Nutty Ned: he is discarded, each draws one (the last two
     desserts; the Kitchen then closes), and the next guest is due."""
     s = _play(rules, _setup(rules), SPLIT, "turn up NED", "pass", "pass", "draws NUT_BAR", "draws NUT_BAR")
-    return _expect(rules, s, hand_sizes=[6, 6], discards=["NED"], collected=[[], []], dishes=[[], []], pile=0,
-                   closed=True, guest=None) or (None if {said(m).kind for m, _ in rules.chance_outcomes(s)} == {"turn-up"}
-                                                 else "the next guest is not due")
+    return _expect(
+        rules,
+        s,
+        hand_sizes=[6, 6],
+        discards=["NED"],
+        collected=[[], []],
+        dishes=[[], []],
+        pile=0,
+        closed=True,
+        guest=None,
+    ) or (None if {said(m).kind for m, _ in rules.chance_outcomes(s)} == {"turn-up"} else "the next guest is not due")
 
 
 def ex_lone_mistaken_caller(rules: Any) -> Problem:
@@ -1845,7 +1886,9 @@ def ex_covered(rules: Any) -> Problem:
     if server_of(rules, s) != 1:
         return f"after seat 0 failed, {rules.to_move(s)!r} is to serve, not seat 1"
     s = _step(rules, s, "serve BERRIES+FUDGE")
-    return _expect(rules, s, hand_sizes=[5, 3], dishes=[[], ["BERRIES", "FUDGE"]], collected=[[], ["BELLE"]], discards=[])
+    return _expect(
+        rules, s, hand_sizes=[5, 3], dishes=[[], ["BERRIES", "FUDGE"]], collected=[[], ["BELLE"]], discards=[]
+    )
 
 
 def ex_simultaneous(rules: Any) -> Problem:
@@ -1868,7 +1911,10 @@ def ex_no_favourite_no_draw(rules: Any) -> Problem:
     nobody draws."""
     s = _play(rules, _setup(rules), SPLIT, "turn up BELLE", "call", "pass", "serve BERRIES+FUDGE")
     return _expect(rules, s, hand_sizes=[3, 5], pile=2, closed=False, collected=[["BELLE"], []]) or (
-        None if {said(m).kind for m, _ in rules.chance_outcomes(s)} == {"turn-up"} else "a draw after a serving without a Favorite")
+        None
+        if {said(m).kind for m, _ in rules.chance_outcomes(s)} == {"turn-up"}
+        else "a draw after a serving without a Favorite"
+    )
 
 
 def ex_closed_kitchen(rules: Any) -> Problem:
@@ -1883,9 +1929,15 @@ def ex_kitchen_closes_after_deal(rules: Any) -> Problem:
     """jd23.kitchen.closes: on v23-crowd (11 desserts) the deal leaves one dessert for two players:
     the Kitchen is closed before the first guest and that dessert set aside (kitchen-check =
     whenever-short)."""
-    s = _play(rules, _setup(rules, "v23-crowd"), ("FUDGE FUDGE FUDGE NUT_BAR NUT_BAR", "FUDGE FUDGE FUDGE NUT_BAR NUT_BAR"))
+    s = _play(
+        rules, _setup(rules, "v23-crowd"), ("FUDGE FUDGE FUDGE NUT_BAR NUT_BAR", "FUDGE FUDGE FUDGE NUT_BAR NUT_BAR")
+    )
     t = table(rules, s)
-    return None if t.closed and t.set_aside == ("NUT_BAR",) and not t.pile else f"closed {t.closed}, set aside {t.set_aside}"
+    return (
+        None
+        if t.closed and t.set_aside == ("NUT_BAR",) and not t.pile
+        else f"closed {t.closed}, set aside {t.set_aside}"
+    )
 
 
 def ex_trump(rules: Any) -> Problem:
@@ -1897,7 +1949,9 @@ def ex_trump(rules: Any) -> Problem:
     if problem:
         return problem
     if server_of(rules, s) != 1 or [str(m) for m in rules.legal_moves(s)] != ["serve TART"]:
-        return f"{rules.to_move(s)!r} serves with {[str(m) for m in rules.legal_moves(s)]}, seat 1 should serve the tart"
+        return (
+            f"{rules.to_move(s)!r} serves with {[str(m) for m in rules.legal_moves(s)]}, seat 1 should serve the tart"
+        )
     return None
 
 
@@ -1909,7 +1963,8 @@ def ex_reshuffle_and_end(rules: Any) -> Problem:
               "turn up BELLE", "pass", "pass")
     t = table(rules, s)
     if rules.to_move(s) is TERMINAL or t.guest_pile != ("BELLE", "NED") or t.discards:
-        return f"after the first pass: guest pile {t.guest_pile}, discards {t.discards}, over {rules.to_move(s) is TERMINAL}"
+        return (f"after the first pass: guest pile {t.guest_pile}, discards {t.discards}, over "
+                f"{rules.to_move(s) is TERMINAL}")
     s = _step(rules, _step(rules, _step(rules, s, "turn up BELLE"), "pass"), "pass")
     if rules.to_move(s) is TERMINAL:
         return "the game ended with a guest left in the second pass"
@@ -1932,7 +1987,9 @@ def ex_most_guests(rules: Any) -> Problem:
     s = _play(rules, _setup(rules), deal, "turn up BELLE", "call", "pass", "serve TART", "draws TART",
               "turn up NED", "call", "pass", "serve FUDGE+NUT_BAR")
     out = rules.outcome(s)
-    return _expect(rules, s, over=True, hand_sizes=[3, 5]) or (None if out.winners == {0} else f"outcome {out.summary()}")
+    return _expect(rules, s, over=True, hand_sizes=[3, 5]) or (
+        None if out.winners == {0} else f"outcome {out.summary()}"
+    )
 
 
 def ex_hand_breaks_tie(rules: Any) -> Problem:
@@ -1941,7 +1998,9 @@ def ex_hand_breaks_tie(rules: Any) -> Problem:
     s = _play(rules, _setup(rules), deal, "turn up BELLE", "call", "pass", "serve TART", "draws FUDGE",
               "turn up NED", "pass", "call", "serve NUT_BAR+TART")
     out = rules.outcome(s)
-    return _expect(rules, s, over=True, hand_sizes=[5, 3]) or (None if out.winners == {0} else f"outcome {out.summary()}")
+    return _expect(rules, s, over=True, hand_sizes=[5, 3]) or (
+        None if out.winners == {0} else f"outcome {out.summary()}"
+    )
 
 
 def ex_dishes_break_tie(rules: Any) -> Problem:
@@ -1989,7 +2048,11 @@ def ex_first_caller_keeps(rules: Any) -> Problem:
     if problem:
         return problem
     got = [str(m) for m in rules.legal_moves(s)]
-    return None if server_of(rules, s) == 0 and got == ["serve TART"] else f"{rules.to_move(s)!r} may {got}, seat 0 should serve the tart"
+    return (
+        None
+        if server_of(rules, s) == 0 and got == ["serve TART"]
+        else f"{rules.to_move(s)!r} may {got}, seat 0 should serve the tart"
+    )
 
 
 def ex_no_trump(rules: Any) -> Problem:
@@ -1999,11 +2062,19 @@ def ex_no_trump(rules: Any) -> Problem:
     s = _play(rules, _setup(rules, "v23-tiny", 2, "jd23.ruling.favourite-trump=no-trump"), deal,
               "turn up BELLE", "call", "call", "first 0")
     got = sorted(str(m) for m in rules.legal_moves(s))
-    return None if server_of(rules, s) == 0 and got == ["serve BERRIES+FUDGE", "serve TART"] else f"{rules.to_move(s)!r} may {got}"
+    return (
+        None
+        if server_of(rules, s) == 0 and got == ["serve BERRIES+FUDGE", "serve TART"]
+        else f"{rules.to_move(s)!r} may {got}"
+    )
 
 
 # v23-tips: Chocolate Charlie wants Chocolate+Cake, refuses Nuts, Favorite CHOC_CAKE (Chocolate+Cake).
-THREE = ("FUDGE SPONGE BERRIES BERRIES BERRIES", "CHOC_CAKE PEANUTS PEANUTS PEANUTS BERRIES", "CHOC_CAKE SPONGE FUDGE FUDGE FUDGE")
+THREE = (
+    "FUDGE SPONGE BERRIES BERRIES BERRIES",
+    "CHOC_CAKE PEANUTS PEANUTS PEANUTS BERRIES",
+    "CHOC_CAKE SPONGE FUDGE FUDGE FUDGE",
+)
 
 
 def ex_trumpers_race(rules: Any) -> Problem:
@@ -2027,7 +2098,11 @@ def ex_trumpers_race(rules: Any) -> Problem:
 def ex_next_seat_takes(rules: Any) -> Problem:
     """jd23.call.erroneous-penalty (penalty-taker = next-seat), three players: seat 1 alone calls for
     Chocolate Charlie with no cake and fails; seat 2 takes its random card."""
-    deal = ("FUDGE SPONGE BERRIES BERRIES BERRIES", "FUDGE PEANUTS PEANUTS PEANUTS BERRIES", "CHOC_CAKE SPONGE FUDGE FUDGE SPONGE")
+    deal = (
+        "FUDGE SPONGE BERRIES BERRIES BERRIES",
+        "FUDGE PEANUTS PEANUTS PEANUTS BERRIES",
+        "CHOC_CAKE SPONGE FUDGE FUDGE SPONGE",
+    )
     s = _play(rules, _setup(rules, "v23-tips", 3), deal, "turn up CHARLIE", "pass", "call", "pass", "fail")
     takers = {said(m).taker for m, _ in rules.chance_outcomes(s)}
     return None if takers == {2} else f"penalty takers {takers}, the next seat is 2"
@@ -2036,8 +2111,14 @@ def ex_next_seat_takes(rules: Any) -> Problem:
 def ex_three_players_scored(rules: Any) -> Problem:
     """jd23.score.guests, three players: seat 0 serves the first guest and everybody passes every
     other guest: seat 0 wins, on guests."""
-    deal = ("FUDGE SPONGE BERRIES BERRIES BERRIES", "FUDGE PEANUTS PEANUTS PEANUTS BERRIES", "CHOC_CAKE SPONGE FUDGE PEANUTS SPONGE")
-    s = _play(rules, _setup(rules, "v23-tips", 3), deal, "turn up CHARLIE", "call", "pass", "pass", "serve FUDGE+SPONGE")
+    deal = (
+        "FUDGE SPONGE BERRIES BERRIES BERRIES",
+        "FUDGE PEANUTS PEANUTS PEANUTS BERRIES",
+        "CHOC_CAKE SPONGE FUDGE PEANUTS SPONGE",
+    )
+    s = _play(
+        rules, _setup(rules, "v23-tips", 3), deal, "turn up CHARLIE", "call", "pass", "pass", "serve FUDGE+SPONGE"
+    )
     for _ in range(200):
         actor = rules.to_move(s)
         if actor is TERMINAL:
@@ -2049,9 +2130,28 @@ def ex_three_players_scored(rules: Any) -> Problem:
     return None
 
 
-EMPTY_HANDED = ("turn up HAZEL", "pass", "call", "serve NUT_BAR", "turn up MIXIE", "pass", "call", "serve FUDGE+NUT_BAR",
-                "turn up COCO", "pass", "call", "fail", "seat 0 takes NUT_BAR from seat 1", "turn up NOLA", "pass", "call",
-                "serve NUT_BAR", "turn up COCO", "pass", "call")
+EMPTY_HANDED = (
+    "turn up HAZEL",
+    "pass",
+    "call",
+    "serve NUT_BAR",
+    "turn up MIXIE",
+    "pass",
+    "call",
+    "serve FUDGE+NUT_BAR",
+    "turn up COCO",
+    "pass",
+    "call",
+    "fail",
+    "seat 0 takes NUT_BAR from seat 1",
+    "turn up NOLA",
+    "pass",
+    "call",
+    "serve NUT_BAR",
+    "turn up COCO",
+    "pass",
+    "call",
+)
 """v23-crowd (the Kitchen closes after the deal): seat 1 serves and pays until its hand is empty,
 then calls again for Coco, whom it cannot serve (spec/witnesses/jd23-penalty-empty-hand.json)."""
 
@@ -2090,102 +2190,428 @@ def ex_deck_claim(clause: str) -> Callable[[Any], Problem]:
 _not_no_trump = when(TRUMP_RULING, "favourite-caller-first", "strict")
 
 PROPERTIES = (
-    Property("jd23.setup.deal-five", "before the first guest only chance acts, dealing at most five to each hand", state=deal_before_first_guest, name="dealing"),
-    Property("jd23.setup.deal-five", "when the first guest is turned up every hand holds five", transition=deal_five_at_first_guest, name="five-at-first-guest"),
-    Property("jd23.setup.shuffle", "a draw is each card of the pile with probability copies/size, never a card not in it", state=random_dessert, name="random-dessert"),
-    Property("jd23.setup.shuffle", "a turn-up is each guest of the pile with equal probability, never one not in it", state=random_guest, name="random-guest"),
-    Property("jd23.setup.shuffle", "every dessert card is in exactly one place", state=desserts_conserved, name="desserts-conserved"),
-    Property("jd23.setup.shuffle", "every guest card is in exactly one place", state=guests_conserved, name="guests-conserved"),
-    Property("jd23.setup.maitre-d", "no round goes past its answers without the Maitre D's", transition=maitre_d_answers, name="plays-too"),
-    Property("jd23.setup.maitre-d", "penalty-taker = maitre-d: the Maitre D' takes every other player's penalty card", state=maitre_d_takes,
-             applies=when(TAKER, "maitre-d"), name="takes-penalty"),
-    Property("jd23.round.turn-up-guest", "one guest at a time: none turned up and nobody draws while one is on the table; with none only chance acts", state=turn_up_between_rounds, name="one-at-a-time"),
-    Property("jd23.round.turn-up-guest", "the guest turned up leaves the pile, is seen by all, and every player owes an answer", transition=turn_up_reveals, name="reveal"),
-    Property("jd23.call.got-it", "asked, a player may call (with or without a serving) or pass, nothing else", state=answer_is_call_or_pass, name="call-or-pass"),
-    Property("jd23.call.got-it", "each answers once, out loud, moving no card; the round goes on when all have answered", transition=answers_are_public, name="answers-public"),
+    Property(
+        "jd23.setup.deal-five",
+        "before the first guest only chance acts, dealing at most five to each hand",
+        state=deal_before_first_guest,
+        name="dealing",
+    ),
+    Property(
+        "jd23.setup.deal-five",
+        "when the first guest is turned up every hand holds five",
+        transition=deal_five_at_first_guest,
+        name="five-at-first-guest",
+    ),
+    Property(
+        "jd23.setup.shuffle",
+        "a draw is each card of the pile with probability copies/size, never a card not in it",
+        state=random_dessert,
+        name="random-dessert",
+    ),
+    Property(
+        "jd23.setup.shuffle",
+        "a turn-up is each guest of the pile with equal probability, never one not in it",
+        state=random_guest,
+        name="random-guest",
+    ),
+    Property(
+        "jd23.setup.shuffle",
+        "every dessert card is in exactly one place",
+        state=desserts_conserved,
+        name="desserts-conserved",
+    ),
+    Property(
+        "jd23.setup.shuffle",
+        "every guest card is in exactly one place",
+        state=guests_conserved,
+        name="guests-conserved",
+    ),
+    Property(
+        "jd23.setup.maitre-d",
+        "no round goes past its answers without the Maitre D's",
+        transition=maitre_d_answers,
+        name="plays-too",
+    ),
+    Property(
+        "jd23.setup.maitre-d",
+        "penalty-taker = maitre-d: the Maitre D' takes every other player's penalty card",
+        state=maitre_d_takes,
+        applies=when(TAKER, "maitre-d"),
+        name="takes-penalty",
+    ),
+    Property(
+        "jd23.round.turn-up-guest",
+        "one guest at a time: none turned up and nobody draws while one is on the table; with none only chance acts",
+        state=turn_up_between_rounds,
+        name="one-at-a-time",
+    ),
+    Property(
+        "jd23.round.turn-up-guest",
+        "the guest turned up leaves the pile, is seen by all, and every player owes an answer",
+        transition=turn_up_reveals,
+        name="reveal",
+    ),
+    Property(
+        "jd23.call.got-it",
+        "asked, a player may call (with or without a serving) or pass, nothing else",
+        state=answer_is_call_or_pass,
+        name="call-or-pass",
+    ),
+    Property(
+        "jd23.call.got-it",
+        "each answers once, out loud, moving no card; the round goes on when all have answered",
+        transition=answers_are_public,
+        name="answers-public",
+    ),
     Property("jd23.call.pass", "passing is always allowed, even holding a serving", state=pass_always_allowed),
-    Property("jd23.call.first-serves", "after the answers a lone caller serves, several callers race", transition=contest_after_answers, name="contest"),
-    Property("jd23.call.first-serves", "exactly the contenders may be first (after a trump, the trumpers)", state=race_contenders, name="race-contenders"),
-    Property("jd23.call.first-serves", "the first caller serves when no Favorite trumps it", transition=winner_serves, name="winner-serves"),
-    Property("jd23.call.first-serves", "only a standing caller serves", state=server_is_live_caller, name="server-called"),
-    Property("jd23.call.favourite-trump", "favourite-caller-first: another contender's Favorite trumps a first caller without one (several race)", transition=trumper_serves,
-             applies=when(TRUMP_RULING, "favourite-caller-first"), name="trumper-serves"),
-    Property("jd23.call.favourite-trump", "favourite-caller-first: while others contend, a Favorite holder serves and must serve a Favorite", state=favourite_must_be_served,
-             applies=when(TRUMP_RULING, "favourite-caller-first"), name="must-serve-favourite"),
-    Property("jd23.call.favourite-trump", "the first caller is never asked to trump its own call",
-             state=trump_asks_only_others, name="others"),
-    Property("jd23.call.favourite-trump", "favourite-caller-first: asked about a Favorite, a contender answers truthfully", state=trump_answers_forced,
-             applies=when(TRUMP_RULING, "favourite-caller-first"), name="answers-forced"),
-    Property("jd23.call.favourite-trump", "strict: a race among contenders where one holds a Favorite is a gap, no other is", state=strict_trump_gap,
-             applies=when(TRUMP_RULING, "strict"), name="strict-gap"),
-    Property("jd23.call.favourite-trump", "its gap only under strict, where several contend and one holds a Favorite", state=gaps_only_where_silent(TRUMP_RULING, _trump_question), name="gap"),
-    Property("jd23.call.favourite-trump", "no-trump and strict (depart from the clause on purpose): nobody is asked about a Favorite", state=no_trump_first_serves,
-             applies=when(TRUMP_RULING, "no-trump", "strict"), name="no-trump"),
-    Property("jd23.satisfy.tastes", "every serving allowed shows each craved taste and no disliked one", state=servings_satisfy, name="sound"),
-    Property("jd23.satisfy.tastes", "every serving the text allows (spare-desserts, trump) is legal, no other", state=satisfying_servings_allowed, name="complete"),
-    Property("jd23.serve.one-to-three", "servings are one to three desserts; four are refused", state=one_to_three_cards),
-    Property("jd23.serve.reveal-dirty-dishes", "a serving comes from the server's own hand", state=serve_from_own_hand, name="own-hand"),
-    Property("jd23.serve.reveal-dirty-dishes", "served desserts go face up to the server's dishes, the guest to the server", transition=serving_goes_to_dishes, name="to-dishes"),
-    Property("jd23.favourite.extra-card", "a Favorite served draws the server its extra card(s), Kitchen permitting; nobody else draws", transition=favourite_extra_card),
-    Property("jd23.favourite.extra-card", "two-favourites' gap only under strict, when two Favorites are served", state=gaps_only_where_silent(TWO_FAVS, _two_favourites_question), name="two-favourites-gap"),
-    Property("jd23.round.five-endings", "a guest leaves only served or in endings 1, 4, 5, after which everyone draws", transition=guest_leaves_by_an_ending),
-    Property("jd23.round.all-pass", "all pass: guest discarded at once, nobody pays, all draw one, next guest due", transition=all_pass),
-    Property("jd23.call.simultaneous", "a tie discards the guest and all draw; tied callers unable to serve pay per simultaneous-mistaken", transition=simultaneous_ends_round, name="ends-round"),
-    Property("jd23.call.simultaneous", "several racing callers may tie, a lone one cannot", state=tie_is_possible, name="possible"),
+    Property(
+        "jd23.call.first-serves",
+        "after the answers a lone caller serves, several callers race",
+        transition=contest_after_answers,
+        name="contest",
+    ),
+    Property(
+        "jd23.call.first-serves",
+        "exactly the contenders may be first (after a trump, the trumpers)",
+        state=race_contenders,
+        name="race-contenders",
+    ),
+    Property(
+        "jd23.call.first-serves",
+        "the first caller serves when no Favorite trumps it",
+        transition=winner_serves,
+        name="winner-serves",
+    ),
+    Property(
+        "jd23.call.first-serves", "only a standing caller serves", state=server_is_live_caller, name="server-called"
+    ),
+    Property(
+        "jd23.call.favourite-trump",
+        "favourite-caller-first: another contender's Favorite trumps a first caller without one (several race)",
+        transition=trumper_serves,
+        applies=when(TRUMP_RULING, "favourite-caller-first"),
+        name="trumper-serves",
+    ),
+    Property(
+        "jd23.call.favourite-trump",
+        "favourite-caller-first: while others contend, a Favorite holder serves and must serve a Favorite",
+        state=favourite_must_be_served,
+        applies=when(TRUMP_RULING, "favourite-caller-first"),
+        name="must-serve-favourite",
+    ),
+    Property(
+        "jd23.call.favourite-trump",
+        "the first caller is never asked to trump its own call",
+        state=trump_asks_only_others,
+        name="others",
+    ),
+    Property(
+        "jd23.call.favourite-trump",
+        "favourite-caller-first: asked about a Favorite, a contender answers truthfully",
+        state=trump_answers_forced,
+        applies=when(TRUMP_RULING, "favourite-caller-first"),
+        name="answers-forced",
+    ),
+    Property(
+        "jd23.call.favourite-trump",
+        "strict: a race among contenders where one holds a Favorite is a gap, no other is",
+        state=strict_trump_gap,
+        applies=when(TRUMP_RULING, "strict"),
+        name="strict-gap",
+    ),
+    Property(
+        "jd23.call.favourite-trump",
+        "its gap only under strict, where several contend and one holds a Favorite",
+        state=gaps_only_where_silent(TRUMP_RULING, _trump_question),
+        name="gap",
+    ),
+    Property(
+        "jd23.call.favourite-trump",
+        "no-trump and strict (depart from the clause on purpose): nobody is asked about a Favorite",
+        state=no_trump_first_serves,
+        applies=when(TRUMP_RULING, "no-trump", "strict"),
+        name="no-trump",
+    ),
+    Property(
+        "jd23.satisfy.tastes",
+        "every serving allowed shows each craved taste and no disliked one",
+        state=servings_satisfy,
+        name="sound",
+    ),
+    Property(
+        "jd23.satisfy.tastes",
+        "every serving the text allows (spare-desserts, trump) is legal, no other",
+        state=satisfying_servings_allowed,
+        name="complete",
+    ),
+    Property(
+        "jd23.serve.one-to-three", "servings are one to three desserts; four are refused", state=one_to_three_cards
+    ),
+    Property(
+        "jd23.serve.reveal-dirty-dishes",
+        "a serving comes from the server's own hand",
+        state=serve_from_own_hand,
+        name="own-hand",
+    ),
+    Property(
+        "jd23.serve.reveal-dirty-dishes",
+        "served desserts go face up to the server's dishes, the guest to the server",
+        transition=serving_goes_to_dishes,
+        name="to-dishes",
+    ),
+    Property(
+        "jd23.favourite.extra-card",
+        "a Favorite served draws the server its extra card(s), Kitchen permitting; nobody else draws",
+        transition=favourite_extra_card,
+    ),
+    Property(
+        "jd23.favourite.extra-card",
+        "two-favourites' gap only under strict, when two Favorites are served",
+        state=gaps_only_where_silent(TWO_FAVS, _two_favourites_question),
+        name="two-favourites-gap",
+    ),
+    Property(
+        "jd23.round.five-endings",
+        "a guest leaves only served or in endings 1, 4, 5, after which everyone draws",
+        transition=guest_leaves_by_an_ending,
+    ),
+    Property(
+        "jd23.round.all-pass",
+        "all pass: guest discarded at once, nobody pays, all draw one, next guest due",
+        transition=all_pass,
+    ),
+    Property(
+        "jd23.call.simultaneous",
+        "a tie discards the guest and all draw; tied callers unable to serve pay per simultaneous-mistaken",
+        transition=simultaneous_ends_round,
+        name="ends-round",
+    ),
+    Property(
+        "jd23.call.simultaneous",
+        "several racing callers may tie, a lone one cannot",
+        state=tie_is_possible,
+        name="possible",
+    ),
     Property("jd23.call.simultaneous", "race odds as jd23.ruling.race-odds says", state=race_odds, name="odds"),
-    Property("jd23.call.simultaneous", "simultaneous-mistaken's gap only under strict, when a tied caller cannot serve", state=gaps_only_where_silent(SIMUL_MISTAKEN, _tie_question), name="mistaken-gap"),
-    Property("jd23.call.erroneous-covered", "a caller with a serving serves, one without fails", state=fail_only_without_serving, name="fail-iff-no-serving"),
-    Property("jd23.call.erroneous-covered", "a failed caller with another standing: no penalty, the other serves (several race)", transition=covered_by_another_caller, name="other-serves"),
-    Property("jd23.call.erroneous-penalty", "only mistaken callers pay, once all failed; another player takes a random card (penalty-taker)", state=penalty_chance, name="who-pays"),
-    Property("jd23.call.erroneous-penalty", "the penalty card leaves the caller's hand for the pile penalty-pile names", transition=penalty_card_lands, name="card-lands"),
-    Property("jd23.call.erroneous-penalty", "the last failure: every caller loses one card, the guest goes, then all draw", transition=mistaken_callers_pay, name="all-pay-then-draw"),
-    Property("jd23.call.erroneous-penalty", "penalty-taker's gap only under strict, when a card is taken", state=gaps_only_where_silent(TAKER, _taker_question), name="taker-gap"),
-    Property("jd23.call.erroneous-penalty", "penalty-empty-hand's gap only under strict, when a mistaken caller has no card", state=gaps_only_where_silent(EMPTY_HAND, _empty_hand_question), name="empty-hand-gap"),
-    Property("jd23.reminder.all-mistaken-pay", "several mistaken callers each put a card of their own on their own dishes (penalty-pile = caller)", transition=several_mistaken_own_dishes,
-             applies=when(PILE, "caller")),
-    Property("jd23.draw.guest-leaves-hungry", "a hand grows only by one card drawn from the pile with no guest on the table", transition=hands_grow_only_by_draws, name="only-draws"),
-    Property("jd23.draw.guest-leaves-hungry", "no draw while a guest is on the table", state=no_draw_while_guest, name="not-during-a-round"),
-    Property("jd23.draw.guest-leaves-hungry", "a serving without a Favorite earns nobody a card", transition=no_serving_draw_without_favourite, name="no-favourite-no-card"),
-    Property("jd23.kitchen.closes", "closing sets aside the rest (fewer than players) for good", transition=closed_kitchen_is_final, name="final"),
-    Property("jd23.kitchen.closes", "kitchen-check = whenever-short: an open Kitchen always holds a dessert for each player", state=short_pile_closes,
-             applies=when(KITCHEN, "whenever-short"), name="short-pile-closes"),
-    Property("jd23.kitchen.closes", "when-everyone-draws / strict (depart from the clause on purpose): closes only when a hungry guest's draw is short", transition=closes_when_everyone_should_draw,
-             applies=when(KITCHEN, "when-everyone-draws", "strict"), name="at-everyone-draws"),
-    Property("jd23.kitchen.closes", "kitchen-check's gap only under strict, when a Favorite's card is due from a short open pile", state=gaps_only_where_silent(KITCHEN, _kitchen_question), name="favourite-gap"),
-    Property("jd23.reminder.closed-kitchen", "no hand grows after the Kitchen closed", transition=nothing_after_closing, name="no-growth"),
-    Property("jd23.reminder.closed-kitchen", "no draw is offered after the Kitchen closed", state=closed_kitchen_deals_nothing, name="no-draw"),
-    Property("jd23.guests.reshuffle-once", "the guest pile is rebuilt from the discards once, when it first runs out", transition=reshuffled_once, name="once"),
-    Property("jd23.guests.reshuffle-once", "play never waits on an empty guest pile", state=guest_pile_when_needed, name="never-waits"),
-    Property("jd23.guests.reshuffle-once", "nothing-to-reshuffle's gap only under strict, at a first run-out with no discards", state=gaps_only_where_silent(NOTHING_LEFT, _nothing_left_question), name="nothing-left-gap"),
-    Property("jd23.end.second-exhaustion", "the game is over exactly after the second run-out", state=game_ends_at_second_exhaustion, name="over"),
-    Property("jd23.end.second-exhaustion", "at-last-turn-up: the last guest turned up after the reshuffle ends the game at once", transition=ends_at_once,
-             applies=when(GUEST_EMPTY, "at-last-turn-up"), name="at-once"),
+    Property(
+        "jd23.call.simultaneous",
+        "simultaneous-mistaken's gap only under strict, when a tied caller cannot serve",
+        state=gaps_only_where_silent(SIMUL_MISTAKEN, _tie_question),
+        name="mistaken-gap",
+    ),
+    Property(
+        "jd23.call.erroneous-covered",
+        "a caller with a serving serves, one without fails",
+        state=fail_only_without_serving,
+        name="fail-iff-no-serving",
+    ),
+    Property(
+        "jd23.call.erroneous-covered",
+        "a failed caller with another standing: no penalty, the other serves (several race)",
+        transition=covered_by_another_caller,
+        name="other-serves",
+    ),
+    Property(
+        "jd23.call.erroneous-penalty",
+        "only mistaken callers pay, once all failed; another player takes a random card (penalty-taker)",
+        state=penalty_chance,
+        name="who-pays",
+    ),
+    Property(
+        "jd23.call.erroneous-penalty",
+        "the penalty card leaves the caller's hand for the pile penalty-pile names",
+        transition=penalty_card_lands,
+        name="card-lands",
+    ),
+    Property(
+        "jd23.call.erroneous-penalty",
+        "the last failure: every caller loses one card, the guest goes, then all draw",
+        transition=mistaken_callers_pay,
+        name="all-pay-then-draw",
+    ),
+    Property(
+        "jd23.call.erroneous-penalty",
+        "penalty-taker's gap only under strict, when a card is taken",
+        state=gaps_only_where_silent(TAKER, _taker_question),
+        name="taker-gap",
+    ),
+    Property(
+        "jd23.call.erroneous-penalty",
+        "penalty-empty-hand's gap only under strict, when a mistaken caller has no card",
+        state=gaps_only_where_silent(EMPTY_HAND, _empty_hand_question),
+        name="empty-hand-gap",
+    ),
+    Property(
+        "jd23.reminder.all-mistaken-pay",
+        "several mistaken callers each put a card of their own on their own dishes (penalty-pile = caller)",
+        transition=several_mistaken_own_dishes,
+        applies=when(PILE, "caller"),
+    ),
+    Property(
+        "jd23.draw.guest-leaves-hungry",
+        "a hand grows only by one card drawn from the pile with no guest on the table",
+        transition=hands_grow_only_by_draws,
+        name="only-draws",
+    ),
+    Property(
+        "jd23.draw.guest-leaves-hungry",
+        "no draw while a guest is on the table",
+        state=no_draw_while_guest,
+        name="not-during-a-round",
+    ),
+    Property(
+        "jd23.draw.guest-leaves-hungry",
+        "a serving without a Favorite earns nobody a card",
+        transition=no_serving_draw_without_favourite,
+        name="no-favourite-no-card",
+    ),
+    Property(
+        "jd23.kitchen.closes",
+        "closing sets aside the rest (fewer than players) for good",
+        transition=closed_kitchen_is_final,
+        name="final",
+    ),
+    Property(
+        "jd23.kitchen.closes",
+        "kitchen-check = whenever-short: an open Kitchen always holds a dessert for each player",
+        state=short_pile_closes,
+        applies=when(KITCHEN, "whenever-short"),
+        name="short-pile-closes",
+    ),
+    Property(
+        "jd23.kitchen.closes",
+        "when-everyone-draws / strict (depart from the clause on purpose): closes only when a hungry guest's draw is "
+        "short",
+        transition=closes_when_everyone_should_draw,
+        applies=when(KITCHEN, "when-everyone-draws", "strict"),
+        name="at-everyone-draws",
+    ),
+    Property(
+        "jd23.kitchen.closes",
+        "kitchen-check's gap only under strict, when a Favorite's card is due from a short open pile",
+        state=gaps_only_where_silent(KITCHEN, _kitchen_question),
+        name="favourite-gap",
+    ),
+    Property(
+        "jd23.reminder.closed-kitchen",
+        "no hand grows after the Kitchen closed",
+        transition=nothing_after_closing,
+        name="no-growth",
+    ),
+    Property(
+        "jd23.reminder.closed-kitchen",
+        "no draw is offered after the Kitchen closed",
+        state=closed_kitchen_deals_nothing,
+        name="no-draw",
+    ),
+    Property(
+        "jd23.guests.reshuffle-once",
+        "the guest pile is rebuilt from the discards once, when it first runs out",
+        transition=reshuffled_once,
+        name="once",
+    ),
+    Property(
+        "jd23.guests.reshuffle-once",
+        "play never waits on an empty guest pile",
+        state=guest_pile_when_needed,
+        name="never-waits",
+    ),
+    Property(
+        "jd23.guests.reshuffle-once",
+        "nothing-to-reshuffle's gap only under strict, at a first run-out with no discards",
+        state=gaps_only_where_silent(NOTHING_LEFT, _nothing_left_question),
+        name="nothing-left-gap",
+    ),
+    Property(
+        "jd23.end.second-exhaustion",
+        "the game is over exactly after the second run-out",
+        state=game_ends_at_second_exhaustion,
+        name="over",
+    ),
+    Property(
+        "jd23.end.second-exhaustion",
+        "at-last-turn-up: the last guest turned up after the reshuffle ends the game at once",
+        transition=ends_at_once,
+        applies=when(GUEST_EMPTY, "at-last-turn-up"),
+        name="at-once",
+    ),
     Property("jd23.score.guests", "most guests wins; fewer never wins", state=most_guests_win),
     Property("jd23.score.tiebreak-hand", "tied on guests: the biggest hand wins", state=bigger_hand_breaks_tie),
-    Property("jd23.score.tiebreak-dirty-dishes", "tied on guests and hand: fewest dirty dishes wins", state=fewer_dishes_break_tie),
-    Property("jd23.score.full-tie", "tied on all three: a draw (full-tie = draw) or all win (shared-win)", state=full_tie),
-    *(Property(clause, f"deck claim on decks bound by it ({', '.join(sorted(TIPS_DECKS))})", state=_at_start(fn), applies=_tips_deck)
-      for clause, fn in DECK_CLAIMS.items()),
+    Property(
+        "jd23.score.tiebreak-dirty-dishes",
+        "tied on guests and hand: fewest dirty dishes wins",
+        state=fewer_dishes_break_tie,
+    ),
+    Property(
+        "jd23.score.full-tie", "tied on all three: a draw (full-tie = draw) or all win (shared-win)", state=full_tie
+    ),
+    *(
+        Property(
+            clause,
+            f"deck claim on decks bound by it ({', '.join(sorted(TIPS_DECKS))})",
+            state=_at_start(fn),
+            applies=_tips_deck,
+        )
+        for clause, fn in DECK_CLAIMS.items()
+    ),
 )
 
 EXAMPLES = (
     Example("jd23.round.all-pass", "all pass: the guest is discarded and everyone draws", ex_all_pass),
-    Example("jd23.call.erroneous-penalty", "a lone mistaken caller pays a card onto its dishes and still draws", ex_lone_mistaken_caller),
-    Example("jd23.reminder.all-mistaken-pay", "two mistaken callers each pay onto their own dishes", ex_several_mistaken),
-    Example("jd23.call.erroneous-covered", "a mistaken first caller is covered by the other caller; nobody pays", ex_covered),
+    Example(
+        "jd23.call.erroneous-penalty",
+        "a lone mistaken caller pays a card onto its dishes and still draws",
+        ex_lone_mistaken_caller,
+    ),
+    Example(
+        "jd23.reminder.all-mistaken-pay", "two mistaken callers each pay onto their own dishes", ex_several_mistaken
+    ),
+    Example(
+        "jd23.call.erroneous-covered", "a mistaken first caller is covered by the other caller; nobody pays", ex_covered
+    ),
     Example("jd23.call.simultaneous", "a tie: the guest is discarded and everyone draws", ex_simultaneous),
     Example("jd23.favourite.extra-card", "a Favorite served draws an extra card", ex_favourite_draws),
     Example("jd23.draw.guest-leaves-hungry", "a serving without a Favorite draws nothing", ex_no_favourite_no_draw),
-    Example("jd23.reminder.closed-kitchen", "after the Kitchen closes nobody draws, not even for a Favorite", ex_closed_kitchen),
-    Example("jd23.kitchen.closes", "a deal that leaves too few desserts closes the Kitchen", ex_kitchen_closes_after_deal),
+    Example(
+        "jd23.reminder.closed-kitchen",
+        "after the Kitchen closes nobody draws, not even for a Favorite",
+        ex_closed_kitchen,
+    ),
+    Example(
+        "jd23.kitchen.closes", "a deal that leaves too few desserts closes the Kitchen", ex_kitchen_closes_after_deal
+    ),
     Example("jd23.call.favourite-trump", "a Favorite trumps the first caller", ex_trump),
-    Example("jd23.call.favourite-trump", "a first caller with the Favorite keeps the guest and serves it", ex_first_caller_keeps, name="first-keeps"),
-    Example("jd23.call.favourite-trump", "two trumpers race; the winner serves the Favorite", ex_trumpers_race, name="trumpers-race"),
+    Example(
+        "jd23.call.favourite-trump",
+        "a first caller with the Favorite keeps the guest and serves it",
+        ex_first_caller_keeps,
+        name="first-keeps",
+    ),
+    Example(
+        "jd23.call.favourite-trump",
+        "two trumpers race; the winner serves the Favorite",
+        ex_trumpers_race,
+        name="trumpers-race",
+    ),
     Example("jd23.call.first-serves", "no-trump: the first caller serves any serving", ex_no_trump),
-    Example("jd23.call.erroneous-penalty", "three players: the next seat takes the card", ex_next_seat_takes, name="next-seat"),
-    Example("jd23.call.erroneous-penalty", "a mistaken caller with an empty hand pays nothing (strict: a gap)", ex_empty_handed_caller, name="empty-hand"),
+    Example(
+        "jd23.call.erroneous-penalty",
+        "three players: the next seat takes the card",
+        ex_next_seat_takes,
+        name="next-seat",
+    ),
+    Example(
+        "jd23.call.erroneous-penalty",
+        "a mistaken caller with an empty hand pays nothing (strict: a gap)",
+        ex_empty_handed_caller,
+        name="empty-hand",
+    ),
     Example("jd23.score.guests", "three players: most guests wins", ex_three_players_scored, name="three-players"),
-    Example("jd23.guests.reshuffle-once", "the discards become the guest pile once; the game ends at the second run-out", ex_reshuffle_and_end),
+    Example(
+        "jd23.guests.reshuffle-once",
+        "the discards become the guest pile once; the game ends at the second run-out",
+        ex_reshuffle_and_end,
+    ),
     Example("jd23.score.guests", "most guests wins despite a smaller hand", ex_most_guests),
     Example("jd23.score.tiebreak-hand", "tied on guests, the bigger hand wins", ex_hand_breaks_tie),
     Example("jd23.score.tiebreak-dirty-dishes", "tied on guests and hand, fewer dirty dishes win", ex_dishes_break_tie),

@@ -81,8 +81,11 @@ def unique(items: Iterable[str]) -> list[str]:
 
 
 def add_json(p: argparse.ArgumentParser, command: str) -> None:
-    p.add_argument("--json", action="store_true",
-                   help=f"write the result as one JSON document on standard output (schema: spec/schemas/{command}.schema.json)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help=f"write the result as one JSON document on standard output (schema: spec/schemas/{command}.schema.json)",
+    )
 
 
 def add_max_seconds(p: argparse.ArgumentParser, default: float | None = None) -> None:
@@ -124,21 +127,30 @@ DECK_LIMITS = (f"at most {decks.MAX_DECK_BYTES // 1_000_000} MB, {decks.MAX_DESS
 """The limits on a deck file, as --help states them."""
 
 
-def add_setup_args(p: argparse.ArgumentParser, players_default: int | None = None, deck_help: str | None = None) -> None:
+def add_setup_args(
+    p: argparse.ArgumentParser, players_default: int | None = None, deck_help: str | None = None
+) -> None:
     """RULESET, --players, --ruling, --option, --strict, --deck (``deck_help``: what --deck
     takes, where a command accepts fewer components than the rule sets know)."""
     p.add_argument("ruleset", type=ruleset_arg, help="rule set id: " + ", ".join(registry.ruleset_ids()))
     p.add_argument("--players", "-n", type=int, default=players_default,
                    help="number of players (default: " + (str(players_default) if players_default else
                                                           "the fewest the rule set allows") + ")")
-    p.add_argument("--ruling", "-r", action="append", default=[], metavar="ID=ALT",
-                   help="choose a ruling alternative (full or short ruling id); repeatable; see `tablerules list RULESET`")
+    p.add_argument(
+        "--ruling",
+        "-r",
+        action="append",
+        default=[],
+        metavar="ID=ALT",
+        help="choose a ruling alternative (full or short ruling id); repeatable; see `tablerules list RULESET`",
+    )
     p.add_argument("--option", "-o", action="append", default=[], metavar="NAME",
                    help="switch on an optional (advanced) rule; repeatable")
     p.add_argument("--strict", action="store_true",
                    help="every ruling with a 'strict' alternative raises a RuleGap where the text is silent")
     p.add_argument("--deck", metavar="FILE|NAME",
-                   help=deck_help or "components: for dishes a tile set 'box' or KINDSxCOLOURS (1-6 kinds, 1-4 colours, "
+                   help=deck_help or "components: for dishes a tile set 'box' or KINDSxCOLOURS (1-6 kinds, 1-4 "
+                                     "colours, "
                         f"e.g. 3x4); for Just Desserts an embedded deck name or a deck file ({DECK_LIMITS})")
 
 
@@ -164,7 +176,9 @@ def load_components(rules: Any, text: str, option: str = "--deck") -> Any:
     except SetupError:
         raise
     except (ValueError, OSError):  # a loader that trips over odd text must still give one line
-        raise SetupError(f"{option} {text[:60]!r}: not understood (`tablerules list {rules.id}` shows what it takes)") from None
+        raise SetupError(
+            f"{option} {text[:60]!r}: not understood (`tablerules list {rules.id}` shows what it takes)"
+        ) from None
 
 
 def components_text(setup: Any, argument: str | None = None) -> str:

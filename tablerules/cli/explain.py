@@ -309,8 +309,10 @@ def write_text(write: Callable[[str], Any], e: dict[str, Any]) -> None:
         elif rb["lines"]:
             write(f"  (the file is not at hand: {rb.get('missing', 'no path')}; set TABLERULES_SHARED to the folder "
                   "holding seeds/)\n")
-        basis = {"text": "text: says what the cited sentences say",
-                 "reading": "reading: an interpretation where the text is silent or unclear"}.get(e["basis"], e["basis"])
+        basis = {
+            "text": "text: says what the cited sentences say",
+            "reading": "reading: an interpretation where the text is silent or unclear",
+        }.get(e["basis"], e["basis"])
         write(f"\nBasis: {basis}\n")
         if e.get("restates"):
             write(f"  a reminder of {e['restates']}: implemented and checked there\n")
@@ -353,7 +355,9 @@ def write_text(write: Callable[[str], Any], e: dict[str, Any]) -> None:
         write(f"  ... and {len(code) - 16} more\n")
     write(f"\nProperty checks and proofs: {len(e['checks']) or 'none'}\n")
     for c in e["checks"]:
-        write(f"  {c['file']} (lines {', '.join(map(str, c['lines'][:10]))}{', ...' if len(c['lines']) > 10 else ''})\n")
+        write(
+            f"  {c['file']} (lines {', '.join(map(str, c['lines'][:10]))}{', ...' if len(c['lines']) > 10 else ''})\n"
+        )
     no_checkout = "not at hand (they are in the source checkout; run from it)"
     write("\n")
     _listed(write, "Tests", e["tests"], no_checkout)

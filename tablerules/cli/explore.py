@@ -33,18 +33,26 @@ DEFAULT_STATES = 1_000_000
 
 def add_parsers(sub: Any) -> None:
     e = add_command(
-        sub, "explore", "explore one configuration breadth-first",
+        sub,
+        "explore",
+        "explore one configuration breadth-first",
         "Explore every state of one configuration breadth-first from the start (every seat move and every chance "
         "outcome), check every invariant at every state, and list every finding with its shortest trace.  The "
         "state budget decides what is covered; the report says which tile set or deck was explored.",
-        ["tablerules explore dishes --players 2 --deck 3x4 --graph",
-         "tablerules explore dishes --players 2 --deck 3x4 --strict",
-         "tablerules explore dishes --players 3 --ruling deal-3-players=spare-layout --max-states 100000",
-         "tablerules explore just-desserts --deck jd-rivals --option poaching --json",
-         "tablerules explore dishes --deck 2x4 --strict --out-itf traces/"],
-        f"Time, {MEASURED}: dishes on 3x4 with 2 players 0.9 s, just-desserts on jd-rivals with poaching 1.3 s; a run grows "
+        [
+            "tablerules explore dishes --players 2 --deck 3x4 --graph",
+            "tablerules explore dishes --players 2 --deck 3x4 --strict",
+            "tablerules explore dishes --players 3 --ruling deal-3-players=spare-layout --max-states 100000",
+            "tablerules explore just-desserts --deck jd-rivals --option poaching --json",
+            "tablerules explore dishes --deck 2x4 --strict --out-itf traces/",
+        ],
+        f"Time, {MEASURED}: dishes on 3x4 with 2 players 0.9 s, just-desserts on jd-rivals with poaching 1.3 s; a run "
+        f"grows "
         "with --max-states (the budget, in stored states).",
-        statuses=max_seconds_statuses("a finding: a violation, dead end, model error, bad chance, trap or unregistered gap"))
+        statuses=max_seconds_statuses(
+            "a finding: a violation, dead end, model error, bad chance, trap or unregistered gap"
+        ),
+    )
     add_setup_args(e)
     e.add_argument("--symmetry", default=None, help="symmetry reduction, e.g. colours+types (default: the rule set's)")
     e.add_argument("--no-symmetry", action="store_true", help="explore without symmetry reduction")
@@ -63,7 +71,10 @@ def _symmetry(rules: Any, args: argparse.Namespace) -> str | None:
     if symmetry and symmetry not in rules.symmetries:
         for part in symmetry.split("+"):
             if part not in rules.symmetries:
-                raise SetupError(f"--symmetry: unknown symmetry {part!r} for {rules.id} (known: {', '.join(rules.symmetries) or 'none'})")
+                raise SetupError(
+                    f"--symmetry: unknown symmetry {part!r} for {rules.id} (known: "
+                    f"{', '.join(rules.symmetries) or 'none'})"
+                )
     return symmetry
 
 
@@ -91,14 +102,31 @@ def run(args: argparse.Namespace) -> int:
     finally:
         bar.done()
     seconds = time.perf_counter() - t0
-    findings: list[Any] = [Finding(g.kind, g.key, g.clause, g.detail + f" (then explored with {_default_of(rules, g.key)})",
-                                   None, trace=(), start=None) for g in start_gaps]
+    findings: list[Any] = [
+        Finding(
+            g.kind,
+            g.key,
+            g.clause,
+            g.detail + f" (then explored with {_default_of(rules, g.key)})",
+            None,
+            trace=(),
+            start=None,
+        )
+        for g in start_gaps
+    ]
     findings += finding_traces(ex)
     bad = [f for f in findings if not (f.kind == "gap" and f.key in strict)]
     graph = graph_analysis(ex) if args.graph and ex.complete else None
     if graph is not None and graph.traps:
-        bad.append(Finding("trap", "trap", "core.termination", f"{graph.traps:,} states from which no end can be reached",
-                           graph.trap_example))
+        bad.append(
+            Finding(
+                "trap",
+                "trap",
+                "core.termination",
+                f"{graph.traps:,} states from which no end can be reached",
+                graph.trap_example,
+            )
+        )
     itf = _write_traces(rules, asked, findings, out_itf) if out_itf else {}
     status = EXIT_FAIL if bad else EXIT_INCOMPLETE if ex.timed_out else EXIT_OK
     if args.json:
@@ -165,19 +193,35 @@ def _json(rules: Any, setup: Any, comp_text: str, ex: Any, graph: Any, findings:
         "title": rules.title,
         "players": setup.players,
         "options": options_text(setup.options),
-        "components": None if comp is None else {"name": getattr(comp, "name", str(comp)), "text": comp_text,
-                                                 "digest": comp.digest() if callable(getattr(comp, "digest", None)) else None},
+        "components": None
+        if comp is None
+        else {
+            "name": getattr(comp, "name", str(comp)),
+            "text": comp_text,
+            "digest": comp.digest() if callable(getattr(comp, "digest", None)) else None,
+        },
         "symmetry": ex.symmetry,
         "budget": {"max_states": ex.budget.max_states, "max_seconds": ex.budget.max_seconds},
         "coverage": {
-            "complete": ex.complete, "stopped": ex.stopped or None, "timed_out": ex.timed_out,
-            "complete_depth": ex.complete_depth, "text": ex.coverage()},
-        "states": ex.states, "transitions": ex.transitions, "terminal_states": ex.terminals, "depth": ex.depth,
+            "complete": ex.complete,
+            "stopped": ex.stopped or None,
+            "timed_out": ex.timed_out,
+            "complete_depth": ex.complete_depth,
+            "text": ex.coverage(),
+        },
+        "states": ex.states,
+        "transitions": ex.transitions,
+        "terminal_states": ex.terminals,
+        "depth": ex.depth,
         "states_by_depth": list(ex.levels),
         "outcomes": dict(ex.outcomes.most_common()),
         "graph": None if graph is None else {"traps": graph.traps, "acyclic": graph.acyclic, "longest": graph.longest},
-        "findings": [dict(finding_json(f, itf.get(id(f))), expected=f not in bad,
-                          count=ex.finding_counts.get((f.kind, f.key), 1)) for f in findings],
+        "findings": [
+            dict(
+                finding_json(f, itf.get(id(f))), expected=f not in bad, count=ex.finding_counts.get((f.kind, f.key), 1)
+            )
+            for f in findings
+        ],
         "seconds": round(seconds, 3),
         "exit_status": status,
     }

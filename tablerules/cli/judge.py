@@ -47,8 +47,11 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--at", type=int, default=None, metavar="STEP",
                    help="judge the position after STEP moves of the log (0: the fresh deal; default: the whole log)")
     p.add_argument("--move", required=True, metavar="TEXT", help="the move asked about, as the rule set writes moves")
-    p.add_argument("--json", action="store_true",
-                   help="write the answer as one JSON document on standard output (schema: spec/schemas/judge.schema.json)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="write the answer as one JSON document on standard output (schema: spec/schemas/judge.schema.json)",
+    )
     p.set_defaults(run=run)
 
 
@@ -101,7 +104,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules.parse_move(args.move, setup)
     except MoveSyntaxError as e:
-        raise UsageError(f"--move {args.move!r}: not a move of {rules.id}: {str(e).splitlines()[0] if str(e) else ''}") from None
+        raise UsageError(
+            f"--move {args.move!r}: not a move of {rules.id}: {str(e).splitlines()[0] if str(e) else ''}"
+        ) from None
     pos = judging.position(rules, setup, moves, steps)
     if pos.failed is not None:
         f = pos.failed

@@ -50,7 +50,8 @@ def components(rules: Any) -> list[tuple[str, str, bool]]:
     for name in embedded_deck_names():
         if name.startswith(family):
             deck = embedded_deck(name)
-            out.append((name, f"{plural(len(deck.dessert_cards()), 'dessert card')}, {plural(len(deck.guests), 'guest')}, "
+            out.append((name, f"{plural(len(deck.dessert_cards()), 'dessert card')}, "
+                              f"{plural(len(deck.guests), 'guest')}, "
                               f"{plural(len(deck.suits), 'suit')}", name == default.name))
     out.append(("FILE", "a deck file in the schema of model/decks.py (the retail card list, for one)", False))
     return out
@@ -60,13 +61,26 @@ def describe(rules: Any) -> dict[str, Any]:
     """Everything ``list`` shows of one rule set, as JSON values (spec/schemas/list.schema.json)."""
     questions = _questions(rules.id)
     return {
-        "id": rules.id, "title": rules.title, "players": list(rules.player_counts),
-        "rulings": [{"id": rid, "name": short_ruling_name(rid), "default": f.metadata["alternatives"][0],
-                     "alternatives": list(f.metadata["alternatives"]), "question": questions.get(rid, "")}
-                    for rid, f in ruling_fields(rules.Options).items()],
-        "options": [{"name": name, "description": f.metadata.get("doc", "")} for name, f in variant_fields(rules.Options).items()],
+        "id": rules.id,
+        "title": rules.title,
+        "players": list(rules.player_counts),
+        "rulings": [
+            {
+                "id": rid,
+                "name": short_ruling_name(rid),
+                "default": f.metadata["alternatives"][0],
+                "alternatives": list(f.metadata["alternatives"]),
+                "question": questions.get(rid, ""),
+            }
+            for rid, f in ruling_fields(rules.Options).items()
+        ],
+        "options": [
+            {"name": name, "description": f.metadata.get("doc", "")}
+            for name, f in variant_fields(rules.Options).items()
+        ],
         "decks": [{"value": v, "description": d, "default": dflt} for v, d, dflt in components(rules)],
-        "symmetries": list(rules.symmetries), "default_symmetry": rules.default_symmetry,
+        "symmetries": list(rules.symmetries),
+        "default_symmetry": rules.default_symmetry,
     }
 
 
@@ -74,15 +88,24 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     if args.json:
         ids = registry.ruleset_ids() if args.ruleset is None else [args.ruleset]
-        emit_json(schemas.document("list", {"rulesets": [describe(registry.get(rid)) for rid in ids], "exit_status": 0}))
+        emit_json(
+            schemas.document("list", {"rulesets": [describe(registry.get(rid)) for rid in ids], "exit_status": 0})
+        )
         return 0
     if args.ruleset is None:
         rows = []
         for rid in registry.ruleset_ids():
             rules = registry.get(rid)
-            rows.append((rid, rules.title, ", ".join(map(str, rules.player_counts)), str(len(ruling_fields(rules.Options))),
-                         ", ".join(variant_fields(rules.Options)) or "-",
-                         ", ".join(c for c, _, _ in components(rules)) or "-"))
+            rows.append(
+                (
+                    rid,
+                    rules.title,
+                    ", ".join(map(str, rules.player_counts)),
+                    str(len(ruling_fields(rules.Options))),
+                    ", ".join(variant_fields(rules.Options)) or "-",
+                    ", ".join(c for c, _, _ in components(rules)) or "-",
+                )
+            )
         console.table(rows, header=("rule set", "title", "players", "rulings", "optional rules", "--deck"), out=out)
         out.write("\n`tablerules list RULESET` shows its rulings, alternatives and components.\n")
         return 0
@@ -103,10 +126,14 @@ def run(args: argparse.Namespace) -> int:
     comps = components(rules)
     if comps:
         out.write("\n")
-        console.table(((v, d + (" (default)" if dflt else "")) for v, d, dflt in comps), header=("--deck", "components"), out=out)
+        console.table(
+            ((v, d + (" (default)" if dflt else "")) for v, d, dflt in comps), header=("--deck", "components"), out=out
+        )
     symmetries = list(rules.symmetries)
     if symmetries:
-        out.write(f"\n--symmetry: {', '.join(symmetries)} (combine with +; default {rules.default_symmetry or 'none'})\n")
+        out.write(
+            f"\n--symmetry: {', '.join(symmetries)} (combine with +; default {rules.default_symmetry or 'none'})\n"
+        )
     out.write(f"\n`tablerules explain {rules.id}` lists its clauses too; `tablerules explain ID` shows one clause or "
               "ruling whole.\n")
     return 0

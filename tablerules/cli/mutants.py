@@ -81,7 +81,9 @@ def _rulesets(names: Sequence[str]) -> list[str]:
         elif n in registry.ENTRIES:
             out.append(n)
         else:
-            raise argparse.ArgumentTypeError(f"unknown rule set {n!r} (known: {', '.join(registry.ruleset_ids())}, all)")
+            raise argparse.ArgumentTypeError(
+                f"unknown rule set {n!r} (known: {', '.join(registry.ruleset_ids())}, all)"
+            )
     return unique(out)
 
 

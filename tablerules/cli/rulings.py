@@ -1,7 +1,8 @@
 """`tablerules rulings RULESET`: the report a rules editor reads.
 
 The mutation coverage first (does the text, as the properties state it, decide every branch
-of the model? tablerules.proofs.mutation); an executive summary (rulings, gaps, unregistered decisions, witnesses, clauses that
+of the model? tablerules.proofs.mutation); an executive summary (rulings, gaps, unregistered decisions,
+witnesses, clauses that
 are readings); then the gap finder's findings and the *unregistered decisions* (decision
 points of the model that name no clause or ruling: proofs/decisions.py), each with its
 shortest trace (the state at each step, and with ``--out-itf`` an ITF file); then, per
@@ -67,15 +68,23 @@ def add_parsers(sub: Any) -> None:
          "tablerules rulings dishes --out-itf gaps/",
          "tablerules rulings just-desserts --retail-deck just_desserts_2015_deck.json --out rulings.md"],
         f"Time: {TIMES}.",
-        statuses=max_seconds_statuses("an unregistered gap, an unregistered decision point or an unregistered uncovered "
+        statuses=max_seconds_statuses("an unregistered gap, an unregistered decision point or an unregistered "
+                                      "uncovered "
                                       "mutant"))
     p.add_argument("ruleset", type=_ruleset_or_all, help="rule set id, or 'all': " + ", ".join(registry.ruleset_ids()))
-    p.add_argument("--out", metavar="FILE.md", help="write the report here, in one piece when complete (default: standard output)")
+    p.add_argument(
+        "--out", metavar="FILE.md", help="write the report here, in one piece when complete (default: standard output)"
+    )
     p.add_argument("--quick", action="store_true",
                    help="smaller budgets and no mutation coverage (measured on two cores with nothing else running, "
                         "2026-12-02: just-desserts 56 s, dishes 10 s, just-desserts-2.3 7 s)")
-    p.add_argument("--config", action="append", default=[], metavar="PLAYERS[:DECK]",
-                   help="search this configuration instead of the model's small ones; repeatable (e.g. 2:3x4 for dishes)")
+    p.add_argument(
+        "--config",
+        action="append",
+        default=[],
+        metavar="PLAYERS[:DECK]",
+        help="search this configuration instead of the model's small ones; repeatable (e.g. 2:3x4 for dishes)",
+    )
     p.add_argument("--ruling", action="append", default=[], metavar="ID",
                    help="only this ruling (full or short id) for divergence and impact; repeatable")
     p.add_argument("--retail-deck", metavar="FILE",
@@ -91,7 +100,9 @@ def add_parsers(sub: Any) -> None:
                    "games that probe for gaps, partings and decision points")
     add_max_seconds(p)
     add_json(p, "rulings")
-    p.add_argument("--out-itf", metavar="DIR", help="write the shortest trace of every gap finding as an ITF file in DIR")
+    p.add_argument(
+        "--out-itf", metavar="DIR", help="write the shortest trace of every gap finding as an ITF file in DIR"
+    )
     p.set_defaults(run=run)
 
 
@@ -151,7 +162,9 @@ class Budgets:
                       else dv.PairBudget(max_pairs=15_000, seed=seed))
         # Full-size defaults (no SMALL_CONFIGS): exact is out of reach, and games are long.
         g = 3 if bounded else 1
-        self.impact = im.ImpactBudget(max_states=1_000 if quick else 6_000, games=(60 if quick else 300) // g, seed=seed)
+        self.impact = im.ImpactBudget(
+            max_states=1_000 if quick else 6_000, games=(60 if quick else 300) // g, seed=seed
+        )
         self.race_states = 2_000 if quick else 20_000
         self.decisions = dp.DecisionBudget(states=100 if quick else 600, games=2 if quick else 8, seed=seed)
         self.coverage = not quick
@@ -168,7 +181,9 @@ def parse_configs(rules: Any, texts: Sequence[str]) -> list[gp.Config]:
         if not (players.isascii() and players.isdigit() and len(players) <= 3):
             raise SetupError(f"--config {text!r}: expected PLAYERS or PLAYERS:DECK, e.g. 2:3x4")
         components = load_components(rules, deck, "--config") if deck else None
-        config = gp.Config(int(players), components if components is not None else rules.default_components(), deck or None)
+        config = gp.Config(
+            int(players), components if components is not None else rules.default_components(), deck or None
+        )
         config.setup(rules, rules.Options())  # one-line SetupError for a configuration the rules refuse
         out.append(config)
     return out
@@ -258,8 +273,10 @@ def witness_states(rules: Any, config: Any, options: Any, moves: Sequence[str]) 
 
 
 def steps_json(steps: Sequence[Any]) -> list[dict[str, Any]]:
-    return [{"actor": s.actor, "move": s.move, **({"probability": str(s.probability)} if s.probability is not None else {})}
-            for s in steps]
+    return [
+        {"actor": s.actor, "move": s.move, **({"probability": str(s.probability)} if s.probability is not None else {})}
+        for s in steps
+    ]
 
 
 def _stderr(text: str) -> None:
@@ -384,8 +401,14 @@ def run(args: argparse.Namespace) -> int:
     for r in results:
         if out_itf:
             r.itf.update(_write_traces(r, out_itf))
-    status = EXIT_OK if all(r.gaps.ok and not r.unregistered_decisions() and not (r.coverage and r.coverage.unregistered())
-                            for r in results) else EXIT_FAIL
+    status = (
+        EXIT_OK
+        if all(
+            r.gaps.ok and not r.unregistered_decisions() and not (r.coverage and r.coverage.unregistered())
+            for r in results
+        )
+        else EXIT_FAIL
+    )
     if args.json:
         import json
 
@@ -483,12 +506,19 @@ class Report:
         rows.append(("gaps (strict mode)", f"{reg} registered, {len(self.gaps.unregistered)} unregistered"))
         if self.decisions is not None:
             d = self.decisions
-            rows.append(("unregistered decisions", f"{d.count(dp.UNREGISTERED)} decision points of the model name no clause "
-                         f"or ruling; {d.count(dp.SPECIAL)} special cases without a ruling; {d.count(dp.UNKNOWN)} unknown ids"))
+            rows.append(("unregistered decisions", f"{d.count(dp.UNREGISTERED)} decision points of the model name no "
+                                                   f"clause "
+                         f"or ruling; {d.count(dp.SPECIAL)} special cases without a ruling; {d.count(dp.UNKNOWN)} "
+                         f"unknown ids"))
         try:
             spec = load_spec(self.rules.id)
             readings = sum(1 for c in spec.clauses.values() if c.basis == "reading")
-            rows.append(("clauses", f"{len(spec.clauses)}: {len(spec.clauses) - readings} state the text, {readings} are readings"))
+            rows.append(
+                (
+                    "clauses",
+                    f"{len(spec.clauses)}: {len(spec.clauses) - readings} state the text, {readings} are readings",
+                )
+            )
         except SpecError:
             pass
         rows.append(("order of out-of-turn answers", self.race.statement))
@@ -528,32 +558,63 @@ class Report:
                 if rd.ruling in by_ruling else [],
             })
         return {
-            "ruleset": self.rules.id, "title": self.rules.title,
-            "configurations": [c.label() for c in self.configs.configs], "budgets": "quick" if self.quick else "full",
-            "coverage": None if self.coverage is None else {"counts": self.coverage.counts(), "budget": self.coverage.budget.text(),
-                         "complete": self.coverage.complete,
-                         "uncovered": [{k: v for k, v in r.to_json().items()
-                                        if k in ("id", "where", "change", "run", "trace", "detail", "triage", "ruling",
-                                                 "alternative")}
-                                       for r in self.coverage.results if r.verdict.verdict == "uncovered"]},
+            "ruleset": self.rules.id,
+            "title": self.rules.title,
+            "configurations": [c.label() for c in self.configs.configs],
+            "budgets": "quick" if self.quick else "full",
+            "coverage": None
+            if self.coverage is None
+            else {
+                "counts": self.coverage.counts(),
+                "budget": self.coverage.budget.text(),
+                "complete": self.coverage.complete,
+                "uncovered": [
+                    {
+                        k: v
+                        for k, v in r.to_json().items()
+                        if k in ("id", "where", "change", "run", "trace", "detail", "triage", "ruling", "alternative")
+                    }
+                    for r in self.coverage.results
+                    if r.verdict.verdict == "uncovered"
+                ],
+            },
             "summary": dict(self.summary_rows()),
             "pending_rulings": self.pending(),
-            "seconds": round(self.seconds, 3), "spec_problem": self.spec_problem or None,
-            "gaps": {"ok": self.gaps.ok, "summary": self.gaps.summary(), "unreached": list(self.gaps.unreached),
-                     "findings": [dict(finding_json(f, self.itf.get(id(f))), status=f.status, configuration=f.config.label(),
-                                       setting=f.setting() or None, count=f.count, steps=steps_json(f.trace),
-                                       raises_at=f.move) for f in self.gaps.findings]},
+            "seconds": round(self.seconds, 3),
+            "spec_problem": self.spec_problem or None,
+            "gaps": {
+                "ok": self.gaps.ok,
+                "summary": self.gaps.summary(),
+                "unreached": list(self.gaps.unreached),
+                "findings": [
+                    dict(
+                        finding_json(f, self.itf.get(id(f))),
+                        status=f.status,
+                        configuration=f.config.label(),
+                        setting=f.setting() or None,
+                        count=f.count,
+                        steps=steps_json(f.trace),
+                        raises_at=f.move,
+                    )
+                    for f in self.gaps.findings
+                ],
+            },
             "exact_impact": self.solved,
-            "decisions": None if self.decisions is None else {
+            "decisions": None
+            if self.decisions is None
+            else {
                 "summary": self.decisions.summary(),
                 "findings": [f.to_json() for f in self.decisions.findings if f.kind != dp.UNREACHED],
             },
             "rulings": rulings,
             "retail_impact": None if self.retail is None else retail_json(self.retail),
             "statistics_weigh_chance_by": self.weights() or None,
-            "order_of_resolution": {"statement": self.race.statement, "matters": self.race.matters,
-                                    "steps": steps_json(self.race.steps),
-                                    "branches": [{"move": m, "outcome": t} for m, t in self.race.branches]},
+            "order_of_resolution": {
+                "statement": self.race.statement,
+                "matters": self.race.matters,
+                "steps": steps_json(self.race.steps),
+                "branches": [{"move": m, "outcome": t} for m, t in self.race.branches],
+            },
         }
 
 
@@ -676,8 +737,15 @@ def write_report(out: TextIO, r: Report) -> None:
     w("## Gap finder (strict mode)\n\n")
     w(f"{r.gaps.summary()}.\n\n")
     if r.gaps.findings:
-        w(md_table(("finding", "status", "where", "configuration", "other rulings changed", "detail"),
-                   [(f.title(), f.status, f.where(), f.config.label(), f.setting() or "-", f.detail) for f in r.gaps.findings]))
+        w(
+            md_table(
+                ("finding", "status", "where", "configuration", "other rulings changed", "detail"),
+                [
+                    (f.title(), f.status, f.where(), f.config.label(), f.setting() or "-", f.detail)
+                    for f in r.gaps.findings
+                ],
+            )
+        )
         for f in r.gaps.findings:
             setting = f", with {f.setting()}" if f.setting() else ""
             w(f"\n**{f.title()}** ({f.status}; met {console.plural(f.count, 'time')}) — shortest trace on "
@@ -709,14 +777,22 @@ def write_report(out: TextIO, r: Report) -> None:
         spec = r.register.get(rd.ruling)
         w(f"\n### {rd.ruling}\n\n")
         w(f"**Question.** {spec.question if spec else '(not in the spec register)'}\n\n")
-        w("**Alternatives.** " + ", ".join(f"`{a}`" + (" (default)" if i == 0 else "") for i, a in enumerate(rd.alternatives)) + ".\n\n")
+        w(
+            "**Alternatives.** "
+            + ", ".join(f"`{a}`" + (" (default)" if i == 0 else "") for i, a in enumerate(rd.alternatives))
+            + ".\n\n"
+        )
         d = rd.primary()
         if rd.base:
-            w(f"Under the defaults no two alternatives differ; they do once `{rd.base}`, so the pairs below are searched "
+            w(f"Under the defaults no two alternatives differ; they do once `{rd.base}`, so the pairs below are "
+              f"searched "
               "with that setting.\n\n")
         if d is None and rd.never_part():
-            w("**Proof.** No two alternatives differ in anything a player sees on " + "; ".join(c.label() for c in rd.configs)
-              + " (every reachable pair of states compared).\n\n")
+            w(
+                "**Proof.** No two alternatives differ in anything a player sees on "
+                + "; ".join(c.label() for c in rd.configs)
+                + " (every reachable pair of states compared).\n\n"
+            )
         elif d is None:
             w("**Witness.** None within the bound: " + "; ".join(x.bound() for x in rd.pairs[:1]) + ".\n\n")
         else:
@@ -727,7 +803,10 @@ def write_report(out: TextIO, r: Report) -> None:
             w(steps_md(d.steps, who=receivers(rules, states) if states else None))
             views = [v for v in seat_views(rules, states[-1]) if not v.endswith(": ")] if states else []
             if views:
-                w("\nWhere they part, each seat holds and may do (the all-seeing view; the rest of the table is public):\n\n")
+                w(
+                    "\nWhere they part, each seat holds and may do (the all-seeing view; the rest of the table is "
+                    "public):\n\n"
+                )
                 w("".join(f"- {v}\n" for v in views))
             w("\nWhat each reading does next:\n\n")
             for alt, nxt in dv.readings_after(rules, rd.ruling, d.config, d.options_a, d.moves).items():

@@ -166,7 +166,10 @@ def _away(z: float | None) -> str:
 def print_report(doc: dict[str, Any], defaults: dict[str, Any]) -> None:
     named = [k for k in ("among_losers", "sole_loser", "among_winners", "sole_winner")
              if any(s[k]["share"] for s in doc["seats"])] or ["among_losers"]
-    changed = ", ".join(f"{short_ruling_name(k)}={v}" for k, v in doc["options"].items() if defaults.get(k) != v) or "default rulings"
+    changed = (
+        ", ".join(f"{short_ruling_name(k)}={v}" for k, v in doc["options"].items() if defaults.get(k) != v)
+        or "default rulings"
+    )
     print(f"simulate: {doc['ruleset']}, {doc['players']} players, {doc['components']}, {changed}; seed {doc['seed']}; "
           f"{doc['playout']} playout")
     status = "complete" if doc["complete"] else f"INCOMPLETE, stopped by {doc['stopped']}"
@@ -185,8 +188,11 @@ def print_report(doc: dict[str, Any], defaults: dict[str, Any]) -> None:
     table(rows, header=tuple(header), out=sys.stdout)
     m = doc["mean_actions"]
     seat = doc["mean_seat_moves"]
-    print(f"\nnobody named: {doc['nobody_named']['share']:.4f} of games; mean actions a game: {m['mean']:.3f} ± {m['ci95']:.3f}"
-          + (f"; mean seat moves a game: {seat:.3f}" if seat is not None else ""))
+    print(
+        f"\nnobody named: {doc['nobody_named']['share']:.4f} of games; mean actions a game: {m['mean']:.3f} ± "
+        f"{m['ci95']:.3f}"
+        + (f"; mean seat moves a game: {seat:.3f}" if seat is not None else "")
+    )
     print(f"exact values: {doc['exact_source']}")
     print("units: a game is one whole game at random; an action is a seat's move or a chance outcome (a seat move "
           "leaves chance out; solve's actions leave out chance and forced passes); ± is a 95% confidence interval "

@@ -48,7 +48,8 @@ def _symmetry(rules: RuleSet, symmetry: str | None) -> str | None:
 # --------------------------------------------------------------------------- states per level
 
 LEVELS_UNIT = ("table states: whose turn it is and what lies on every place as the players see it (a pile by its top "
-               "tile and its number of tiles), by the number of actions played; every deal; counted by the exact engine")
+               "tile and its number of tiles), by the number of actions played; every deal; counted by the exact "
+               "engine")
 """What :func:`level_counts` counts (the site's figure says it): change it with the data source."""
 
 
@@ -107,7 +108,9 @@ def state_graph(ruleset: str = "dishes", players: int = 2, deck: str | None = "2
     outcome.  Raises ValueError past ``max_states`` nodes (the picture would be unreadable).
     """
     rules, start = table(ruleset, players, deck)
-    ex = explore(rules, [start], symmetry=_symmetry(rules, symmetry), budget=Budget(max_states=max_states + 1), keep_graph=True)
+    ex = explore(
+        rules, [start], symmetry=_symmetry(rules, symmetry), budget=Budget(max_states=max_states + 1), keep_graph=True
+    )
     if not ex.complete or ex.states > max_states:
         raise ValueError(f"{ruleset} {players} players {deck}: more than {max_states} states for a picture")
     index = {key: i for i, key in enumerate(ex.parents)}
@@ -277,7 +280,9 @@ def impact_rows(rules: RuleSet, ruling_id: str, players: int, components: Any = 
     return rows
 
 
-def random_position(ruleset: str, players: int, deck: str | None = None, moves: int = 10, seed: int = 1) -> tuple[RuleSet, Any, int]:
+def random_position(
+    ruleset: str, players: int, deck: str | None = None, moves: int = 10, seed: int = 1
+) -> tuple[RuleSet, Any, int]:
     """(rule set, state, seat moves played): a seeded game of uniform random play stopped
     after ``moves`` seat moves (or at its end).  For example positions in the docs."""
     from tablerules.model.core import pick_by_probability

@@ -124,7 +124,16 @@ def _dishes(v: Mapping[str, Any], title: str, players: int | None, to_move: str 
 def _dishes_place(pic: Svg, x: float, y: float, kind: str, content: Any, revealing: bool) -> None:
     if content == "clean" or content is None:
         if revealing:
-            pic.rect(x, y, TILE, TILE, fill="#fff3d6", stroke="#e0a030", width=2, tooltip=f"{kind}: turned, colour not yet seen")
+            pic.rect(
+                x,
+                y,
+                TILE,
+                TILE,
+                fill="#fff3d6",
+                stroke="#e0a030",
+                width=2,
+                tooltip=f"{kind}: turned, colour not yet seen",
+            )
             pic.text(x + TILE / 2, y + 28, kind, size=10)
             pic.text(x + TILE / 2, y + 46, "?", size=16, weight="bold", fill="#e0a030")
             return
@@ -206,7 +215,14 @@ def _jd(v: Mapping[str, Any], title: str, players: int | None, components: Any, 
     height = 96 + 70 * seats + 24
     pic = Svg(width, height, title)
     x = 12
-    pic.text(x, 18, "guest at the door" if at_door else "guests waiting in the centre", anchor="start", size=12, weight="bold")
+    pic.text(
+        x,
+        18,
+        "guest at the door" if at_door else "guests waiting in the centre",
+        anchor="start",
+        size=12,
+        weight="bold",
+    )
     for g in centre:
         _guest_card(pic, x, 28, g, suit_of, suits, name_of)
         x += 92
@@ -217,7 +233,11 @@ def _jd(v: Mapping[str, Any], title: str, players: int | None, components: Any, 
         _guest_card(pic, x + 16, 28, doorway, suit_of, suits, name_of, note="in the doorway")
         x += 108
     piles = []
-    for key, label in (("dessert_pile", "dessert pile"), ("guest_pile", "guest pile"), ("dessert_discard", "dessert discards")):
+    for key, label in (
+        ("dessert_pile", "dessert pile"),
+        ("guest_pile", "guest pile"),
+        ("dessert_discard", "dessert discards"),
+    ):
         if key in v:
             piles.append(f"{label}: {len(_seq(v.get(key)))}")
     for k, text in enumerate(piles):

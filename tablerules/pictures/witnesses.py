@@ -68,11 +68,17 @@ def _readings(doc: dict[str, Any], entry: dict[str, Any], meta: dict[str, Any]) 
     branches = entry.get("branches")
     if isinstance(branches, dict):
         for name, result in branches.items():
-            out[name] = ", ".join(f"{k} \u2192 seat {v}" for k, v in result.items()) if isinstance(result, dict) else str(result)
+            out[name] = (
+                ", ".join(f"{k} \u2192 seat {v}" for k, v in result.items())
+                if isinstance(result, dict)
+                else str(result)
+            )
     gap = meta.get("rule_gap")
     if isinstance(gap, dict):
         alt = (meta.get("options") or {}).get(gap.get("ruling"), "strict")
-        out[f"{alt}, at the move {gap.get('move') or 'that follows'}"] = f"raises RuleGap {gap.get('ruling', '')}: {gap.get('detail', '')}"
+        out[f"{alt}, at the move {gap.get('move') or 'that follows'}"] = (
+            f"raises RuleGap {gap.get('ruling', '')}: {gap.get('detail', '')}"
+        )
     chosen = doc.get("rulings") if isinstance(doc.get("rulings"), dict) else {}
     alt = ", ".join(f"{k.split('.ruling.', 1)[-1]}={v}" for k, v in chosen.items()) or "this reading"
     if "traps" in entry:

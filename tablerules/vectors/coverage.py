@@ -56,7 +56,10 @@ def text_has(word: str) -> Change:
 
 def _size(value: Any) -> int:
     if isinstance(value, (list, tuple, dict)):
-        return sum(_size(v) if isinstance(v, (list, tuple)) else 1 for v in (value.values() if isinstance(value, dict) else value))
+        return sum(
+            _size(v) if isinstance(v, (list, tuple)) else 1
+            for v in (value.values() if isinstance(value, dict) else value)
+        )
     return 0
 
 
@@ -160,7 +163,12 @@ MOVE_CLAUSES: dict[str, dict[str, tuple[str, ...]]] = {
         "FirstPlayer": ("dishes.play.first-player",),
         "Turn": ("dishes.play.turn-own-tile", "dishes.play.one-move"),
         "Reveal": ("dishes.play.turn-own-tile", "dishes.components.colour-sets"),
-        "Place": ("dishes.play.place-dirty", "dishes.play.place-match", "dishes.play.top-counts", "dishes.play.one-move"),
+        "Place": (
+            "dishes.play.place-dirty",
+            "dishes.play.place-match",
+            "dishes.play.top-counts",
+            "dishes.play.one-move",
+        ),
         "Pass": (),
     },
     "just-desserts": {
@@ -174,7 +182,12 @@ MOVE_CLAUSES: dict[str, dict[str, tuple[str, ...]]] = {
         "depart": ("jd.discard.one-per-suit",),
         "poach": ("jd.poach.attempt",),
         "block": ("jd.block.defender", "jd.block.cards-back"),
-        "surprise": ("jd.surprise.intercept", "jd.surprise.needs-favourite", "jd.surprise.continue", "jd.surprise.no-tip"),
+        "surprise": (
+            "jd.surprise.intercept",
+            "jd.surprise.needs-favourite",
+            "jd.surprise.continue",
+            "jd.surprise.no-tip",
+        ),
         "buffet": ("jd.buffet.aces", "jd.buffet.draw-three"),
         "return": ("jd.buffet.others-return",),
         "pass": (),
@@ -185,7 +198,12 @@ MOVE_CLAUSES: dict[str, dict[str, tuple[str, ...]]] = {
         "Call": ("jd23.call.got-it",),
         "Pass": ("jd23.call.pass",),
         "Race": ("jd23.call.first-serves",),
-        "Serve": ("jd23.serve.reveal-dirty-dishes", "jd23.serve.one-to-three", "jd23.satisfy.tastes", "jd23.call.first-serves"),
+        "Serve": (
+            "jd23.serve.reveal-dirty-dishes",
+            "jd23.serve.one-to-three",
+            "jd23.satisfy.tastes",
+            "jd23.call.first-serves",
+        ),
         "Fail": ("jd23.call.erroneous-covered",),
         "Penalty": ("jd23.call.erroneous-penalty",),
         "Draw": (),
@@ -219,7 +237,11 @@ CHANGE_CLAUSES: dict[str, tuple[tuple[str, Change, tuple[str, ...]], ...]] = {
         ("*", became_true("reshuffled"), ("jd23.guests.reshuffle-once",)),
         ("*", became_true("penalties"), ("jd23.call.erroneous-penalty",)),
         ("*", became_true("mistaken"), ("jd23.call.erroneous-covered",)),
-        ("*", both(became("phase", "over"), lambda b, a, m: bool(a.get("reshuffled"))), ("jd23.end.second-exhaustion",)),
+        (
+            "*",
+            both(became("phase", "over"), lambda b, a, m: bool(a.get("reshuffled"))),
+            ("jd23.end.second-exhaustion",),
+        ),
         ("*", changed("guest"), ("jd23.round.five-endings",)),
         ("Pass", grew("discards"), ("jd23.round.all-pass", "jd23.draw.guest-leaves-hungry")),
         ("Serve", became_true("draws"), ("jd23.favourite.extra-card",)),
@@ -285,7 +307,9 @@ def is_play_clause(ruleset_id: str, clause: str) -> bool:
     prefixes = NOT_PLAY.get(ruleset_id)
     if prefixes is None:
         return ".example" not in clause
-    return not any(clause == p or (p.endswith(".") and clause.startswith(p)) or clause.startswith(p + ".") for p in prefixes)
+    return not any(
+        clause == p or (p.endswith(".") and clause.startswith(p)) or clause.startswith(p + ".") for p in prefixes
+    )
 
 
 # --------------------------------------------------------------------------- lookups

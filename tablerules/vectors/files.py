@@ -87,7 +87,11 @@ def _change_summary(old: Path, new: Path) -> str:
             def mv(s: Any) -> str:
                 return (s or {}).get("#meta", {}).get("move", "(start)" if i == 0 else "(none)") if s else "(absent)"
 
-            what = "move" if mv(x) != mv(y) else next((k for k in sorted(set(x or {}) | set(y or {})) if (x or {}).get(k) != (y or {}).get(k)), "?")
+            what = (
+                "move"
+                if mv(x) != mv(y)
+                else next((k for k in sorted(set(x or {}) | set(y or {})) if (x or {}).get(k) != (y or {}).get(k)), "?")
+            )
             parts.append(f"states from {i} differ ({what}: {mv(x)!r} -> {mv(y)!r}); {len(sa)} -> {len(sb)} states")
             break
     return "; ".join(parts) or "formatting only"
@@ -122,7 +126,10 @@ def coverage_lines(reports: list[Report], show: int = 3) -> list[str]:
         alts = [i for i in missing if "=" in i]
         lines.append(f"  clauses with no vector ({len(clauses)}): {', '.join(clauses) or 'none'}")
         if facts:
-            lines.append(f"  not about play (component facts, worked examples; see the proofs) ({len(facts)}): {', '.join(facts)}")
+            lines.append(
+                f"  not about play (component facts, worked examples; see the proofs) ({len(facts)}): "
+                f"{', '.join(facts)}"
+            )
         lines.append(f"  ruling alternatives with no vector ({len(alts)}): {', '.join(alts) or 'none'}")
         for n in r.notes:
             lines.append(f"  note: {n}")

@@ -151,7 +151,9 @@ def _components_choices(rules: RuleSet) -> list[tuple[str | None, Any]]:
     return unique
 
 
-def _working(rules: RuleSet, players: int, options: Any, choices: list[tuple[str | None, Any]]) -> list[tuple[str | None, Any]]:
+def _working(
+    rules: RuleSet, players: int, options: Any, choices: list[tuple[str | None, Any]]
+) -> list[tuple[str | None, Any]]:
     ok = []
     for arg, comp in choices:
         try:
@@ -190,7 +192,9 @@ def _seed(*parts: Any) -> int:
     return zlib.crc32("/".join(map(str, parts)).encode())
 
 
-def playthrough(rules: RuleSet, setup: Any, seed: int, steer: set[str] | None = None, max_steps: int = MAX_STEPS) -> list[Any]:
+def playthrough(
+    rules: RuleSet, setup: Any, seed: int, steer: set[str] | None = None, max_steps: int = MAX_STEPS
+) -> list[Any]:
     """Moves of one game: chance by its probabilities, seats uniformly at random.
 
     With ``steer`` (clauses not yet covered), a move or outcome whose step exercises one of
@@ -354,7 +358,9 @@ def _witness_entry(rules: RuleSet, path: Path, name: str, common: dict, entry: d
         generator = {"kind": "witness", "file": f"spec/witnesses/{path.name}"}
         if ruling:
             generator["ruling"] = ruling
-        description = f"witness for {ruling or 'a ruling'}" + (f": {common['description']}" if common["description"] else "")
+        description = f"witness for {ruling or 'a ruling'}" + (
+            f": {common['description']}" if common["description"] else ""
+        )
         vec = _make_vector(rules, cfg, all_moves, name, generator, description, note, max_steps=None)
     except (SetupError, MoveSyntaxError, IllegalMove, TypeError, ValueError) as e:
         return None, f"{label}: cannot be replayed: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
@@ -423,7 +429,9 @@ def _generate_into(report: Report, rules: RuleSet) -> None:
         if not working:
             report.notes.append(f"{n} players: no components that allow this count")
             continue
-        configs_by_n[n] = [Config(n, rules.Options(), comp, arg, f"{_comp_label(arg, comp)}-default") for arg, comp in working]
+        configs_by_n[n] = [
+            Config(n, rules.Options(), comp, arg, f"{_comp_label(arg, comp)}-default") for arg, comp in working
+        ]
         for i, cfg in enumerate(configs_by_n[n]):
             seeds = DEFAULT_SEEDS if i == 0 else 1
             for k in range(1, seeds + 1):
@@ -479,7 +487,9 @@ def _more_player_counts(rules: RuleSet, report: Report, used_counts: dict[str, i
             total += size
             add(vec)
     if left_out:
-        report.notes.append(f"{left_out} (option, player count) pairs beyond the first not played or left out, to keep the set small")
+        report.notes.append(
+            f"{left_out} (option, player count) pairs beyond the first not played or left out, to keep the set small"
+        )
 
 
 def _pick_game(rules: RuleSet, cfg: Config, k: int, description: str, first_moves: list[Any] | None = None) -> Vector:
@@ -505,7 +515,9 @@ def _pick_game(rules: RuleSet, cfg: Config, k: int, description: str, first_move
     return _make_vector(rules, cfg, moves, vec.name, {"kind": "random", "seed": seed}, description, max_steps=keep)
 
 
-def _option_vector(rules: RuleSet, label: str, options: Any, base: Any, choices: list, small: str | None) -> Vector | None:
+def _option_vector(
+    rules: RuleSet, label: str, options: Any, base: Any, choices: list, small: str | None
+) -> Vector | None:
     """One playthrough under ``options``: at the first player count where it differs from
     the same seed under the ``base`` options (else the first count that allows it)."""
     first: Config | None = None
@@ -523,7 +535,9 @@ def _option_vector(rules: RuleSet, label: str, options: Any, base: Any, choices:
             return _pick_game(rules, cfg, 1, f"{rules.title}: {n} players, {label}", first_moves=moves)
     if first is None:
         return None
-    return _pick_game(rules, first, 1, f"{rules.title}: {first.players} players, {label} (plays as under the base options)")
+    return _pick_game(
+        rules, first, 1, f"{rules.title}: {first.players} players, {label} (plays as under the base options)"
+    )
 
 
 def _differs(rules: RuleSet, cfg: Config, base: Any, moves: list[Any], seed: int) -> bool:
@@ -554,14 +568,18 @@ def _differs(rules: RuleSet, cfg: Config, base: Any, moves: list[Any], seed: int
 def _edge_cases(rules: RuleSet, report: Report, configs_by_n: dict[int, list[Config]], add: Any) -> None:
     """Steered playthroughs over every configuration, kept when they cover a clause no vector has."""
     covered = {c for v in report.vectors for c in v.clauses}
-    wanted = {c for c in report.universe if "=" not in c and ".ruling." not in c and coverage.is_play_clause(rules.id, c)} - covered
+    wanted = {
+        c for c in report.universe if "=" not in c and ".ruling." not in c and coverage.is_play_clause(rules.id, c)
+    } - covered
     if not wanted:
         return
     configs = [cfgs[0] for n, cfgs in sorted(configs_by_n.items())]
     variants = variant_fields(rules.Options)
     if variants:
         base = rules.Options()
-        option_sets = [(f"+{name}", dataclasses.replace(base, **{f.name: True})) for name, f in sorted(variants.items())]
+        option_sets = [
+            (f"+{name}", dataclasses.replace(base, **{f.name: True})) for name, f in sorted(variants.items())
+        ]
         option_sets.append(("advanced", dataclasses.replace(base, **{f.name: True for f in variants.values()})))
         choices = _components_choices(rules)
         for n in rules.player_counts:
@@ -578,8 +596,14 @@ def _edge_cases(rules: RuleSet, report: Report, configs_by_n: dict[int, list[Con
         cfg = configs[k % len(configs)]
         setup = rules.setup(cfg.players, cfg.options, cfg.components)
         moves = playthrough(rules, setup, _seed(rules.id, "edge", cfg.slug(), k), steer=wanted)
-        vec = _make_vector(rules, cfg, moves, f"edge-{cfg.slug()}-e{k}", {"kind": "edge-search", "seed": k},
-                           f"{rules.title}: {cfg.players} players, {cfg.label}: a playthrough steered to uncovered clauses")
+        vec = _make_vector(
+            rules,
+            cfg,
+            moves,
+            f"edge-{cfg.slug()}-e{k}",
+            {"kind": "edge-search", "seed": k},
+            f"{rules.title}: {cfg.players} players, {cfg.label}: a playthrough steered to uncovered clauses",
+        )
         new = wanted & set(vec.clauses)
         if new:
             last = max(i for i, st in enumerate(vec.document["states"]) if new & set(st["#meta"].get("clauses", ())))

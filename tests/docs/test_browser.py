@@ -46,7 +46,9 @@ def site(tmp_path_factory) -> Path:
     given = os.environ.get("TABLERULES_DOCS_HTML")
     if given:
         path = Path(given).resolve()
-        assert (path / "index.html").exists(), f"TABLERULES_DOCS_HTML={given}: no index.html there (build the docs first)"
+        assert (path / "index.html").exists(), (
+            f"TABLERULES_DOCS_HTML={given}: no index.html there (build the docs first)"
+        )
         return path
     if importlib.util.find_spec("sphinx") is None:
         _unavailable("sphinx is not installed (pip install '.[docs]'), so the site cannot be built")
@@ -94,7 +96,9 @@ def _pages(site: Path) -> list[tuple[str, str]]:
     """(name, path under the site): the home page, one rule page per rule set, one ruling page
     with a witness picture, the traceability page, the pictures from the tools."""
     pages = [("home", "index.html")]
-    for d in sorted(p for p in (site / "rules").iterdir() if (p / "index.html").exists() and (p / "clauses.html").exists()):
+    for d in sorted(
+        p for p in (site / "rules").iterdir() if (p / "index.html").exists() and (p / "clauses.html").exists()
+    ):
         pages.append((f"rules-{d.name}", f"rules/{d.name}/index.html"))
         pages.append((f"clauses-{d.name}", f"rules/{d.name}/clauses.html"))
     ruling = site / "rules" / "dishes" / "rulings" / "tie-for-most.html"

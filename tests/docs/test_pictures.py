@@ -127,7 +127,9 @@ def test_alternative_effects_are_exact_on_a_small_table_and_add_up():
     rules = registry.get("dishes")
     comps = rules.load_components("2x4")
     effects = figures.alternative_effects(rules, "dishes.ruling.tie-for-most", 2, comps)
-    assert [e.alternative for e in effects] == list(ruling_fields(rules.Options)["dishes.ruling.tie-for-most"].metadata["alternatives"])
+    assert [e.alternative for e in effects] == list(
+        ruling_fields(rules.Options)["dishes.ruling.tie-for-most"].metadata["alternatives"]
+    )
     by = {e.alternative: e for e in effects}
     assert by["all-tied-lose"].method.startswith("exact")
     # a tie makes both seats lose under all-tied-lose and nobody under no-loser

@@ -53,7 +53,9 @@ def _rules(css: str) -> list[tuple[list[str], dict[str, str]]]:
 
 
 def _declared(selector_re: str, prop: str) -> set[str]:
-    return {d[prop] for sels, d in _rules(CSS.read_text()) if prop in d and any(re.fullmatch(selector_re, s) for s in sels)}
+    return {
+        d[prop] for sels, d in _rules(CSS.read_text()) if prop in d and any(re.fullmatch(selector_re, s) for s in sels)
+    }
 
 
 def test_the_traceability_table_is_laid_out_to_fit_the_page():
@@ -114,7 +116,9 @@ def test_the_traceability_tables_are_within_the_window_at_1280_px(site, browser)
 
 def _cites_the_note_as_a_file(text: str) -> list[str]:
     """Places where a page presents the unpublished note as a path or link to open."""
-    bad = re.findall(r"[^\n]*(?:shared/data/|``[^`]*FACTS\.md[^`]*``|<[^>]*FACTS\.md>|:download:|FACTS\.md)[^\n]*", text)
+    bad = re.findall(
+        r"[^\n]*(?:shared/data/|``[^`]*FACTS\.md[^`]*``|<[^>]*FACTS\.md>|:download:|FACTS\.md)[^\n]*", text
+    )
     return [b for b in bad if "FACTS.md" in b or "shared/data/" in b]
 
 
@@ -146,8 +150,10 @@ def test_a_dishes_ruling_page_shows_what_the_notes_say_not_the_file(pages, repor
 
     spec = _spec(pages, "dishes")
     rules = registry.get("dishes")
-    for rid, summary in [("dishes.ruling.colour-model", "Four colours in four sets of six tiles, one of each kind per colour."),
-                         ("dishes.ruling.deal-2-players", "No public source found says how to deal with 2 or 3 players.")]:
+    for rid, summary in [
+        ("dishes.ruling.colour-model", "Four colours in four sets of six tiles, one of each kind per colour."),
+        ("dishes.ruling.deal-2-players", "No public source found says how to deal with 2 or 3 players."),
+    ]:
         ruling = next(r for r in spec["ruling"] if r["id"] == rid)
         assert ruling["public_sources"].startswith("FACTS.md")
         page = pages.ruling_page(spec, ruling, report.entries, [], None, "", rules)
@@ -159,7 +165,10 @@ def test_sources_that_are_not_the_notes_are_shown_as_written(pages):
     text = "Looney Labs FAQ for Just Desserts, question 1026 (the publisher's answer), for the basic game only."
     assert pages.sources_line({"public_sources": text}) == f"**Sources.** {pages.esc(text)}"
     specs = pages.load_specs()
-    assert sum(1 for s in specs for r in s.get("ruling", []) if str(r.get("public_sources", "")).startswith("FACTS.md")) >= 3
+    assert (
+        sum(1 for s in specs for r in s.get("ruling", []) if str(r.get("public_sources", "")).startswith("FACTS.md"))
+        >= 3
+    )
     for spec in specs:
         for r in spec.get("ruling", []):
             if r.get("public_sources"):

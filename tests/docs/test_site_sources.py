@@ -68,10 +68,23 @@ def test_a_rule_tag_marks_the_decision_and_an_unknown_id_dangles(tmp_path):
         "y = 'dishes.end.no-moves'\n"
         "if z:  # rule: dishes.play.no-such-clause\n")
     rep = tr.scan(root)
-    assert rep.traces["dishes.end.no-moves"].tagged == [("model/toy.py", 2, "if stuck:  # rule: dishes.end.no-moves, dishes.ruling.stuck-player")]
+    assert rep.traces["dishes.end.no-moves"].tagged == [
+        ("model/toy.py", 2, "if stuck:  # rule: dishes.end.no-moves, dishes.ruling.stuck-player")
+    ]
     assert rep.traces["dishes.end.no-moves"].mentions == [("model/toy.py", 4, "y = 'dishes.end.no-moves'")]
     assert rep.traces["dishes.ruling.stuck-player"].tagged
     assert rep.dangling == ["model/toy.py:5: '# rule: dishes.play.no-such-clause' names no clause or ruling"]
+
+
+def test_a_rule_tag_on_a_comment_line_of_its_own_marks_the_code_line_below(tmp_path):
+    root = _tree(tmp_path)
+    (root / "model" / "toy.py").write_text(
+        "x = 1\n"
+        "# rule: dishes.end.no-moves\n"
+        "if stuck:\n"
+        "    pass\n")
+    rep = tr.scan(root)
+    assert rep.traces["dishes.end.no-moves"].tagged == [("model/toy.py", 3, "if stuck:")]
 
 
 def test_an_id_is_not_found_inside_a_longer_id(tmp_path):
@@ -83,7 +96,9 @@ def test_an_id_is_not_found_inside_a_longer_id(tmp_path):
 def test_a_vector_or_witness_naming_an_unknown_id_and_a_missing_evidence_file_dangle(tmp_path):
     root = _tree(tmp_path)
     (root / "vectors" / "v.itf.json").write_text(json.dumps({"#meta": {"clauses": ["dishes.goal", "dishes.nope"]}}))
-    (root / "spec" / "witnesses" / "extra.json").write_text(json.dumps({"ruleset": "dishes", "ruling": "dishes.ruling.nope"}))
+    (root / "spec" / "witnesses" / "extra.json").write_text(
+        json.dumps({"ruleset": "dishes", "ruling": "dishes.ruling.nope"})
+    )
     toml = root / "spec" / "dishes.toml"
     toml.write_text(toml.read_text().replace("spec/witnesses/dishes-tie-for-most.json", "spec/witnesses/gone.json"))
     rep = tr.scan(root)

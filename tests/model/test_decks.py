@@ -27,8 +27,22 @@ def _small() -> dict:
             {"id": "PLUM", "name": "Plum", "tastes": ["Fruit"]},
         ],
         "guests": [
-            {"id": "BAKER", "name": "Baker", "suit": "spoon", "wants": ["Cake"], "refuses": [], "favorites": ["Sponge"]},
-            {"id": "PICKER", "name": "Picker", "suit": "whisk", "wants": ["Fruit"], "refuses": ["Cake"], "favorites": ["PLUM"]},
+            {
+                "id": "BAKER",
+                "name": "Baker",
+                "suit": "spoon",
+                "wants": ["Cake"],
+                "refuses": [],
+                "favorites": ["Sponge"],
+            },
+            {
+                "id": "PICKER",
+                "name": "Picker",
+                "suit": "whisk",
+                "wants": ["Fruit"],
+                "refuses": ["Cake"],
+                "favorites": ["PLUM"],
+            },
         ],
     }
 
@@ -70,15 +84,32 @@ def test_small_deck_loads_and_copies_count(tmp_path):
     [
         (lambda d: d["desserts"][1]["tastes"].append("Bacon"), ["$.desserts[1] (PLUM)", "unknown taste 'Bacon'"]),
         (lambda d: d["guests"][0]["wants"].append("Bacon"), ["$.guests[0] (BAKER)", "unknown taste 'Bacon'"]),
-        (lambda d: d["guests"][1].__setitem__("favorites", ["Trifle"]), ["$.guests[1] (PICKER)", "favourite 'Trifle' is not a dessert"]),
-        (lambda d: d["guests"].append({"id": "MILLER", "suit": "spoon", "wants": ["Cake"]}), ["$.guests", "same number of guests", "spoon: 2", "whisk: 1"]),
-        (lambda d: d["desserts"].append({"id": "SPONGE", "tastes": ["Cake"]}), ["$.desserts[2] (SPONGE)", "duplicate id 'SPONGE'"]),
+        (
+            lambda d: d["guests"][1].__setitem__("favorites", ["Trifle"]),
+            ["$.guests[1] (PICKER)", "favourite 'Trifle' is not a dessert"],
+        ),
+        (
+            lambda d: d["guests"].append({"id": "MILLER", "suit": "spoon", "wants": ["Cake"]}),
+            ["$.guests", "same number of guests", "spoon: 2", "whisk: 1"],
+        ),
+        (
+            lambda d: d["desserts"].append({"id": "SPONGE", "tastes": ["Cake"]}),
+            ["$.desserts[2] (SPONGE)", "duplicate id 'SPONGE'"],
+        ),
         (lambda d: d["guests"][1].__setitem__("id", "PLUM"), ["$.guests[1] (PLUM)", "duplicate id 'PLUM'"]),
         (lambda d: d["guests"][0].__setitem__("suit", "ladle"), ["$.guests[0] (BAKER)", "unknown suit 'ladle'"]),
         (lambda d: d.pop("guests"), ["$.guests", "missing"]),
     ],
-    ids=["unknown-taste-dessert", "unknown-taste-guest", "favourite-not-in-deck", "wrong-suit-count",
-         "duplicate-dessert-id", "duplicate-guest-id", "unknown-suit", "missing-key"],
+    ids=[
+        "unknown-taste-dessert",
+        "unknown-taste-guest",
+        "favourite-not-in-deck",
+        "wrong-suit-count",
+        "duplicate-dessert-id",
+        "duplicate-guest-id",
+        "unknown-suit",
+        "missing-key",
+    ],
 )
 def test_bad_deck_gives_one_line_naming_card_and_problem(tmp_path, mutate, words):
     data = copy.deepcopy(_small())

@@ -184,7 +184,9 @@ def test_place_on_own_or_others_tiles():
 
 def test_only_the_top_counts_and_the_whole_pile_moves():
     """dishes.play.top-counts, dishes.play.move-whole-stack."""
-    s = table(2, {"0.main": "red main,yellow soup", "1.soup": "c3", "1.knives": "red"}, Options(movable_stacks="own-places"))
+    s = table(
+        2, {"0.main": "red main,yellow soup", "1.soup": "c3", "1.knives": "red"}, Options(movable_stacks="own-places")
+    )
     # top is a yellow soup: it matches the c3 soup by kind, not the red knives (the red main is buried)
     assert RULES.illegal_reason(s, d.Place(P(0, "main"), P(1, "soup"))) is None
     assert RULES.illegal_reason(s, d.Place(P(0, "main"), P(1, "knives"))) == "dishes.play.place-match"

@@ -37,7 +37,12 @@ class DishesPlay(RuleBasedStateMachine):
         self.steps = 0
 
     def _live(self) -> bool:
-        return self.state is not None and self.gap is None and RULES.to_move(self.state) is not TERMINAL and self.steps < 300
+        return (
+            self.state is not None
+            and self.gap is None
+            and RULES.to_move(self.state) is not TERMINAL
+            and self.steps < 300
+        )
 
     @precondition(lambda self: self._live())
     @rule(data=st.data())
@@ -76,7 +81,11 @@ class DishesPlay(RuleBasedStateMachine):
             try:
                 out = RULES.outcome(self.state)
             except RuleGap as g:
-                assert g.ruling in ("dishes.ruling.dishes-count", "dishes.ruling.tie-for-most", "dishes.ruling.clean-at-end")
+                assert g.ruling in (
+                    "dishes.ruling.dishes-count",
+                    "dishes.ruling.tie-for-most",
+                    "dishes.ruling.clean-at-end",
+                )
                 assert getattr(self.state.setup.options, ruling_fields(Options)[g.ruling].name) == STRICT
                 return
             assert out is not None and (out.losers or out.draw)

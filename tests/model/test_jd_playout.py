@@ -79,7 +79,11 @@ def _agree(state, games, seed):
 
 
 @pytest.mark.parametrize("deck", TEACHING)
-@pytest.mark.parametrize("combo", list(itertools.product((False, True), repeat=3)), ids=lambda c: "".join("PBS"[i] if x else "-" for i, x in enumerate(c)))
+@pytest.mark.parametrize(
+    "combo",
+    list(itertools.product((False, True), repeat=3)),
+    ids=lambda c: "".join("PBS"[i] if x else "-" for i, x in enumerate(c)),
+)
 def test_compiled_games_follow_the_step_api_on_the_teaching_decks(deck, combo):
     """Every combination of the advanced rules, 2 players (and 3 where the deck deals to 3)."""
     options = dict(zip(ADVANCED, combo))
@@ -127,7 +131,9 @@ GAP_SETUPS = {
 
 def test_every_gap_the_loop_knows_has_a_setup_here():
     assert set(GAP_SETUPS) == set(loops.GAPS)
-    strict_rulings = {f.metadata["ruling"] for f in dataclasses.fields(Options) if STRICT in f.metadata.get("alternatives", ())}
+    strict_rulings = {
+        f.metadata["ruling"] for f in dataclasses.fields(Options) if STRICT in f.metadata.get("alternatives", ())
+    }
     assert strict_rulings == set(loops.GAPS)
 
 
@@ -162,7 +168,9 @@ def test_a_gap_in_the_wrong_place_is_caught():
 
 
 @pytest.mark.parametrize("reading", ["at-once", "turn-end", "when-settled"])
-@pytest.mark.parametrize("combo", [dict(), dict(poaching=True), dict(buffet=True), ALL_ON], ids=["basic", "P", "B", "PBS"])
+@pytest.mark.parametrize(
+    "combo", [dict(), dict(poaching=True), dict(buffet=True), ALL_ON], ids=["basic", "P", "B", "PBS"]
+)
 def test_the_all_claimed_score_readings_follow_the_step_api(reading, combo):
     """jd.ruling.faq-score-when on jd-crowd, where every guest is soon claimed."""
     for players in (2, 3):
@@ -278,7 +286,9 @@ def test_what_the_compiled_loop_cannot_play_goes_through_the_step_api():
     assert not compiled(RULES, _setup(wantless, 2, serving_size="any"))
     assert jp.available(_setup("jd-crowd", 2, serving_size="any", dessert_supply=STRICT, **ALL_ON))
     strict = _setup("jd-crowd", 2, turn_direction=STRICT, **ALL_ON)  # both directions give the other seat
-    assert random_playouts(RULES, RULES.new_game(strict), 20, 3) == random_playouts(RULES, RULES.new_game(_setup("jd-crowd", 2, **ALL_ON)), 20, 3)
+    assert random_playouts(RULES, RULES.new_game(strict), 20, 3) == random_playouts(
+        RULES, RULES.new_game(_setup("jd-crowd", 2, **ALL_ON)), 20, 3
+    )
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -325,8 +335,10 @@ def test_a_refused_dessert_counted_as_accepted_is_caught(monkeypatch):
     # the gardener now refuses the fruit of the fruit tart (no teaching deck has a refusal)
     gardener = next(g for g in deck.guests if g.id == "GARDENER")
     spare = sorted(deck.dessert("FRUIT_TART").tastes - gardener.wants)[0]
-    refusing = dataclasses.replace(deck, guests=tuple(dataclasses.replace(g, refuses=frozenset({spare})) if g is gardener else g
-                                                      for g in deck.guests))
+    refusing = dataclasses.replace(
+        deck,
+        guests=tuple(dataclasses.replace(g, refuses=frozenset({spare})) if g is gardener else g for g in deck.guests),
+    )
     setup = _setup(refusing, 2, serving_size="any")
     start = RULES.new_game(setup)
     t = jp.tables(setup.components)

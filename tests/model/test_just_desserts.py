@@ -35,10 +35,18 @@ def position(deck, *, hands, claimed=None, centre=(), guest_discard=(), dessert_
     pile_d = Counter(deck.dessert_cards()) - placed_d
     placed_g = set(centre) | set(guest_discard) | {g for c in claimed for g in c}
     return State(
-        setup=setup, hands=tuple(tuple(sorted(h)) for h in hands), claimed=tuple(tuple(sorted(c)) for c in claimed),
-        dessert_pile=tuple(sorted(pile_d.elements())), guest_pile=tuple(g for g in deck.guest_cards() if g not in placed_g),
-        dessert_discard=tuple(sorted(dessert_discard)), guest_discard=tuple(guest_discard), centre=tuple(sorted(centre)),
-        turn=turn, phase=phase, opening=False, **fields,
+        setup=setup,
+        hands=tuple(tuple(sorted(h)) for h in hands),
+        claimed=tuple(tuple(sorted(c)) for c in claimed),
+        dessert_pile=tuple(sorted(pile_d.elements())),
+        guest_pile=tuple(g for g in deck.guest_cards() if g not in placed_g),
+        dessert_discard=tuple(sorted(dessert_discard)),
+        guest_discard=tuple(guest_discard),
+        centre=tuple(sorted(centre)),
+        turn=turn,
+        phase=phase,
+        opening=False,
+        **fields,
     )
 
 
@@ -123,7 +131,9 @@ def test_worked_example_little_girl(retail_deck):
 def test_satisfying_sets_is_a_function_of_hand_and_guest(retail_deck):
     """jd.serve.satisfies, jd.turn.example: the pure function behind guest_servings."""
     hand = ("STRAWBERRY_SHORTCAKE", "CARROT_CAKE", "BUTTER_PECAN_ICE_CREAM")
-    assert satisfying_sets(retail_deck, hand, "THE_LITTLE_GIRL") == (("BUTTER_PECAN_ICE_CREAM", "STRAWBERRY_SHORTCAKE"),)
+    assert satisfying_sets(retail_deck, hand, "THE_LITTLE_GIRL") == (
+        ("BUTTER_PECAN_ICE_CREAM", "STRAWBERRY_SHORTCAKE"),
+    )
     hand2 = hand + ("ICE_CREAM_CAKE",)
     assert satisfying_sets(retail_deck, hand2, "THE_LITTLE_GIRL") == (
         ("ICE_CREAM_CAKE",), ("BUTTER_PECAN_ICE_CREAM", "STRAWBERRY_SHORTCAKE"))
@@ -241,7 +251,12 @@ def test_discard_phase_player_chooses_who_leaves_and_the_last_stands_in_the_door
     s = position(TWO, hands=(("PLUM",), ()), centre=("BAKER_A", "BAKER_B", "BAKER_C", "PICKER_A"))
     s = play(RULES, s, ["kitchen", "draw SPONGE"])
     assert s.phase == "discard" and RULES.to_move(s) == 0
-    assert [str(m) for m in RULES.legal_moves(s)] == ["depart BAKER_A", "depart BAKER_B", "depart BAKER_C", "depart PICKER_A"]
+    assert [str(m) for m in RULES.legal_moves(s)] == [
+        "depart BAKER_A",
+        "depart BAKER_B",
+        "depart BAKER_C",
+        "depart PICKER_A",
+    ]
     s = play(RULES, s, ["depart BAKER_C", "depart BAKER_A"])
     assert s.guest_discard == ("BAKER_C", "BAKER_A") and doorway(s) == "BAKER_A"
     assert s.turn == 1 and s.centre == ("BAKER_B", "PICKER_A")
@@ -276,7 +291,8 @@ def test_which_guests_may_leave_in_the_discard_phase():
 
 
 def test_the_turn_passes_clockwise_or_as_the_ruling_says():
-    """jd.discard.turn-ends, jd.ruling.turn-direction: seats are numbered clockwise; strict raises with three players."""
+    """jd.discard.turn-ends, jd.ruling.turn-direction: seats are numbered clockwise; strict raises with three
+    players."""
     for direction, after in (("clockwise", 1), ("counter-clockwise", 2)):
         s = position(CROWD, hands=(("SPONGE",), (), ()), centre=("BAKER",), options=Options(turn_direction=direction))
         s = play(RULES, s, ["kitchen", "draw SPONGE"])
@@ -447,7 +463,11 @@ def test_play_that_can_never_change_anything_ends_and_is_scored():
     for _ in range(40):
         assert RULES.outcome(s) is None
         seen.add(s)
-        s = RULES.apply(s, RULES.legal_moves(s)[0]) if RULES.legal_moves(s) else RULES.apply(s, RULES.chance_outcomes(s)[0][0])
+        s = (
+            RULES.apply(s, RULES.legal_moves(s)[0])
+            if RULES.legal_moves(s)
+            else RULES.apply(s, RULES.chance_outcomes(s)[0][0])
+        )
     assert s in seen  # back where it was: a cycle
 
 

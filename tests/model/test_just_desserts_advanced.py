@@ -48,9 +48,16 @@ def test_successful_poach_tips_the_victim_and_allows_one_more_serving_from_the_m
 
 def test_block_returns_the_cards_and_forbids_a_second_poach_but_not_two_servings(retail_deck):
     """jd.block.defender, jd.block.cards-back, jd.poach.blocked-no-retry."""
-    s = position(retail_deck,
-                 hands=(("STRAWBERRY_SHORTCAKE", "VANILLA_ICE_CREAM", "CHEESECAKE", "FRUIT_SALAD"), ("POUND_CAKE", "ORANGE_SHERBET")),
-                 claimed=((), ("THE_LITTLE_GIRL", "GRANNY")), centre=("THE_PROFESSOR",), options=Options(poaching=True))
+    s = position(
+        retail_deck,
+        hands=(
+            ("STRAWBERRY_SHORTCAKE", "VANILLA_ICE_CREAM", "CHEESECAKE", "FRUIT_SALAD"),
+            ("POUND_CAKE", "ORANGE_SHERBET"),
+        ),
+        claimed=((), ("THE_LITTLE_GIRL", "GRANNY")),
+        centre=("THE_PROFESSOR",),
+        options=Options(poaching=True),
+    )
     s = RULES.apply(s, Move("poach", "THE_LITTLE_GIRL", ("STRAWBERRY_SHORTCAKE", "VANILLA_ICE_CREAM")))
     assert s.phase == "window" and RULES.to_move(s) == 1
     assert moves(s) == ["block with ORANGE_SHERBET+POUND_CAKE", "pass"]
@@ -99,8 +106,10 @@ def test_buffet_needs_four_aces_others_return_a_guest_then_draw_three_and_serve_
     s = position(retail_deck, hands=(aces + ("STRAWBERRY_SHORTCAKE",), (), ("FRUIT_SALAD",)),
                  claimed=((), ("THE_LITTLE_GIRL", "GRANNY"), ("MOJO",)), options=Options(**ALL))
     assert "buffet CHEESECAKE+FUDGE+POUND_CAKE+VANILLA_ICE_CREAM" in moves(s)
-    assert RULES.illegal_reason(s, Move("buffet", cards=("CHEESECAKE", "FUDGE", "POUND_CAKE", "STRAWBERRY_SHORTCAKE"))) \
+    assert (
+        RULES.illegal_reason(s, Move("buffet", cards=("CHEESECAKE", "FUDGE", "POUND_CAKE", "STRAWBERRY_SHORTCAKE")))
         == "jd.buffet.aces"
+    )
     s = RULES.apply(s, Move("buffet", cards=aces))
     assert s.phase == "return" and RULES.to_move(s) == 1
     assert moves(s) == ["return GRANNY", "return THE_LITTLE_GIRL"]
@@ -176,7 +185,11 @@ def test_surprised_poach_allows_another_poach_but_not_of_that_guest(retail_deck)
     for choice, tasks in (("no-tip", ()),):
         s2 = position(retail_deck, hands=(hand, (), ("ICE_CREAM_CAKE",)), claimed=((), ("THE_LITTLE_GIRL",), ()),
                       options=Options(victim_tip_surprise=choice, **ALL))
-        s2 = play(RULES, s2, ["poach THE_LITTLE_GIRL with STRAWBERRY_SHORTCAKE+VANILLA_ICE_CREAM", "surprise with ICE_CREAM_CAKE"])
+        s2 = play(
+            RULES,
+            s2,
+            ["poach THE_LITTLE_GIRL with STRAWBERRY_SHORTCAKE+VANILLA_ICE_CREAM", "surprise with ICE_CREAM_CAKE"],
+        )
         assert s2.tasks == tasks
     strict = position(retail_deck, hands=(hand, (), ("ICE_CREAM_CAKE",)), claimed=((), ("THE_LITTLE_GIRL",), ()),
                       options=Options(victim_tip_surprise="strict", **ALL))
@@ -187,8 +200,12 @@ def test_surprised_poach_allows_another_poach_but_not_of_that_guest(retail_deck)
 
 def _professor_race(retail_deck, **rulings):
     """Seat 0 poaches the Professor from seat 1 without a favourite; seat 1 and seat 2 each hold a favourite."""
-    s = position(retail_deck, hands=(("FRUIT_SALAD", "POUND_CAKE"), ("STRAWBERRY_SHORTCAKE",), ("PINEAPPLE_UPSIDE_DOWN_CAKE",)),
-                 claimed=((), ("THE_PROFESSOR",), ()), options=Options(**ALL, **rulings))
+    s = position(
+        retail_deck,
+        hands=(("FRUIT_SALAD", "POUND_CAKE"), ("STRAWBERRY_SHORTCAKE",), ("PINEAPPLE_UPSIDE_DOWN_CAKE",)),
+        claimed=((), ("THE_PROFESSOR",), ()),
+        options=Options(**ALL, **rulings),
+    )
     return RULES.apply(s, Move("poach", "THE_PROFESSOR", ("FRUIT_SALAD", "POUND_CAKE")))
 
 
@@ -196,7 +213,10 @@ def test_block_and_surprise_race_the_first_favourite_offered_wins(retail_deck):
     """jd.surprise.first-offered, jd.ruling.answer-order=race: every order is a chance outcome."""
     s = _professor_race(retail_deck)
     assert RULES.to_move(s) is CHANCE and s.answerers == (1, 2)
-    assert [(str(m), p) for m, p in RULES.chance_outcomes(s)] == [("first seat 1", Fraction(1, 2)), ("first seat 2", Fraction(1, 2))]
+    assert [(str(m), p) for m, p in RULES.chance_outcomes(s)] == [
+        ("first seat 1", Fraction(1, 2)),
+        ("first seat 2", Fraction(1, 2)),
+    ]
     blocked = play(RULES, s, ["first seat 1", "block with STRAWBERRY_SHORTCAKE"])
     assert blocked.claimed[1] == ("THE_PROFESSOR",) and blocked.tasks == (("d", 1),)
     surprised = play(RULES, s, ["first seat 2", "surprise with PINEAPPLE_UPSIDE_DOWN_CAKE"])
@@ -217,8 +237,12 @@ def test_answer_order_alternatives(retail_deck):
 
 def test_plain_block_against_surprise_is_a_gap_in_strict_mode(retail_deck):
     """jd.ruling.plain-block-vs-surprise."""
-    s = position(retail_deck, hands=(("FRUIT_SALAD", "POUND_CAKE"), ("CHERRY_PIE", "YELLOW_CAKE"), ("STRAWBERRY_SHORTCAKE",)),
-                 claimed=((), ("THE_PROFESSOR",), ()), options=Options(block_or_surprise="strict", **ALL))
+    s = position(
+        retail_deck,
+        hands=(("FRUIT_SALAD", "POUND_CAKE"), ("CHERRY_PIE", "YELLOW_CAKE"), ("STRAWBERRY_SHORTCAKE",)),
+        claimed=((), ("THE_PROFESSOR",), ()),
+        options=Options(block_or_surprise="strict", **ALL),
+    )
     with pytest.raises(RuleGap) as gap:
         RULES.apply(s, Move("poach", "THE_PROFESSOR", ("FRUIT_SALAD", "POUND_CAKE")))
     assert gap.value.ruling == "jd.ruling.plain-block-vs-surprise"
@@ -234,7 +258,9 @@ def test_a_block_is_not_surprised_unless_strict_asks(retail_deck):
         block = Move("block", cards=("CHERRY_PIE", "YELLOW_CAKE"))
         if choice == "no":
             t = RULES.apply(s, block)
-            assert t.claimed[1] == ("THE_PROFESSOR",) and t.phase == "choose" and t.hands[2] == ("STRAWBERRY_SHORTCAKE",)
+            assert (
+                t.claimed[1] == ("THE_PROFESSOR",) and t.phase == "choose" and t.hands[2] == ("STRAWBERRY_SHORTCAKE",)
+            )
         else:
             with pytest.raises(RuleGap) as gap:
                 RULES.apply(s, block)
@@ -286,7 +312,11 @@ def test_a_surprise_offers_one_favourite_or_a_serving_with_one(retail_deck):
                      options=Options(surprise_parties=True, serving_size="any", surprise_serving=choice))
         got[choice] = RULES.apply(s, serve)
     assert moves(got["favourite-alone"]) == ["pass", "surprise with ICE_CREAM_CAKE"]
-    assert moves(got["serving-with-favourite"]) == ["pass", "surprise with FUDGE+ICE_CREAM_CAKE", "surprise with ICE_CREAM_CAKE"]
+    assert moves(got["serving-with-favourite"]) == [
+        "pass",
+        "surprise with FUDGE+ICE_CREAM_CAKE",
+        "surprise with ICE_CREAM_CAKE",
+    ]
     assert RULES.illegal_reason(got["favourite-alone"], Move("surprise", cards=("FUDGE", "ICE_CREAM_CAKE"))) \
         == "jd.surprise.needs-favourite"
     t = RULES.apply(got["serving-with-favourite"], Move("surprise", cards=("FUDGE", "ICE_CREAM_CAKE")))

@@ -4,7 +4,6 @@ at the bottom of a module, no import inside a function."""
 from __future__ import annotations
 
 import ast
-import re
 from pathlib import Path
 
 import networkx as nx
@@ -62,39 +61,27 @@ def test_the_old_public_names_still_import():
     assert v23.RULES.id == "just-desserts-2.3" and jd.RULES.id == "just-desserts"
 
 
-RULE = re.compile(r"#\s*rule:\s*([\w.\-]+(?:\s*,\s*[\w.\-]+)*)")
-NOTE = re.compile(r"#\s*(rule|plumbing):")
-
-
-def _decision_lines(path: Path) -> list[int]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    out = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.If, ast.While, ast.IfExp)):
-            out.add(node.lineno)
-        elif isinstance(node, ast.comprehension):
-            out |= {cond.lineno for cond in node.ifs}
-    return sorted(out)
-
-
 def test_every_decision_point_names_its_clause_or_says_it_is_plumbing():
     """Both editions: every if/elif/while, conditional expression and comprehension filter in the
-    package carries ``# rule: <ids>`` or ``# plumbing: <why>``, and every id is in a spec."""
+    package carries ``# rule: <ids>`` or ``# plumbing: <why>`` (on its line or a comment line of its
+    own above it), or lies in a function or module exempt as plumbing; every id is in a spec.  The
+    annotations are read as the decision-point finder reads them (proofs/decisions.py)."""
+    from tablerules.proofs import decisions
     from tablerules.spec import load_spec
 
     known = set()
     for ruleset in ("just-desserts", "just-desserts-2.3"):
         spec = load_spec(ruleset)
         known |= set(spec.clauses) | set(spec.rulings)
+    sc = decisions.scan()
+    points = [p for p in sc.points if p.file.startswith("just_desserts/")]
+    assert {"just_desserts/game.py", "just_desserts/v23.py", "just_desserts/advanced.py"} <= {p.file for p in points}
     missing, unknown = [], []
-    for path in sorted(PACKAGE.glob("*.py")):
-        lines = path.read_text(encoding="utf-8").split("\n")
-        for ln in _decision_lines(path):
-            line = lines[ln - 1]
-            if not NOTE.search(line):
-                missing.append(f"{path.name}:{ln}: {line.strip()}")
-            m = RULE.search(line)
-            if m:
-                unknown += [f"{path.name}:{ln}: {i}" for i in re.split(r"\s*,\s*", m[1]) if i not in known]
+    for point in points:
+        a = sc.annotation_of(point)
+        if a is None or a.problem:
+            missing.append(f"{point.where}: {point.source}")
+        elif a.kind == "rule":
+            unknown += [f"{point.where}: {i}" for i in a.ids if i not in known]
     assert not missing, f"{len(missing)} decision points without a note:\n" + "\n".join(missing[:20])
     assert not unknown, f"ids in no spec: {unknown}"

@@ -67,12 +67,16 @@ def first_leak(rules, setup, seed: int, before: int, after: int) -> str | None:
         a, b = rules.observation(s, watcher), rules.observation(t, watcher)
         if a != b:
             diff = sorted(k for k in a if a[k] != b.get(k))
-            return f"seat {watcher}, {step} steps after the swap: {', '.join(f'{k}: {a[k]!r} / {b[k]!r}' for k in diff)}"
+            return (
+                f"seat {watcher}, {step} steps after the swap: {', '.join(f'{k}: {a[k]!r} / {b[k]!r}' for k in diff)}"
+            )
         actor = rules.to_move(s)
         if actor is TERMINAL or rules.to_move(t) is TERMINAL:
             return None
         if actor is CHANCE:
-            common = sorted({m for m, _ in rules.chance_outcomes(s)} & {m for m, _ in rules.chance_outcomes(t)}, key=str)
+            common = sorted(
+                {m for m, _ in rules.chance_outcomes(s)} & {m for m, _ in rules.chance_outcomes(t)}, key=str
+            )
         else:
             common = sorted(set(rules.legal_moves(s)) & set(rules.legal_moves(t)), key=str)
         if not common:

@@ -17,7 +17,9 @@ from tablerules.model.decks import embedded_deck, load_deck
 from tablerules.model.just_desserts import INVARIANTS, RULES, Options
 from tests.strategies import draw_next_move
 
-COMBOS = [dict(zip(("poaching", "buffet", "surprise_parties"), bits)) for bits in itertools.product((False, True), repeat=3)]
+COMBOS = [
+    dict(zip(("poaching", "buffet", "surprise_parties"), bits)) for bits in itertools.product((False, True), repeat=3)
+]
 
 
 def _decks():

@@ -19,7 +19,10 @@ def _agree(deck, seed: int, hands: int) -> None:
         hand = tuple(sorted(rng.sample(cards, rng.randint(0, min(len(cards), 14)))))
         for g in deck.guest_cards():
             for most in (len(deck.guest(g).wants), 3):
-                assert minimal_servings(deck, hand, g, most) == servings(deck, hand, g, max_cards=most, minimal=True), (hand, g)
+                assert minimal_servings(deck, hand, g, most) == servings(deck, hand, g, max_cards=most, minimal=True), (
+                    hand,
+                    g,
+                )
 
 
 @pytest.mark.parametrize("name", embedded_deck_names())

@@ -65,7 +65,9 @@ def moves(state):
 # --------------------------------------------------------------------------- setup
 
 
-DEAL = ["seat 0 draws BERRIES"] * 2 + ["seat 0 draws FUDGE"] * 3 + ["seat 1 draws NUT_BAR"] * 3 + ["seat 1 draws TART"] * 2
+DEAL = (
+    ["seat 0 draws BERRIES"] * 2 + ["seat 0 draws FUDGE"] * 3 + ["seat 1 draws NUT_BAR"] * 3 + ["seat 1 draws TART"] * 2
+)
 
 
 def test_deal_five_each_with_exact_probabilities():
@@ -136,8 +138,11 @@ def test_a_mistaken_lone_caller_must_fail():
 
 def test_race_between_callers_includes_a_truly_simultaneous_call():
     """jd23.call.first-serves, jd23.call.simultaneous: chance says who called first, or that nobody can tell."""
-    s = at_guest([("FUDGE", "BERRIES", "NUT_BAR", "NUT_BAR", "NUT_BAR"), ("FUDGE", "FUDGE", "BERRIES", "BERRIES", "TART")],
-                 "BELLE", options=opts(favourite_trump="no-trump"))
+    s = at_guest(
+        [("FUDGE", "BERRIES", "NUT_BAR", "NUT_BAR", "NUT_BAR"), ("FUDGE", "FUDGE", "BERRIES", "BERRIES", "TART")],
+        "BELLE",
+        options=opts(favourite_trump="no-trump"),
+    )
     s = play(RULES, s, ["call", "call"])
     assert s.phase == jd.RACE and jd.is_race(s)
     # jd23.ruling.race-odds: a truly simultaneous call is occasional (1 in 10), the callers share the rest
@@ -152,8 +157,11 @@ def test_race_between_callers_includes_a_truly_simultaneous_call():
 def test_three_callers_race_and_the_race_goes_on_after_a_failure():
     """jd23.call.first-serves, jd23.call.erroneous-covered with three seats: every order is reachable."""
     hands = [("BERRIES", "SPONGE"), ("PEANUTS", "SPONGE"), ("BERRIES", "FUDGE")]
-    s = play(RULES, at_guest(hands, "FRUITY_FAY", deck=TIPS, options=opts(race_odds="equal", favourite_trump="no-trump")),
-             ["call", "call", "call"])
+    s = play(
+        RULES,
+        at_guest(hands, "FRUITY_FAY", deck=TIPS, options=opts(race_odds="equal", favourite_trump="no-trump")),
+        ["call", "call", "call"],
+    )
     assert outcomes(s) == {"first 0": Fraction(1, 4), "first 1": Fraction(1, 4), "first 2": Fraction(1, 4),
                            "simultaneous": Fraction(1, 4)}
     s = play(RULES, s, ["first 1", "fail"])
@@ -312,7 +320,10 @@ def test_favourite_earns_an_extra_card():
 
 def test_two_favourites_and_favourite_with_others():
     """jd23.ruling.two-favourites and jd23.ruling.favourite-with-others on Nutty Ned (two favourites)."""
-    hands = [("FUDGE", "NUT_BAR", "BERRIES", "BERRIES", "BERRIES"), ("BERRIES", "FUDGE", "FUDGE", "TART", "TART", "NUT_BAR")]
+    hands = [
+        ("FUDGE", "NUT_BAR", "BERRIES", "BERRIES", "BERRIES"),
+        ("BERRIES", "FUDGE", "FUDGE", "TART", "TART", "NUT_BAR"),
+    ]
     one = play(RULES, at_guest(hands, "NED"), ["call", "pass", "serve FUDGE+NUT_BAR"])
     assert one.draws == (0,)
     two = play(RULES, at_guest(hands, "NED", options=opts(two_favourites="card-per-favourite")),
@@ -323,7 +334,11 @@ def test_two_favourites_and_favourite_with_others():
                  ["call", "pass", "serve FUDGE+NUT_BAR"])
     assert alone.phase == jd.TURN_UP and alone.draws == ()
     with pytest.raises(RuleGap):
-        play(RULES, at_guest(hands, "NED", options=opts(two_favourites="strict")), ["call", "pass", "serve FUDGE+NUT_BAR"])
+        play(
+            RULES,
+            at_guest(hands, "NED", options=opts(two_favourites="strict")),
+            ["call", "pass", "serve FUDGE+NUT_BAR"],
+        )
     big = [("FUDGE", "NUT_BAR", "BERRIES", "BERRIES", "BERRIES"), ("FUDGE", "TART", "TART")]
     two = play(RULES, at_guest(big, "NED", options=opts(two_favourites="card-per-favourite")),
                ["call", "pass", "serve FUDGE+NUT_BAR"])
@@ -367,7 +382,9 @@ def replace_hands(state, hands):
     before = Counter(c for h in state.hands for c in h)
     after = Counter(c for h in hands for c in h)
     aside = Counter(state.set_aside) + before - after
-    return dataclasses.replace(state, hands=tuple(tuple(sorted(h)) for h in hands), set_aside=tuple(sorted(aside.elements())))
+    return dataclasses.replace(
+        state, hands=tuple(tuple(sorted(h)) for h in hands), set_aside=tuple(sorted(aside.elements()))
+    )
 
 
 def test_kitchen_check_rulings():
@@ -443,7 +460,9 @@ def test_nothing_to_reshuffle_ends_the_game():
 
 def over(hands, dishes, collected, options=None):
     s = at_guest(hands, "BELLE", dishes=dishes, collected=collected, options=options)
-    return dataclasses.replace(s, phase=jd.OVER, guest=None, answers=(), discards=("BELLE",), reshuffled=True, guest_pile=())
+    return dataclasses.replace(
+        s, phase=jd.OVER, guest=None, answers=(), discards=("BELLE",), reshuffled=True, guest_pile=()
+    )
 
 
 def test_most_guests_wins():
@@ -468,7 +487,9 @@ def test_full_tie_is_a_draw_or_a_shared_win():
     """jd23.score.full-tie (jd23.ruling.full-tie)."""
     o = RULES.outcome(over([("FUDGE",), ("BERRIES",)], [("TART",), ("NUT_BAR",)], [(), ()]))
     assert o.draw and not o.winners and o.clause == "jd23.score.full-tie"
-    o = RULES.outcome(over([("FUDGE",), ("BERRIES",)], [("TART",), ("NUT_BAR",)], [(), ()], options=opts(full_tie="shared-win")))
+    o = RULES.outcome(
+        over([("FUDGE",), ("BERRIES",)], [("TART",), ("NUT_BAR",)], [(), ()], options=opts(full_tie="shared-win"))
+    )
     assert o.winners == {0, 1} and not o.draw
 
 

@@ -13,7 +13,14 @@ import json
 import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from tablerules.model.just_desserts import v23 as jd
 from tablerules.model.core import CHANCE, TERMINAL, RuleGap, all_options, ruling_fields, strict_options, violated

@@ -132,7 +132,10 @@ def test_rulings_the_compiled_playout_cannot_play_go_through_the_step_api():
 
 
 def test_both_just_desserts_editions_play_compiled_and_replay():
-    assert all(compiled(registry.get(r), registry.get(r).setup(2, None, registry.get(r).default_components())) for r in ("just-desserts", "just-desserts-2.3"))
+    assert all(
+        compiled(registry.get(r), registry.get(r).setup(2, None, registry.get(r).default_components()))
+        for r in ("just-desserts", "just-desserts-2.3")
+    )
     for ruleset, players, deck in (("just-desserts", 2, "jd-crowd"), ("just-desserts-2.3", 3, "v23-tips")):
         rules = registry.get(ruleset)
         start = rules.new_game(rules.setup(players, None, rules.load_components(deck)))
@@ -159,8 +162,12 @@ def test_the_check_finds_a_game_the_model_refuses_or_scores_otherwise():
     swapped = dataclasses.replace(g, moves=(g.moves[0], g.moves[0]) + g.moves[2:])
     assert f"game 0, action 2 ({g.moves[0]}): not a chance outcome here" in replay_problem(RULES, start, [swapped])
     assert "not over" in replay_problem(RULES, start, [dataclasses.replace(g, moves=g.moves[:-1])])
-    assert "the playout names" in replay_problem(RULES, start, [dataclasses.replace(g, losers=frozenset({0, 1}) - g.losers)])
-    seat_move = next(i for i, m in enumerate(g.moves) if i and not isinstance(m, Reveal) and isinstance(g.moves[i - 1], Reveal))
+    assert "the playout names" in replay_problem(
+        RULES, start, [dataclasses.replace(g, losers=frozenset({0, 1}) - g.losers)]
+    )
+    seat_move = next(
+        i for i, m in enumerate(g.moves) if i and not isinstance(m, Reveal) and isinstance(g.moves[i - 1], Reveal)
+    )
     bad = dataclasses.replace(g, moves=g.moves[:seat_move] + (Pass(),) + g.moves[seat_move + 1:])
     assert f"game 0, action {seat_move + 1} (pass): refused by dishes.ruling" in replay_problem(RULES, start, [bad])
     text, ok = frequency_problem(good * 100, [Fraction(1, 2), Fraction(1, 2)])

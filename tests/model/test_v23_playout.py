@@ -41,10 +41,22 @@ from tablerules.proofs.checks import FAIL, PASS, Context
 RULES = jd.RULES
 
 MIXED = (
-    jd.Options(spare_desserts="any", two_favourites="card-per-favourite", simultaneous_mistaken="penalty",
-               race_odds="equal", penalty_taker="maitre-d", penalty_pile="taker"),
-    jd.Options(favourite_with_others="alone-only", kitchen_check="when-everyone-draws", guest_pile_empty="at-last-turn-up",
-               full_tie="shared-win", penalty_pile="out-of-play", simultaneous_mistaken="penalty"),
+    jd.Options(
+        spare_desserts="any",
+        two_favourites="card-per-favourite",
+        simultaneous_mistaken="penalty",
+        race_odds="equal",
+        penalty_taker="maitre-d",
+        penalty_pile="taker",
+    ),
+    jd.Options(
+        favourite_with_others="alone-only",
+        kitchen_check="when-everyone-draws",
+        guest_pile_empty="at-last-turn-up",
+        full_tie="shared-win",
+        penalty_pile="out-of-play",
+        simultaneous_mistaken="penalty",
+    ),
 )
 """Alternatives mixed with the favourite trump on (alternatives(1) turns it off)."""
 OPTION_SETS = {"defaults": alternatives(0), "alternatives-1": alternatives(1), "alternatives-2": alternatives(2),
@@ -53,7 +65,9 @@ TEACHING = [("v23-tiny", 2), ("v23-crowd", 2), ("v23-tips", 2), ("v23-tips", 3),
 
 
 def _start(deck, players, options=None):
-    return RULES.new_game(RULES.setup(players, options or jd.Options(), deck if not isinstance(deck, str) else embedded_deck(deck)))
+    return RULES.new_game(
+        RULES.setup(players, options or jd.Options(), deck if not isinstance(deck, str) else embedded_deck(deck))
+    )
 
 
 def _stepped(start, games, seed):
@@ -136,7 +150,9 @@ def test_every_kind_of_move_is_played():
     seen = set()
     for options in OPTION_SETS.values():
         for g in random_playouts(RULES, _start("v23-tiny", 2, options), 2000, seed=5):
-            seen.update(type(m).__name__ + ("-tie" if isinstance(m, jd.Race) and m.seat is None else "") for m in g.moves)
+            seen.update(
+                type(m).__name__ + ("-tie" if isinstance(m, jd.Race) and m.seat is None else "") for m in g.moves
+            )
     assert seen == {"Call", "Pass", "Favourite", "Serve", "Fail", "TurnUp", "Race", "Race-tie", "Penalty", "Draw"}
 
 
@@ -179,7 +195,11 @@ def exact_shares(start):
         actor = RULES.to_move(s)
         if actor is TERMINAL:
             continue
-        step = RULES.chance_outcomes(s) if actor is CHANCE else [(m, 1 / len(RULES.legal_moves(s))) for m in RULES.legal_moves(s)]
+        step = (
+            RULES.chance_outcomes(s)
+            if actor is CHANCE
+            else [(m, 1 / len(RULES.legal_moves(s))) for m in RULES.legal_moves(s)]
+        )
         for move, p in step:
             t = RULES.apply(s, move)
             if t not in index:
@@ -211,10 +231,14 @@ def exact_shares(start):
 
 
 def _shares(games, n):
-    return [sum(seat in g.winners for g in games) / len(games) for seat in range(n)] + [sum(not g.winners for g in games) / len(games)]
+    return [sum(seat in g.winners for g in games) / len(games) for seat in range(n)] + [
+        sum(not g.winners for g in games) / len(games)
+    ]
 
 
-@pytest.mark.parametrize("label,pick", [("defaults", 0), ("defaults", 3), ("alternatives-1", 1), ("mixed-a", 2), ("mixed-b", 0)])
+@pytest.mark.parametrize(
+    "label,pick", [("defaults", 0), ("defaults", 3), ("alternatives-1", 1), ("mixed-a", 2), ("mixed-b", 0)]
+)
 def test_compiled_win_shares_are_the_exact_values_of_random_play(label, pick):
     start = _dealt(OPTION_SETS[label], pick)
     exact = exact_shares(start)
@@ -435,9 +459,13 @@ GAP_SETUPS = {
 }
 """Per strict ruling a teaching setup where random play reaches its gap in some 10-60% of games."""
 WHERE = {
-    "jd23.ruling.favourite-trump": "listing", "jd23.ruling.penalty-taker": "listing",
-    "jd23.ruling.nothing-to-reshuffle": "apply", "jd23.ruling.simultaneous-mistaken": "apply",
-    "jd23.ruling.two-favourites": "apply", "jd23.ruling.penalty-empty-hand": "apply", "jd23.ruling.kitchen-check": "apply",
+    "jd23.ruling.favourite-trump": "listing",
+    "jd23.ruling.penalty-taker": "listing",
+    "jd23.ruling.nothing-to-reshuffle": "apply",
+    "jd23.ruling.simultaneous-mistaken": "apply",
+    "jd23.ruling.two-favourites": "apply",
+    "jd23.ruling.penalty-empty-hand": "apply",
+    "jd23.ruling.kitchen-check": "apply",
 }
 """Where v23.py raises each gap: while ``apply`` plays the game's last action, or while
 ``chance_outcomes`` lists what comes after it (the race, a penalty)."""
@@ -514,7 +542,9 @@ def gap_step_problem(start, batch):
 
 
 def test_every_strict_ruling_has_a_gap_setup_here():
-    strict_rulings = {f.metadata["ruling"] for f in dataclasses.fields(jd.Options) if "strict" in f.metadata["alternatives"]}
+    strict_rulings = {
+        f.metadata["ruling"] for f in dataclasses.fields(jd.Options) if "strict" in f.metadata["alternatives"]
+    }
     assert set(GAP_SETUPS) == set(WHERE) == set(loops.GAPS) == strict_rulings
 
 

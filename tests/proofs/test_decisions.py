@@ -142,7 +142,10 @@ def test_an_invariant_exemption_without_a_ruling_is_a_special_case(toy):
 def test_an_unannotated_exemption_is_both_unregistered_and_a_special_case(toy, tmp_path):
     folder, module = toy
     path = folder / "toymodel.py"
-    path.write_text(path.read_text(encoding="utf-8").replace("if s.total == 0:  # rule: toy.end", "if s.total == 0:"), encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("if s.total == 0:  # rule: toy.end", "if s.total == 0:"),
+        encoding="utf-8",
+    )
     report = _report(toy)
     kinds = sorted(f.kind for f in report.findings if f.point.function == "_no_bad_total")
     assert kinds == [dp.SPECIAL, dp.UNREGISTERED]
@@ -245,3 +248,31 @@ def test_a_helper_is_exempt_once_by_function_or_by_module(tmp_path):
     assert kind[("helpers.py", "decides", "conditional")] is None, "an exemption covers its own function only"
     assert kind[("helpers.py", "decides.inner", "conditional")] is None
     assert kind[("text.py", "parse", "conditional")].why == "the text form of moves"
+
+
+def test_a_tag_on_a_comment_line_of_its_own_names_the_decision_right_below(tmp_path):
+    """Where a tag at the end of the line would make it too long, it stands on a comment line of its
+    own right above; a tag at the end of the line itself comes first, and a blank line breaks the tie."""
+    folder = tmp_path / "model"
+    folder.mkdir()
+    (folder / "rules.py").write_text(
+        "def deal(n, o):\n"
+        "    # rule: toy.deal\n"
+        "    scheme = 'a' if n == 4 else 'b'\n"
+        "    # rule: toy.ignored\n"
+        "    if o:  # rule: toy.own\n"
+        "        return 1\n"
+        "    # rule: toy.far\n"
+        "\n"
+        "    while n:\n"
+        "        n -= 1\n"
+        "    # an ordinary comment\n"
+        "    # rule: toy.first, toy.second\n"
+        "    return [x for x in range(n)\n"
+        "            if x]\n")
+    sc = dp.scan(folder)
+    kind = {(p.function, p.kind): sc.annotation_of(p) for p in sc.points}
+    assert kind[("deal", "conditional")].ids == ("toy.deal",)
+    assert kind[("deal", "if")].ids == ("toy.own",), "the tag on the line itself comes first"
+    assert kind[("deal", "while")] is None, "a blank line between the tag and the code: it tags nothing"
+    assert kind[("deal", "filter")].ids == ("toy.first", "toy.second")

@@ -44,7 +44,9 @@ def test_symmetry_reduction_agrees_with_the_full_search(players, tiles, options)
             assert reduced.states <= len({canon(s) for s in full.parents})
             continue
         assert reduced.states == len({canon(s) for s in full.parents}), name
-        assert reduced.terminals == len({canon(s) for s in full.parents if RULES.to_move(s) is not None and RULES.outcome(s)})
+        assert reduced.terminals == len(
+            {canon(s) for s in full.parents if RULES.to_move(s) is not None and RULES.outcome(s)}
+        )
         assert set(reduced.outcomes) == set(full.outcomes)
         assert reduced.depth == full.depth
 
@@ -106,8 +108,12 @@ def test_the_state_budget_decides_what_is_covered_whatever_the_speed():
 
 def test_progress_sees_the_frontier_while_the_search_runs():
     seen = []
-    explore(RULES, [RULES.new_game(RULES.setup(2, Options(), Tiles(2, 4)))], progress=lambda ex: seen.append(ex.frontier),
-            progress_every=1)
+    explore(
+        RULES,
+        [RULES.new_game(RULES.setup(2, Options(), Tiles(2, 4)))],
+        progress=lambda ex: seen.append(ex.frontier),
+        progress_every=1,
+    )
     assert len(seen) > 10 and max(seen) > 0 and seen[-1] == 0
 
 

@@ -140,7 +140,9 @@ def test_gap_masked_by_another_is_found_by_its_own_run():
 
 
 def test_invariant_violation_is_unregistered():
-    bad = replace(TOY, invariants=(Invariant("total-below-two", "toy.total", lambda s: None if s.total < 2 else "too big"),))
+    bad = replace(
+        TOY, invariants=(Invariant("total-below-two", "toy.total", lambda s: None if s.total < 2 else "too big"),)
+    )
     report = gaps.find_gaps(bad, [gaps.Config(2)], register=ALL)
     kinds = {(f.kind, f.key): f for f in report.findings}
     assert ("violation", "total-below-two") in kinds

@@ -135,7 +135,11 @@ def test_seat_results_are_separate_outcomes():
     assert win == (0, 0, 0) and lose == (0, 0, 1) and tie == (1, 1, 0)
     win, lose, tie = im.seat_results(Outcome(draw=True), 2)
     assert tie == (1, 1) and win == lose == (0, 0)
-    for out in (Outcome(losers=frozenset({1})), Outcome(winners=frozenset({2}), losers=frozenset({0, 1})), Outcome(draw=True)):
+    for out in (
+        Outcome(losers=frozenset({1})),
+        Outcome(winners=frozenset({2}), losers=frozenset({0, 1})),
+        Outcome(draw=True),
+    ):
         assert all(w + l + t == 1 for w, l, t in zip(*im.seat_results(out, 3)))
 
 
@@ -156,7 +160,10 @@ def test_dishes_exact_row_on_a_small_configuration():
 def test_forked_workers_give_the_same_rows():
     one = im.all_impacts(TOY, [Config(2)], budget=im.ImpactBudget(max_states=2, games=200))
     two = im.all_impacts(TOY, [Config(2)], budget=im.ImpactBudget(max_states=2, games=200), workers=2)
-    rows = lambda res: [(r.ruling, r.alternative, r.method, r.first_wins.value, r.tie.value) for ri in res for r in ri.rows]  # noqa: E731
+    # noqa: E731
+    rows = lambda res: [
+        (r.ruling, r.alternative, r.method, r.first_wins.value, r.tie.value) for ri in res for r in ri.rows
+    ]
     assert rows(one) == rows(two)
     assert any(r[2].startswith("sampled") for r in rows(one))  # max_states=2: too large for exact
 

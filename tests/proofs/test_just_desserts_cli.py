@@ -1,4 +1,5 @@
-"""`tablerules explore just-desserts ...` and `tablerules check --ruleset just-desserts` pieces, through the CLI entry."""
+"""`tablerules explore just-desserts ...` and `tablerules check --ruleset just-desserts` pieces, through the CLI
+entry."""
 
 from __future__ import annotations
 
@@ -12,8 +13,23 @@ from tablerules.model.decks import embedded_deck
 def test_explore_with_deck_file_players_ruling_and_options(tmp_path, capsys):
     deck = tmp_path / "rivals.json"
     deck.write_text(json.dumps(embedded_deck("jd-rivals").to_json()), encoding="utf-8")
-    code = main(["explore", "just-desserts", "--deck", str(deck), "--players", "2", "--ruling", "tip-count=one-per-favourite",
-                 "--option", "buffet", "--graph", "--max-seconds", "60"])
+    code = main(
+        [
+            "explore",
+            "just-desserts",
+            "--deck",
+            str(deck),
+            "--players",
+            "2",
+            "--ruling",
+            "tip-count=one-per-favourite",
+            "--option",
+            "buffet",
+            "--graph",
+            "--max-seconds",
+            "60",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0, out
     assert re.search(r"jd.ruling.tip-count +one-per-favourite", out)

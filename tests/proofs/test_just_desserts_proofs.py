@@ -85,7 +85,11 @@ def test_basic_game_explored_to_the_end_on_jd_rivals():
     assert ex.complete and not finding_traces(ex)
     gr = graph_analysis(ex)
     assert gr.traps == 0 and ex.terminals > 0
-    assert {"winner 0; loser 1", "winner 1; loser 0"} <= set(ex.outcomes) <= {"winner 0; loser 1", "winner 1; loser 0", "draw"}
+    assert (
+        {"winner 0; loser 1", "winner 1; loser 0"}
+        <= set(ex.outcomes)
+        <= {"winner 0; loser 1", "winner 1; loser 0", "draw"}
+    )
 
 
 def test_play_on_alternative_has_traps_the_default_avoids():
@@ -94,7 +98,9 @@ def test_play_on_alternative_has_traps_the_default_avoids():
     assert r.status == r.expected() == "traps"
     saved = json.loads(proofs.witness_path().parent.joinpath(proofs.TRAP_WITNESS).read_text(encoding="utf-8"))
     for label, w in saved["witnesses"].items():
-        setup = RULES.setup(2, Options(all_claimed="play-on", buffet=w["options"]["buffet"]), embedded_deck("jd-rivals"))
+        setup = RULES.setup(
+            2, Options(all_claimed="play-on", buffet=w["options"]["buffet"]), embedded_deck("jd-rivals")
+        )
         end = play(RULES, RULES.new_game(setup), w["moves"])
         assert RULES.state_vars(end) == w["last_state"], label
 
@@ -154,7 +160,8 @@ def test_check_items_cover_the_defaults():
 @pytest.mark.slow
 @pytest.mark.parametrize("ruling_id, alternative", check.advanced_alternatives())
 def test_advanced_ruling_alternatives_explored_to_the_end(ruling_id, alternative):
-    """The alternatives `tablerules check` leaves out (jd.ruling.victim-tip-on-surprise, ...), with Poaching and Surprise Parties."""
+    """The alternatives `tablerules check` leaves out (jd.ruling.victim-tip-on-surprise, ...), with Poaching and
+    Surprise Parties."""
     r = check.explore_alternative(ruling_id, alternative, Context(), dict(poaching=True, surprise_parties=True))
     assert r.ok and "complete" in r.summary
     assert dict(r.rows)["every state can reach an end"] == "yes"

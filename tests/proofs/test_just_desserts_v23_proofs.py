@@ -52,7 +52,11 @@ def test_retail_deck_facts(retail_deck):
     results = {r.name: r for r in facts.deck_facts(retail_deck, "retail")}
     for name, r in results.items():
         assert r.status == MANIFEST[name]["expected"], (name, r.detail)
-    assert set(claims.three_icons_not_favourite(retail_deck)) == {"CHOCOLATE_CREAM_PIE", "COFFEE_CAKE", "BANANA_PUDDING"}
+    assert set(claims.three_icons_not_favourite(retail_deck)) == {
+        "CHOCOLATE_CREAM_PIE",
+        "COFFEE_CAKE",
+        "BANANA_PUDDING",
+    }
     favs, others = claims.two_icon_split(retail_deck)
     assert len(favs) == 14 and len(others) == 29
     assert claims.single_icon_favourites(retail_deck) == ()
@@ -105,7 +109,8 @@ def test_witness_replays_into_its_gap(ruling_id):
 
 
 def test_strict_exploration_finds_exactly_the_registered_gaps_with_shortest_witnesses():
-    """All strict rulings on v23-tiny: the gaps found are registered; the witnesses are no longer than the BFS traces."""
+    """All strict rulings on v23-tiny: the gaps found are registered; the witnesses are no longer than the BFS
+    traces."""
     setup = RULES.setup(2, strict_options(jd.Options))
     ex = explore(RULES, [RULES.new_game(setup)], budget=Budget(max_seconds=30))
     assert ex.complete

@@ -310,7 +310,11 @@ def test_a_game_that_ends_too_early_or_never_is_caught():
     rng, end = random.Random(1), RULES.new_game(setup)
     while RULES.to_move(end) is not TERMINAL:
         a = RULES.to_move(end)
-        m = pick_by_probability(RULES.chance_outcomes(end), rng.random()) if a is CHANCE else rng.choice(RULES.legal_moves(end))
+        m = (
+            pick_by_probability(RULES.chance_outcomes(end), rng.random())
+            if a is CHANCE
+            else rng.choice(RULES.legal_moves(end))
+        )
         end = RULES.apply(end, m)
     never = dataclasses.replace(RULES, to_move=lambda state: 0)
     assert _violations(never, end, "dishes.end.no-moves#ends")
@@ -321,7 +325,11 @@ def test_the_wrong_loser_is_caught():
     rng, end = random.Random(3), RULES.new_game(setup)
     while RULES.to_move(end) is not TERMINAL:
         a = RULES.to_move(end)
-        m = pick_by_probability(RULES.chance_outcomes(end), rng.random()) if a is CHANCE else rng.choice(RULES.legal_moves(end))
+        m = (
+            pick_by_probability(RULES.chance_outcomes(end), rng.random())
+            if a is CHANCE
+            else rng.choice(RULES.legal_moves(end))
+        )
         end = RULES.apply(end, m)
     right = RULES.outcome(end)
     flipped = dataclasses.replace(right, losers=frozenset({0, 1}) - right.losers or frozenset({0}), draw=False)
@@ -334,8 +342,11 @@ def test_the_worked_example_rejects_a_model_without_colour_matches():
     """A model where only kinds match does not give Ania the book's list."""
     def legal_moves(state):
         t = props.table(RULES, state)
-        return tuple(m for m in RULES.legal_moves(state)
-                     if not str(m).startswith("place ") or t.top(str(m).split()[1]).kind == t.top(str(m).split()[3]).kind)
+        return tuple(
+            m
+            for m in RULES.legal_moves(state)
+            if not str(m).startswith("place ") or t.top(str(m).split()[1]).kind == t.top(str(m).split()[3]).kind
+        )
 
     bad = dataclasses.replace(RULES, legal_moves=legal_moves)
     assert props.worked_example(bad)
@@ -358,7 +369,11 @@ def _finished(setup, seed):
     rng, s = random.Random(seed), RULES.new_game(setup)
     while RULES.to_move(s) is not TERMINAL:
         a = RULES.to_move(s)
-        m = pick_by_probability(RULES.chance_outcomes(s), rng.random()) if a is CHANCE else rng.choice(RULES.legal_moves(s))
+        m = (
+            pick_by_probability(RULES.chance_outcomes(s), rng.random())
+            if a is CHANCE
+            else rng.choice(RULES.legal_moves(s))
+        )
         s = RULES.apply(s, m)
     return s
 
@@ -392,7 +407,9 @@ def test_a_gap_the_strict_alternative_does_not_allow_is_caught():
 
 def test_a_move_accepted_after_the_end_is_caught():
     end = _finished(_setup(players=2, tiles="2x4"), 5)
-    bad = dataclasses.replace(RULES, illegal_reason=lambda state, move: None if str(move) == "pass" else RULES.illegal_reason(state, move))
+    bad = dataclasses.replace(
+        RULES, illegal_reason=lambda state, move: None if str(move) == "pass" else RULES.illegal_reason(state, move)
+    )
     assert _violations(bad, end, "dishes.end.no-moves#nothing-after")
     assert not _violations(RULES, end, "dishes.end.no-moves#nothing-after")
 
@@ -406,13 +423,19 @@ def test_a_stuck_player_who_may_not_pass_is_caught():
             if RULES.to_move(s) is not CHANCE and [str(m) for m in RULES.legal_moves(s)] == ["pass"]:
                 break
             a = RULES.to_move(s)
-            m = pick_by_probability(RULES.chance_outcomes(s), rng.random()) if a is CHANCE else rng.choice(RULES.legal_moves(s))
+            m = (
+                pick_by_probability(RULES.chance_outcomes(s), rng.random())
+                if a is CHANCE
+                else rng.choice(RULES.legal_moves(s))
+            )
             s = RULES.apply(s, m)
         else:
             continue
         break
     else:
         pytest.skip("no stuck player found")
-    bad = dataclasses.replace(RULES, legal_moves=lambda state: tuple(m for m in RULES.legal_moves(state) if str(m) != "pass"))
+    bad = dataclasses.replace(
+        RULES, legal_moves=lambda state: tuple(m for m in RULES.legal_moves(state) if str(m) != "pass")
+    )
     assert _violations(bad, s, "dishes.play.one-move#kinds")
     assert not _violations(RULES, s, "dishes.play.one-move#kinds")

@@ -112,7 +112,11 @@ def _first_leak(poaching: bool, games: int = 300) -> str | None:
             actor = RULES.to_move(s)
             if actor is TERMINAL:
                 break
-            m = pick_by_probability(RULES.chance_outcomes(s), rng.random()) if actor is CHANCE else rng.choice(RULES.legal_moves(s))
+            m = (
+                pick_by_probability(RULES.chance_outcomes(s), rng.random())
+                if actor is CHANCE
+                else rng.choice(RULES.legal_moves(s))
+            )
             t = RULES.apply(s, m)
             problem = prop.transition(RULES, s, m, t)
             if problem:

@@ -49,7 +49,9 @@ def random_setups(rules: Any = RULES) -> list[tuple[str, Any]]:
     out = []
     for label, options in settings(rules):
         for deck, players in RANDOM_DECKS:
-            out.append((f"{label}, {players} players, {deck}", rules.setup(players, options, rules.load_components(deck))))
+            out.append(
+                (f"{label}, {players} players, {deck}", rules.setup(players, options, rules.load_components(deck)))
+            )
     return out
 
 
@@ -132,8 +134,16 @@ def test_random_games_reach_the_late_game():
         state = RULES.new_game(setup)
         while RULES.to_move(state) is not TERMINAL:
             t = jd23.table(RULES, state)
-            seen |= {name for name, yes in (("closed", t.closed), ("reshuffled", t.reshuffled), ("penalty", t.phase == jd23.PENALTY),
-                                            ("trump", t.phase == jd23.TRUMP)) if yes}
+            seen |= {
+                name
+                for name, yes in (
+                    ("closed", t.closed),
+                    ("reshuffled", t.reshuffled),
+                    ("penalty", t.phase == jd23.PENALTY),
+                    ("trump", t.phase == jd23.TRUMP),
+                )
+                if yes
+            }
             actor = RULES.to_move(state)
             move = (pick_by_probability(RULES.chance_outcomes(state), rng.random()) if actor is CHANCE
                     else rng.choice(RULES.legal_moves(state)))
@@ -200,7 +210,9 @@ def test_strict_kitchen_check_raises_its_gap_on_an_empty_open_pile():
     """Found by these properties (favourite_extra_card): kitchen-check = strict means a RuleGap
     when a Favorite's card is due and the open Kitchen holds fewer desserts than players, an
     empty pile included; the model used to give no card there without a gap."""
-    setup = RULES.setup(2, parse_options(RULES.Options, ["jd23.ruling.kitchen-check=strict"]), RULES.load_components("v23-tiny"))
+    setup = RULES.setup(
+        2, parse_options(RULES.Options, ["jd23.ruling.kitchen-check=strict"]), RULES.load_components("v23-tiny")
+    )
     s = jd23._play(RULES, setup, jd23.SPLIT, "turn up BELLE", "pass", "pass", "draws NUT_BAR", "draws NUT_BAR",
                    "turn up NED", "pass", "call")
     t = jd23.table(RULES, s)
@@ -221,7 +233,9 @@ def only(*keys: str) -> tuple[props.Property, ...]:
 def caught(rules: Any, keys: Sequence[str], games: int = 120, budget: int = 3_000) -> set[str]:
     """Which of these properties a broken rule set violates (breadth-first, then random games)."""
     chosen = only(*keys)
-    found = set(props.sweep(rules, setups(only=lambda label: label == "defaults"), chosen, max_states=budget).violations)
+    found = set(
+        props.sweep(rules, setups(only=lambda label: label == "defaults"), chosen, max_states=budget).violations
+    )
     if found != set(keys):
         found |= set(random_violations(rules, games, chosen))
     return found
@@ -303,7 +317,11 @@ def test_a_guest_left_in_the_pile_is_caught():
     def apply(state, move):
         nxt = RULES.apply(state, move)
         m = jd23.said(move)
-        return dataclasses.replace(nxt, guest_pile=tuple(sorted(nxt.guest_pile + (m.guest,)))) if m.kind == "turn-up" else nxt
+        return (
+            dataclasses.replace(nxt, guest_pile=tuple(sorted(nxt.guest_pile + (m.guest,))))
+            if m.kind == "turn-up"
+            else nxt
+        )
     broken = dataclasses.replace(RULES, apply=apply)
     keys = ["jd23.setup.shuffle#guests-conserved", "jd23.round.turn-up-guest#reveal"]
     assert caught(broken, keys) == set(keys)
@@ -341,8 +359,16 @@ def test_an_example_can_fail():
     def apply(state, move):
         nxt = RULES.apply(state, move)
         if jd23.table(RULES, nxt).phase == jd23.PENALTY:
-            return dataclasses.replace(nxt, phase=jd23.DRAW, penalties=(), draws=tuple(range(state.setup.players)),
-                                       discards=tuple(sorted(nxt.discards + (nxt.guest,))), guest=None, answers=(), mistaken=())
+            return dataclasses.replace(
+                nxt,
+                phase=jd23.DRAW,
+                penalties=(),
+                draws=tuple(range(state.setup.players)),
+                discards=tuple(sorted(nxt.discards + (nxt.guest,))),
+                guest=None,
+                answers=(),
+                mistaken=(),
+            )
         return nxt
     broken = dataclasses.replace(RULES, apply=apply)
     failed = {v.key for v in props.check_examples(jd23.EXAMPLES, broken)}

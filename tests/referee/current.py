@@ -184,14 +184,18 @@ class CurrentReferee:
                     bad.append(f"surprise of {g} without a single favourite [jd.surprise.needs-favourite]")
                 want = [("d", o["victim"])] if o["victim"] >= 0 and o["victim"] != seat else []
                 if a["phase"] != "over" and new_tasks != want:
-                    bad.append(f"draws after a surprise {new_tasks}, expected {want} [jd.surprise.no-tip, jd.poach.victim-tip]")
+                    bad.append(
+                        f"draws after a surprise {new_tasks}, expected {want} [jd.surprise.no-tip, jd.poach.victim-tip]"
+                    )
                 continue
             if not self.cards.pleases(o["cards"], g) or sorted(thrown) != sorted(o["cards"]):
                 bad.append(f"{g} served with {o['cards']} which does not satisfy it [jd.serve.satisfies]")
             tip = 1 if favs & set(o["cards"]) else 0
             want = ([("d", o["victim"])] if o["victim"] >= 0 else []) + [("d", seat)] * tip
             if a["phase"] != "over" and new_tasks != want:
-                bad.append(f"draws after serving {g}: {new_tasks}, expected {want} [jd.tip.favourite, jd.poach.victim-tip]")
+                bad.append(
+                    f"draws after serving {g}: {new_tasks}, expected {want} [jd.tip.favourite, jd.poach.victim-tip]"
+                )
             if seat == b["turn"]:
                 t.served += 1
                 if o["victim"] >= 0:

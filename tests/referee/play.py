@@ -45,7 +45,9 @@ def configurations() -> list[tuple[str, int, dict[str, bool]]]:
 
 
 def label(edition: str, players: int, variants: dict[str, bool]) -> str:
-    on = "+".join(k.replace("_", "-") for k, v in variants.items() if v) or ("basic" if edition == "just-desserts" else "2.3")
+    on = "+".join(k.replace("_", "-") for k, v in variants.items() if v) or (
+        "basic" if edition == "just-desserts" else "2.3"
+    )
     return f"{edition} {players}p {on}"
 
 
@@ -80,7 +82,9 @@ def play_game(edition: str, players: int, variants: dict[str, bool], deck_path: 
             model = {str(m): p for m, p in outs}
             own = ref.chance(vs)
             if model != own:
-                tally.violations.append(f"{where} step {step}: chance {sorted(model.items())} != referee {sorted(own.items())}")
+                tally.violations.append(
+                    f"{where} step {step}: chance {sorted(model.items())} != referee {sorted(own.items())}"
+                )
                 return tally
             move = rng.choices([m for m, _ in outs], weights=[float(p) for _, p in outs])[0]
         else:
@@ -119,7 +123,9 @@ def main(argv: list[str]) -> int:
         print("set TABLERULES_RETAIL_DECK to the retail card list", file=sys.stderr)
         return 2
     total = Tally()
-    print("| configuration | games | actions | unfinished (3,000 actions) | violations |\n| --- | --- | --- | --- | --- |")
+    print(
+        "| configuration | games | actions | unfinished (3,000 actions) | violations |\n| --- | --- | --- | --- | --- |"
+    )
     t0 = time.perf_counter()
     for edition, players, variants in configurations():
         tally = Tally()

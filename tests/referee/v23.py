@@ -103,7 +103,9 @@ class V23Referee:
         if b["kitchen_closed"] and a["phase"] == "draw":
             bad.append("a draw after the kitchen closed [jd23.kitchen.closes]")
         if a["phase"] in ("turn-up", "answer") and not a["kitchen_closed"] and len(a["dessert_pile"]) < self.n:
-            bad.append(f"kitchen open with {len(a['dessert_pile'])} desserts for {self.n} players [jd23.kitchen.closes]")
+            bad.append(
+                f"kitchen open with {len(a['dessert_pile'])} desserts for {self.n} players [jd23.kitchen.closes]"
+            )
         if a["phase"] == "over" and (a["guest_pile"] or not a["reshuffled"]):
             bad.append("game over before the guest pile ran out twice [jd23.end.second-exhaustion]")
         return bad

@@ -43,7 +43,9 @@ def test_counterparts_point_both_ways():
         for rid, r in mine.items():
             twin = r.get("counterpart")
             if twin:
-                assert theirs[twin].get("counterpart") == rid, f"{rid} -> {twin}, but {twin} -> {theirs[twin].get('counterpart')}"
+                assert theirs[twin].get("counterpart") == rid, (
+                    f"{rid} -> {twin}, but {twin} -> {theirs[twin].get('counterpart')}"
+                )
 
 
 def test_the_loader_still_reads_both_editions():

@@ -22,10 +22,15 @@ def _all_rulings():
 COMMANDS = [(ruleset, rid, how) for ruleset, rid, how in _all_rulings() if how != "reading"]
 
 
-@pytest.mark.parametrize("ruleset,rid,how", list(_all_rulings()), ids=lambda x: x if isinstance(x, str) and "." in x else None)
+@pytest.mark.parametrize(
+    "ruleset,rid,how", list(_all_rulings()), ids=lambda x: x if isinstance(x, str) and "." in x else None
+)
 def test_found_by_is_a_reading_or_a_command(ruleset, rid, how):
-    assert how == "reading" or how.startswith(f"tablerules explore {ruleset} ") or \
-        how.startswith(f"tablerules mutants {ruleset} "), f"{rid}: found_by {how!r} is neither 'reading' nor a command of ours"
+    assert (
+        how == "reading"
+        or how.startswith(f"tablerules explore {ruleset} ")
+        or how.startswith(f"tablerules mutants {ruleset} ")
+    ), f"{rid}: found_by {how!r} is neither 'reading' nor a command of ours"
 
 
 def found(command: str, capsys) -> tuple[int, dict]:

@@ -51,7 +51,9 @@ def test_every_clause_says_text_or_reading_and_readings_name_a_ruling_with_alter
         if c.basis == "reading":
             ruling = spec.rulings[c.ruling]
             assert len(ruling.alternatives) >= 2, c.id
-            assert c.id in ruling.clauses, f"{c.id} is a reading of {c.ruling}, which does not list it among its clauses"
+            assert c.id in ruling.clauses, (
+                f"{c.id} is a reading of {c.ruling}, which does not list it among its clauses"
+            )
 
 
 @pytest.mark.parametrize("ruleset", IDS)

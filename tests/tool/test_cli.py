@@ -14,7 +14,9 @@ from tablerules.cli import main
 def run(*args: str) -> subprocess.CompletedProcess:
     # -P: do not put the working directory first on sys.path, so the installed package runs
     # (the checkout's own tablerules/ folder would shadow it)
-    return subprocess.run([sys.executable, "-P", "-m", "tablerules", *args], capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-P", "-m", "tablerules", *args], capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -64,8 +66,18 @@ def test_prove_dishes():
 
 from tests.tool.runner import run_cli  # noqa: E402
 
-COMMANDS = [["check"], ["explore"], ["prove"], ["list"], ["rulings"], ["simulate"], ["solve"], ["vectors"], ["vectors", "generate"],
-            ["vectors", "verify"]]
+COMMANDS = [
+    ["check"],
+    ["explore"],
+    ["prove"],
+    ["list"],
+    ["rulings"],
+    ["simulate"],
+    ["solve"],
+    ["vectors"],
+    ["vectors", "generate"],
+    ["vectors", "verify"],
+]
 
 
 def test_version():
@@ -78,7 +90,8 @@ def test_every_help_has_examples_and_exit_statuses(command):
     r = run_cli(*command, "--help")
     assert r.returncode == 0
     assert "examples:" in r.stdout and "\n  tablerules " + command[0] in r.stdout
-    assert "\nexit status:\n  0 " in r.stdout and "\n  130  interrupted" in r.stdout  # its own list: test_run_discipline.py
+    # its own list: test_run_discipline.py
+    assert "\nexit status:\n  0 " in r.stdout and "\n  130  interrupted" in r.stdout
 
 
 def test_list_shows_rule_sets_then_rulings_options_and_components():
@@ -200,7 +213,14 @@ def test_solve_gives_the_same_figures_whatever_the_number_of_partitions():
 
     docs = [json.loads(run("solve", "dishes", "--players", "2", "--deck", "3x4", "--json", *extra).stdout)
             for extra in ([], ["--partitions", "7"], ["--partitions", "1", "--executor", "serial"])]
-    keys = ("table_states", "table_states_by_actions", "terminal_states", "engine_states", "random_play", "optimal_play")
+    keys = (
+        "table_states",
+        "table_states_by_actions",
+        "terminal_states",
+        "engine_states",
+        "random_play",
+        "optimal_play",
+    )
     assert docs[0]["table_states"] == 83_893
     assert [{k: d[k] for k in keys} for d in docs[1:]] == [{k: docs[0][k] for k in keys}] * 2
 

@@ -55,7 +55,9 @@ FILES: dict[str, bytes] = {
     "deck.json": _deck().encode(),
     "deep.json": b"[" * 200_000 + b"]" * 200_000,
     "copies.json": _deck(desserts=[{"id": "X", "name": "X", "tastes": ["sweet"], "copies": 10**12}]).encode(),
-    "many.json": _deck(desserts=[{"id": f"D{i}", "name": f"D{i}", "tastes": ["sweet"]} for i in range(10_000)]).encode(),
+    "many.json": _deck(
+        desserts=[{"id": f"D{i}", "name": f"D{i}", "tastes": ["sweet"]} for i in range(10_000)]
+    ).encode(),
     "notjson.json": b"this is not JSON",
     "empty.json": b"",
     "digits.json": b'{"tastes": ' + b"1" * 5000 + b"}",
@@ -63,7 +65,7 @@ FILES: dict[str, bytes] = {
     "jd.itf.json": GOLDEN_JD.read_bytes(),
     "truncated.itf.json": GOLDEN.read_bytes()[: len(GOLDEN.read_bytes()) // 2],
     "dupkey.itf.json": GOLDEN.read_text().replace('"turn":', '"turn":0,"turn":', 1).encode(),
-    "latin1.itf.json": "{\"é\": 1}".encode("latin-1"),
+    "latin1.itf.json": '{"é": 1}'.encode("latin-1"),
 }
 SPECIAL = ["/dev/full", "/dev/null", "/nonexistent/x", "/proc/self/status", ".", ""]
 
@@ -103,7 +105,8 @@ check = st.tuples(st.just(["check"]), st.lists(rulesets, max_size=2), _options(
 prove = st.tuples(st.just(["prove"]), rulesets.map(lambda r: [r]), _options(st.just(["--json"])))
 listing = st.tuples(st.just(["list"]), st.lists(rulesets, max_size=2))
 rulings_cmd = st.tuples(st.just(["rulings"]), rulesets.map(lambda r: [r]), _options(
-    st.just(["--quick"]), _flag("--config", st.sampled_from(["2:2x4", "x:3x4", "2:9x9", "²:3x4", "3", "2:@deck.json"])),
+    st.just(["--quick"]),
+    _flag("--config", st.sampled_from(["2:2x4", "x:3x4", "2:9x9", "²:3x4", "3", "2:@deck.json"])),
     _flag("--ruling", st.sampled_from(["stuck-player", "no-such"])), st.just(["--json"]), _flag("--out", paths),
     _flag("--out-itf", paths), _flag("--max-seconds", numbers)), st.just(["--max-seconds", "2"]))
 verify = st.tuples(st.just(["vectors", "verify"]), st.lists(vector_files, min_size=0, max_size=3),

@@ -22,7 +22,8 @@ def _without_timings(report: str) -> str:
 
 @pytest.mark.slow
 def test_check_quick_gives_the_same_report_beside_a_cpu_hog():
-    quiet = run_cli("check", "--quick", "--scale", "0.3", timeout=1800, env={"PYTHONHASHSEED": "1"})  # string hashing salted
+    # string hashing salted
+    quiet = run_cli("check", "--quick", "--scale", "0.3", timeout=1800, env={"PYTHONHASHSEED": "1"})
     # differently in the two runs: no verdict or row may follow a set's order
     assert quiet.returncode == 0, quiet.stdout[-3000:]
     hog = subprocess.Popen([sys.executable, "-c", HOG])
@@ -38,5 +39,8 @@ def test_check_quick_gives_the_same_report_beside_a_cpu_hog():
 
 def test_timings_are_the_only_thing_blanked():
     line = "dishes   explore the boxed game   pass   partial, stopped by state budget (1,200)      17.1 s"
-    assert _without_timings(line) == "dishes   explore the boxed game   pass   partial, stopped by state budget (1,200) <time>"
+    assert (
+        _without_timings(line)
+        == "dishes   explore the boxed game   pass   partial, stopped by state budget (1,200) <time>"
+    )
     assert _without_timings("total 12 s; retail deck not given") == "total <time>; retail deck not given"

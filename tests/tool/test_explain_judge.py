@@ -118,7 +118,9 @@ def test_judge_says_when_the_log_itself_breaks_a_rule(tmp_path):
     _, _, moves = _setup()
     text = tmp_path / "moves.txt"
     text.write_text("\n".join(moves[:9] + ["serve GARDENER with FRUIT_TART+FRUIT_TART+SPONGE"]) + "\n")
-    r = run_cli("judge", "just-desserts", str(text), "--players", "2", "--deck", "jd-rivals", "--move", "pass", cwd=REPO)
+    r = run_cli(
+        "judge", "just-desserts", str(text), "--players", "2", "--deck", "jd-rivals", "--move", "pass", cwd=REPO
+    )
     assert r.returncode == 1 and "step 10" in r.stderr and "Traceback" not in r.stderr
 
 
@@ -169,6 +171,8 @@ def test_a_place_the_table_lacks_is_an_unknown_place_not_a_rule_of_play(tmp_path
 def test_a_log_line_that_is_no_move_is_bad_input_naming_it(tmp_path):
     text = tmp_path / "moves.txt"
     text.write_text("draw SPONGE\nthis is prose, not a move\n")
-    r = run_cli("judge", "just-desserts", str(text), "--players", "2", "--deck", "jd-rivals", "--move", "pass", cwd=REPO)
+    r = run_cli(
+        "judge", "just-desserts", str(text), "--players", "2", "--deck", "jd-rivals", "--move", "pass", cwd=REPO
+    )
     assert r.returncode == 2 and "move 2 'this is prose, not a move' is not a move of just-desserts" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1

@@ -92,7 +92,8 @@ def test_json_report_has_the_summary_rulings_and_decisions(capsys):
 
 @pytest.mark.slow
 def test_the_2_3_report_states_the_race_odds_its_statistics_used(capsys):
-    """jd23.ruling.race-odds weighs chance only: the summary, and every impact row in the JSON, say which alternative."""
+    """jd23.ruling.race-odds weighs chance only: the summary, and every impact row in the JSON, say which
+    alternative."""
     import json
 
     rc = top_main(["rulings", "just-desserts-2.3", "--quick", "--json", "--ruling", "race-odds"])
@@ -104,7 +105,8 @@ def test_the_2_3_report_states_the_race_odds_its_statistics_used(capsys):
     rows = {row["alternative"]: row["weights"] for row in ruling["impact"]}
     assert rows == {"tie-one-in-ten": "jd23.ruling.race-odds=tie-one-in-ten", "equal": "jd23.ruling.race-odds=equal"}
     top_main(["rulings", "dishes", "--quick", "--json", "--config", "2:2x4", "--ruling", "tie-for-most"])
-    assert "statistics weigh chance by" not in json.loads(capsys.readouterr().out)["rulesets"][0]["summary"]  # dishes weighs no race
+    # dishes weighs no race
+    assert "statistics weigh chance by" not in json.loads(capsys.readouterr().out)["rulesets"][0]["summary"]
 
 
 @pytest.mark.slow
@@ -137,9 +139,13 @@ def test_bad_retail_input_is_one_line_and_status_2(tmp_path, capsys, monkeypatch
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     monkeypatch.delenv("TABLERULES_RETAIL_DECK", raising=False)
-    for argv in (["just-desserts", "--retail-deck", str(tmp_path / "missing.json")], ["just-desserts", "--retail-deck", str(bad)],
-                 ["just-desserts", "--retail-deck", str(tmp_path)], ["just-desserts", "--retail-games", "0"],
-                 ["just-desserts", "--retail-games", "many"]):
+    for argv in (
+        ["just-desserts", "--retail-deck", str(tmp_path / "missing.json")],
+        ["just-desserts", "--retail-deck", str(bad)],
+        ["just-desserts", "--retail-deck", str(tmp_path)],
+        ["just-desserts", "--retail-games", "0"],
+        ["just-desserts", "--retail-games", "many"],
+    ):
         assert top_main(["rulings", *argv]) == 2, argv
         err = capsys.readouterr().err.strip()
         assert err.count("\n") == 0 and "error" in err and "Traceback" not in err, (argv, err)

@@ -162,10 +162,17 @@ def _ends_by(signum: int, status: int, err: str) -> None:
     assert said == [f"tablerules: interrupted ({'Ctrl-C' if signum == signal.SIGINT else 'SIGTERM'})"], err[-3000:]
 
 
-LONG = {"check": ["check", "--quick"], "prove": ["prove", "just-desserts"], "explore": ["explore", "dishes", "--players", "4"],
-        "mutants": ["mutants", "dishes"], "rulings": ["rulings", "just-desserts", "--quick"],
-        "simulate": ["simulate", "dishes", "--games", "10000000"], "solve": ["solve", "dishes"],
-        "list": ["list", "just-desserts"], "vectors": ["vectors", "generate", "--check"]}
+LONG = {
+    "check": ["check", "--quick"],
+    "prove": ["prove", "just-desserts"],
+    "explore": ["explore", "dishes", "--players", "4"],
+    "mutants": ["mutants", "dishes"],
+    "rulings": ["rulings", "just-desserts", "--quick"],
+    "simulate": ["simulate", "dishes", "--games", "10000000"],
+    "solve": ["solve", "dishes"],
+    "list": ["list", "just-desserts"],
+    "vectors": ["vectors", "generate", "--check"],
+}
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])

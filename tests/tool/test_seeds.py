@@ -61,7 +61,9 @@ def test_the_mutation_records_follow_the_seed():
         return [r.games for r in runs], sum(len(r.states) for r in runs)
 
     on_record = figures(0)
-    assert on_record[0][:2] == [(1000, 1001), (2000, 2001)], "the default seed plays the games run i always played (seed i + 1)"
+    assert on_record[0][:2] == [(1000, 1001), (2000, 2001)], (
+        "the default seed plays the games run i always played (seed i + 1)"
+    )
     seeded = figures(5)
     assert figures(5) == seeded
     assert seeded[0][:2] == [(6000, 6001), (7000, 7001)]
@@ -121,7 +123,9 @@ def _mutants(*args: str) -> tuple[int, str]:
 @pytest.mark.slow
 def test_mutants_records_the_same_games_for_a_seed_and_names_the_line_that_reproduces_them():
     _, text = _mutants("--seed", "5")
-    assert text.rstrip().endswith("reproduce: tablerules mutants dishes --every 1000 --record-states 50 --states 50 --seed 5")
+    assert text.rstrip().endswith(
+        "reproduce: tablerules mutants dishes --every 1000 --record-states 50 --states 50 --seed 5"
+    )
     seeded = json.loads(_mutants("--seed", "5", "--json")[1])
     errors = list(_validator("mutants").iter_errors(seeded))
     assert not errors, errors[0].message

@@ -213,7 +213,11 @@ def test_record_game_matches_the_model_step_by_step():
     state = rules.new_game(setup)
     moves = []
     for _ in range(6):
-        move = rules.chance_outcomes(state)[0][0] if rules.to_move(state).__class__.__name__ == "_Special" else rules.legal_moves(state)[0]
+        move = (
+            rules.chance_outcomes(state)[0][0]
+            if rules.to_move(state).__class__.__name__ == "_Special"
+            else rules.legal_moves(state)[0]
+        )
         moves.append(move)
         state = rules.apply(state, move)
     trace = record_game(rules, setup, moves, components_argument="3x4")
@@ -240,7 +244,10 @@ def test_coverage_names_the_clauses_of_a_dishes_step():
     state = rules.new_game(setup)
     move = rules.parse_move("turn 0.soup", setup)
     after = rules.apply(state, move)
-    assert coverage.transition_clauses(rules, state, move, after, 0)[:2] == ["dishes.play.turn-own-tile", "dishes.play.one-move"]
+    assert coverage.transition_clauses(rules, state, move, after, 0)[:2] == [
+        "dishes.play.turn-own-tile",
+        "dishes.play.one-move",
+    ]
     assert "dishes.setup.deal-2-3-unspecified" not in coverage.start_clauses(rules, state)
 
 
@@ -337,7 +344,10 @@ def test_every_witness_of_the_rulings_register_is_a_vector():
         assert [r[: len(m)] for r, m in zip(recorded, moves)] == moves, path.name
         for p in made:
             assert json.loads(p.read_text())["#meta"]["generator"] == {
-                "kind": "witness", "file": f"spec/witnesses/{path.name}", **({"ruling": w["ruling"]} if w.get("ruling") else {})}
+                "kind": "witness",
+                "file": f"spec/witnesses/{path.name}",
+                **({"ruling": w["ruling"]} if w.get("ruling") else {}),
+            }
 
 
 def test_a_model_that_raises_while_playing_is_reported_not_written(monkeypatch, tmp_path, capsys):

@@ -158,7 +158,9 @@ def test_a_favourite_beating_a_caller_who_could_serve_is_the_trump():
 
 
 def test_no_trump_when_the_ruling_says_no_trump_or_the_other_caller_cannot_serve():
-    assert "jd23.call.favourite-trump" not in _clauses(V23, _two_callers(("BERRIES", "FUDGE"), ("TART",), "no-trump"), "call")
+    assert "jd23.call.favourite-trump" not in _clauses(
+        V23, _two_callers(("BERRIES", "FUDGE"), ("TART",), "no-trump"), "call"
+    )
     assert "jd23.call.favourite-trump" not in _clauses(V23, _two_callers(("NUT_BAR",), ("TART",)), "call")
     # both hold the favourite: the race decides between equals, nobody is trumped
     state = _two_callers(("TART",), ("TART",))

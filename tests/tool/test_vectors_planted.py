@@ -62,7 +62,12 @@ def test_dishes_flipping_another_players_tile_is_caught():
     bad = "turn 1.dessert"
     doc["states"][i + 1]["#meta"]["move"] = bad
     f = _caught(doc)
-    assert (f.step, f.path, f.found, f.clause) == (i + 1, f"$.states[{i + 1}]['#meta'].move", bad, "dishes.play.turn-own-tile")
+    assert (f.step, f.path, f.found, f.clause) == (
+        i + 1,
+        f"$.states[{i + 1}]['#meta'].move",
+        bad,
+        "dishes.play.turn-own-tile",
+    )
     assert "illegal" in f.what
 
 
@@ -148,7 +153,9 @@ def _plant_half_stack(doc: dict) -> bool:
 def test_a_wrong_state_is_caught_with_path_and_clause(ruleset):
     doc = copy.deepcopy(_games(ruleset)[0])
     i = len(doc["states"]) // 2
-    var = next(k for k in doc["vars"] if isinstance(doc["states"][i][k], int) and not isinstance(doc["states"][i][k], bool))
+    var = next(
+        k for k in doc["vars"] if isinstance(doc["states"][i][k], int) and not isinstance(doc["states"][i][k], bool)
+    )
     right = doc["states"][i][var]
     doc["states"][i][var] = right + 7
     rules, before = _state_at(doc, i - 1)
@@ -293,4 +300,9 @@ def test_a_wrong_initial_table_names_the_deal():
     clean = next(pair for pair in places if pair[1] == "clean")
     clean[1] = []
     f = _caught(doc)
-    assert (f.step, f.path, f.found, f.clause) == (0, f'$.states[0].places["{clean[0]}"]', [], "dishes.setup.deal-one-of-each")
+    assert (f.step, f.path, f.found, f.clause) == (
+        0,
+        f'$.states[0].places["{clean[0]}"]',
+        [],
+        "dishes.setup.deal-one-of-each",
+    )

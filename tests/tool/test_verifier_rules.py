@@ -45,7 +45,8 @@ def test_the_golden_vector_is_clean(tmp_path):
     assert status == 0 and ": ok (" in out
 
 
-# --------------------------------------------------------------------------- unknown keys: exit 2, naming the key and the known ones
+# --------------------------------------------------------------------------- unknown keys: exit 2, naming the key and
+# the known ones
 
 
 @pytest.mark.parametrize("where,key", [
@@ -99,7 +100,9 @@ def test_an_unknown_option_is_refused(tmp_path):
 
 
 def test_an_option_with_a_wrong_value_is_refused(tmp_path):
-    status, _, err = _verify(tmp_path, _changed(lambda d: d["#meta"]["options"].update({"dishes.ruling.tie-for-most": False})))
+    status, _, err = _verify(
+        tmp_path, _changed(lambda d: d["#meta"]["options"].update({"dishes.ruling.tie-for-most": False}))
+    )
     assert status == 2 and "expected one of all-tied-lose" in err
 
 
@@ -184,7 +187,9 @@ def test_an_impossible_chance_outcome_lists_the_possible_ones(tmp_path):
     words = DISHES["states"][i]["#meta"]["move"].split()
 
     def change(doc):
-        doc["states"][i]["#meta"]["move"] = f"reveal 2.main {words[2]}" if words[1] != "2.main" else f"reveal 0.main {words[2]}"
+        doc["states"][i]["#meta"]["move"] = (
+            f"reveal 2.main {words[2]}" if words[1] != "2.main" else f"reveal 0.main {words[2]}"
+        )
 
     status, _, err = _verify(tmp_path, _changed(change))
     assert status == 1 and "impossible chance outcome" in err

@@ -36,4 +36,8 @@ def test_a_log_naming_a_place_the_table_lacks_is_told_so():
         json.dump(doc, f)
     r = run_cli("vectors", "verify", f.name)
     assert r.returncode == 1
-    assert f"step {step}" in r.stderr and "unknown place 0.soup" in r.stderr and "[clause dishes.components.tiles]" in r.stderr
+    assert (
+        f"step {step}" in r.stderr
+        and "unknown place 0.soup" in r.stderr
+        and "[clause dishes.components.tiles]" in r.stderr
+    )

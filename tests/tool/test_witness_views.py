@@ -8,8 +8,19 @@ from tablerules.model.decks import embedded_deck
 from tablerules.proofs.explorer import Step
 from tablerules.vectors.traces import receivers, seat_views
 
-MOVES = ["draw FRUIT_TART", "draw FRUIT_TART", "draw SPONGE", "draw SPONGE", "draw SPONGE", "draw SPONGE",
-         "turn up BAKER", "turn up PICKER", "turn up GARDENER", "serve GARDENER with SPONGE", "surprise with FRUIT_TART"]
+MOVES = [
+    "draw FRUIT_TART",
+    "draw FRUIT_TART",
+    "draw SPONGE",
+    "draw SPONGE",
+    "draw SPONGE",
+    "draw SPONGE",
+    "turn up BAKER",
+    "turn up PICKER",
+    "turn up GARDENER",
+    "serve GARDENER with SPONGE",
+    "surprise with FRUIT_TART",
+]
 
 
 def _states():
@@ -33,7 +44,8 @@ def test_the_deal_line_says_what_each_seat_got():
     text = rulings_cli.steps_md(steps, who=receivers(rules, states))
     first = text.splitlines()[0]
     assert first == ("1-9. the deal (9 chance events): seat 0 gets: draw FRUIT_TART, draw SPONGE ×2; "
-                     "seat 1 gets: draw FRUIT_TART, draw SPONGE ×2; face up: turn up BAKER, turn up PICKER, turn up GARDENER")
+                     "seat 1 gets: draw FRUIT_TART, draw SPONGE ×2; face up: turn up BAKER, turn up PICKER, turn up "
+                     "GARDENER")
     # without who, the old summary (no receivers)
     assert "seat 0 gets" not in rulings_cli.steps_md(steps)
 
