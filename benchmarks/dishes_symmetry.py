@@ -32,8 +32,7 @@ def main() -> int:
                          f"{ex.states / dt:,.0f}", f"{base[0] / ex.states:.1f}x", f"{base[1] / dt:.1f}x"))
             print(f"  {rows[-1][0]} {rows[-1][1]}: done", file=sys.stderr)
     table(
-        rows,
-        header=("configuration", "symmetry", "states", "seconds", "states/s", "fewer states", "faster"),
+        rows, header=("configuration", "symmetry", "states", "seconds", "states/s", "fewer states", "faster"),
         out=sys.stdout,
     )
     return 0

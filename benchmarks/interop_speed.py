@@ -148,8 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     for ruleset, players, deck, options in OURS:
         rows.append(
             (
-                "our API, step by step",
-                _label(ruleset, players, deck, options),
+                "our API, step by step", _label(ruleset, players, deck, options),
                 measure(ours(ruleset, players, deck, options), args.actions, args.repeats),
             )
         )
@@ -157,8 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     for ruleset, players, deck, options in WHOLE_GAMES:
         rows.append(
             (
-                "our API, whole games",
-                _label(ruleset, players, deck, options),
+                "our API, whole games", _label(ruleset, players, deck, options),
                 measure(whole_games(ruleset, players, deck, options), args.actions, args.repeats),
             )
         )

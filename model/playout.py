@@ -245,15 +245,6 @@ def random_playouts(rules: RuleSet, state: Any, games: int, seed: int = 0) -> li
 
 
 __all__ = [
-    "Playout",
-    "compiled",
-    "first_seat",
-    "iter_games",
-    "iter_playouts",
-    "random_playouts",
-    "replay_problem",
-    "seat_moves",
-    "standard_errors",
-    "step_playouts",
-    "strict_bits",
+    "Playout", "compiled", "first_seat", "iter_games", "iter_playouts", "random_playouts", "replay_problem",
+    "seat_moves", "standard_errors", "step_playouts", "strict_bits",
 ]

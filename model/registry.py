@@ -30,26 +30,16 @@ ENTRIES: dict[str, Entry] = {
     e.id: e
     for e in (
         Entry(
-            "dishes",
-            "Who Is Going to Do the Dishes?",
-            "tablerules.model.dishes",
-            "tablerules.proofs.dishes.check",
-            "tablerules.model.dishes.compact",
-            "tablerules.model.dishes.playout",
+            "dishes", "Who Is Going to Do the Dishes?", "tablerules.model.dishes", "tablerules.proofs.dishes.check",
+            "tablerules.model.dishes.compact", "tablerules.model.dishes.playout",
         ),
         Entry(
-            "just-desserts",
-            "Just Desserts (current rulebook)",
-            "tablerules.model.just_desserts",
-            "tablerules.proofs.just_desserts.check",
-            playout="tablerules.model.just_desserts.playout",
+            "just-desserts", "Just Desserts (current rulebook)", "tablerules.model.just_desserts",
+            "tablerules.proofs.just_desserts.check", playout="tablerules.model.just_desserts.playout",
         ),
         Entry(
-            "just-desserts-2.3",
-            "Just Desserts, rules version 2.3",
-            "tablerules.model.just_desserts.v23",
-            "tablerules.proofs.just_desserts.v23_check",
-            playout="tablerules.model.just_desserts.v23_playout",
+            "just-desserts-2.3", "Just Desserts, rules version 2.3", "tablerules.model.just_desserts.v23",
+            "tablerules.proofs.just_desserts.v23_check", playout="tablerules.model.just_desserts.v23_playout",
         ),
     )
 }

@@ -391,19 +391,11 @@ class ReachReport:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "ruleset": self.ruleset,
-            "ok": self.ok,
-            "summary": self.summary(),
+            "ruleset": self.ruleset, "ok": self.ok, "summary": self.summary(),
             "searches": [
                 {
-                    "search": r.search.label(),
-                    "why": r.search.why,
-                    "states": r.states,
-                    "complete": r.complete,
-                    "stopped_early": r.stopped_early,
-                    "depth": r.depth,
-                    "problem": r.problem,
-                    "error": r.error,
+                    "search": r.search.label(), "why": r.search.why, "states": r.states, "complete": r.complete,
+                    "stopped_early": r.stopped_early, "depth": r.depth, "problem": r.problem, "error": r.error,
                 }
                 for r in self.runs
             ],
@@ -607,13 +599,8 @@ def reach_report(ruleset: str, record: Record | None = None, progress: Callable[
             if argued:
                 rows.append(
                     Row(
-                        rid,
-                        kind,
-                        STALE,
-                        f"{record.path} argues it is not reached, but search {k} reaches it: {how}",
-                        str(k),
-                        moves,
-                        trace,
+                        rid, kind, STALE, f"{record.path} argues it is not reached, but search {k} reaches it: {how}",
+                        str(k), moves, trace,
                     )
                 )
             else:

@@ -55,15 +55,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from tablerules.model import registry
 from tablerules.model.core import (
-    CHANCE,
-    STRICT,
-    TERMINAL,
-    RuleGap,
-    RuleSet,
-    SetupError,
-    actor_text,
-    pick_by_probability,
-    ruling_fields,
+    CHANCE, STRICT, TERMINAL, RuleGap, RuleSet, SetupError, actor_text, pick_by_probability, ruling_fields,
     variant_fields,
 )
 
@@ -193,10 +185,7 @@ class _Finder(ast.NodeVisitor):
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
         self._add(
-            node,
-            "conditional",
-            node.test.lineno,
-            min(self._stmt_first(), node.test.lineno),
+            node, "conditional", node.test.lineno, min(self._stmt_first(), node.test.lineno),
             node.test.end_lineno or node.test.lineno,
         )
         self.generic_visit(node)

@@ -42,14 +42,7 @@ from tablerules.model.core import (
 
 from .explorer import Step
 from .gaps import (
-    Config,
-    Configs,
-    model_module,
-    one_change_settings,
-    small_configs,
-    steps_to,
-    with_alternative,
-    wider_configs,
+    Config, Configs, model_module, one_change_settings, small_configs, steps_to, with_alternative, wider_configs,
 )
 from .files import write_atomic
 
@@ -246,14 +239,9 @@ class Divergence:
                 else f"not within {self.depth} moves ({self.stopped})"
             )
         what = {
-            "start": "at the start",
-            "moves": "in the legal moves",
-            "actor": "in who moves",
-            "chance": "in the chance outcomes",
-            "outcome": "in the outcome",
-            "gap": "one raises a RuleGap",
-            "error": "in a model error",
-            "state": "only in the recorded state",
+            "start": "at the start", "moves": "in the legal moves", "actor": "in who moves",
+            "chance": "in the chance outcomes", "outcome": "in the outcome", "gap": "one raises a RuleGap",
+            "error": "in a model error", "state": "only in the recorded state",
         }[self.kind]
         where = "at the start" if not self.steps else f"after {len(self.steps)} moves"
         return f"{where}, {what} ({self.config.label()}" + ("" if self.shortest else "; a random game's trace") + ")"
@@ -264,12 +252,8 @@ class Divergence:
             return f"{self.a} and {self.b} do not differ ({self.bound()})"
         where = "at the start" if not self.steps else f"after {len(self.steps)} moves"
         what = {
-            "start": "at the start",
-            "moves": "in the legal moves",
-            "actor": "in who is to move",
-            "chance": "in the chance outcomes",
-            "outcome": "in the outcome",
-            "gap": "where one raises a RuleGap",
+            "start": "at the start", "moves": "in the legal moves", "actor": "in who is to move",
+            "chance": "in the chance outcomes", "outcome": "in the outcome", "gap": "where one raises a RuleGap",
             "error": "in a model error",
             "state": "only in the recorded state (nothing a player sees, within the bound)",
         }[self.kind]

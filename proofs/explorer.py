@@ -327,11 +327,7 @@ def _expand(ex: Exploration, rules: RuleSet, canon: Canon | None, s: Any, depth:
                 _record(
                     ex,
                     Finding(
-                        "error",
-                        "terminal-without-outcome",
-                        "core.outcome",
-                        "TERMINAL state has no outcome",
-                        s,
+                        "error", "terminal-without-outcome", "core.outcome", "TERMINAL state has no outcome", s,
                         depth=depth,
                     ),
                 )

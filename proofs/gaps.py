@@ -29,14 +29,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from tablerules.model import registry
 from tablerules.model.core import (
-    STRICT,
-    RuleGap,
-    pick_by_probability,
-    RuleSet,
-    SetupError,
-    ruling_fields,
-    strict_options,
-    variant_fields,
+    STRICT, RuleGap, pick_by_probability, RuleSet, SetupError, ruling_fields, strict_options, variant_fields,
 )
 
 from .explorer import Budget, Exploration, Finding, Step, explore, finding_traces
@@ -528,11 +521,8 @@ def find_gaps(
     rules: RuleSet,
     configs: Configs | Sequence[Config] | None = None,
     *,
-    register: dict[str, Any] | None = None,
-    spec_problem: str = "",
-    budget: GapBudget | None = None,
-    progress: Callable[[str], Any] | None = None,
-    module: ModuleType | None = None,
+    register: dict[str, Any] | None = None, spec_problem: str = "", budget: GapBudget | None = None,
+    progress: Callable[[str], Any] | None = None, module: ModuleType | None = None,
 ) -> GapReport:
     """Strict runs over the configurations; every finding with its shortest trace, judged.
 

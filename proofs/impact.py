@@ -63,9 +63,7 @@ def seat_results(out: Outcome | None, players: int) -> tuple[tuple[int, ...], tu
         return (0,) * players, (0,) * players, (0,) * players
     res = [seat_result(out, s) for s in range(players)]
     return (
-        tuple(int(r == "win") for r in res),
-        tuple(int(r == "lose") for r in res),
-        tuple(int(r == "tie") for r in res),
+        tuple(int(r == "win") for r in res), tuple(int(r == "lose") for r in res), tuple(int(r == "tie") for r in res),
     )
 
 
@@ -297,15 +295,8 @@ class Impact:
 
     def row(self) -> list[str]:
         return [
-            self.alternative,
-            self.config.label(),
-            self.method,
-            self.length.text(percent=False),
-            self.first_wins.text(),
-            self.first_loses.text(),
-            self.tie.text(),
-            self.never_ends.text(),
-            self.gap.text(),
+            self.alternative, self.config.label(), self.method, self.length.text(percent=False), self.first_wins.text(),
+            self.first_loses.text(), self.tie.text(), self.never_ends.text(), self.gap.text(),
         ]
 
 
@@ -428,17 +419,8 @@ def measure(rules: RuleSet, ruling_id: str, alternative: str, config: Config, bu
         try:
             est, states = measure_exact(rules, start, budget.max_states)
             return Impact(
-                ruling_id,
-                alternative,
-                config,
-                f"exact ({states:,} states)",
-                est["length"],
-                est["first_wins"],
-                est["first_loses"],
-                est["tie"],
-                est["never_ends"],
-                est["gap"],
-                time.perf_counter() - t0,
+                ruling_id, alternative, config, f"exact ({states:,} states)", est["length"], est["first_wins"],
+                est["first_loses"], est["tie"], est["never_ends"], est["gap"], time.perf_counter() - t0,
                 weights=weights,
             )
         except TooLarge as e:
@@ -447,18 +429,8 @@ def measure(rules: RuleSet, ruling_id: str, alternative: str, config: Config, bu
             note = f"cyclic ({e})"
     est, played = measure_sampled(rules, start, budget.games, budget.seed)
     return Impact(
-        ruling_id,
-        alternative,
-        config,
-        f"sampled ({played:,} games, 95% CI)",
-        est["length"],
-        est["first_wins"],
-        est["first_loses"],
-        est["tie"],
-        est["never_ends"],
-        est["gap"],
-        time.perf_counter() - t0,
-        note=note,
+        ruling_id, alternative, config, f"sampled ({played:,} games, 95% CI)", est["length"], est["first_wins"],
+        est["first_loses"], est["tie"], est["never_ends"], est["gap"], time.perf_counter() - t0, note=note,
         weights=weights,
     )
 
@@ -585,11 +557,8 @@ def all_impacts(
     rules: RuleSet,
     configs: Configs | Sequence[Config] | None = None,
     *,
-    budget: ImpactBudget | None = None,
-    rulings: Sequence[str] | None = None,
-    progress: Callable[[str], None] | None = None,
-    settings: dict[str, tuple[str, Any]] | None = None,
-    workers: int = 1,
+    budget: ImpactBudget | None = None, rulings: Sequence[str] | None = None,
+    progress: Callable[[str], None] | None = None, settings: dict[str, tuple[str, Any]] | None = None, workers: int = 1,
 ) -> list[RulingImpact]:
     """Every ruling, every alternative, every configuration (the default row computed once per configuration).
 
@@ -628,9 +597,7 @@ def all_impacts(
                     weights = weights_used(rules, with_alternative(rules.Options(), rules, rid, alt))
                     plan.append(
                         (
-                            rid,
-                            alt,
-                            config,
+                            rid, alt, config,
                             dataclasses.replace(
                                 d, ruling=rid, alternative=alt, seconds=0.0, note=note, weights=weights
                             ),

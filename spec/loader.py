@@ -191,11 +191,7 @@ def _build(path: Path, data: dict, digest: str) -> Spec:
         if source == "public":
             _need(path, where, c, "cite")
         clauses[cid] = Clause(
-            cid,
-            _need(path, where, c, "heading"),
-            _need(path, where, c, "text"),
-            source,
-            c.get("cite", ""),
+            cid, _need(path, where, c, "heading"), _need(path, where, c, "text"), source, c.get("cite", ""),
             **_provenance(path, where, c, source),
         )
     rulings: dict[str, Ruling] = {}
@@ -227,10 +223,8 @@ def _build(path: Path, data: dict, digest: str) -> Spec:
                 raise SpecError(f"{path}: {where}: cites unknown clause {c!r}")
         ev = tuple(
             Evidence(
-                _need(path, f"{where} evidence[{j}]", e, "kind"),
-                _need(path, f"{where} evidence[{j}]", e, "summary"),
-                e.get("file", ""),
-                e.get("proof", ""),
+                _need(path, f"{where} evidence[{j}]", e, "kind"), _need(path, f"{where} evidence[{j}]", e, "summary"),
+                e.get("file", ""), e.get("proof", ""),
             )
             for j, e in enumerate(r.get("evidence", []))
         )
@@ -259,16 +253,8 @@ def _build(path: Path, data: dict, digest: str) -> Spec:
         not_rules.append(NotRule(lines, _digest(path, where, n), _need(path, where, n, "reason")))
     extra = {k: v for k, v in data.items() if k not in ("ruleset", "clause", "ruling", "components", "not_rule")}
     return Spec(
-        rs_id,
-        rs.get("title", rs_id),
-        rs.get("seed", ""),
-        clauses,
-        rulings,
-        data.get("components", {}),
-        str(path),
-        digest,
-        extra,
-        tuple(not_rules),
+        rs_id, rs.get("title", rs_id), rs.get("seed", ""), clauses, rulings, data.get("components", {}), str(path),
+        digest, extra, tuple(not_rules),
     )
 
 

@@ -122,8 +122,7 @@ def answer(rules: RuleSet, state: Any, text: str) -> Answer:
     if actor is CHANCE:
         p = dict(rules.chance_outcomes(state))[move]
         return Answer(
-            LEGAL,
-            clauses[0] if clauses else "",
+            LEGAL, clauses[0] if clauses else "",
             f"a chance outcome here, with probability {fraction_text(Fraction(p))}",
         )
     return Answer(LEGAL, clauses[0] if clauses else "", ", ".join(clauses[1:]))

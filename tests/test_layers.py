@@ -55,10 +55,7 @@ def test_an_import_against_the_layering_is_seen_absolute_or_relative():
     names = [n for _, n in imported("from tablerules.proofs import explorer\nfrom ..proofs.checks import x\n"
                                     "from .core import y\nimport tablerules.cli\n", "tablerules.model.just_desserts")]
     assert names == [
-        "tablerules.proofs",
-        "tablerules.model.proofs.checks",
-        "tablerules.model.just_desserts.core",
-        "tablerules.cli",
+        "tablerules.proofs", "tablerules.model.proofs.checks", "tablerules.model.just_desserts.core", "tablerules.cli",
     ]
     assert [n for n in names if _against(n, LAYERS["model"][1])] == ["tablerules.proofs", "tablerules.cli"]
 

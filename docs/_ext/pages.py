@@ -306,11 +306,8 @@ def witness_section(rules: Any, ruling: dict, traces: list, known: dict, stem: s
         write_if_changed(PICTURES / name, draw(rules.id, t.final, title=title, players=t.players, components=components,
                                                to_move=t.to_move or None))
         out += [
-            f".. figure:: /rules/_pictures/{name}",
-            f"   :alt: {title}",
-            "",
-            f"   The position after step {len(t.steps)}, where the readings part: drawn from the model's state.",
-            "",
+            f".. figure:: /rules/_pictures/{name}", f"   :alt: {title}", "",
+            f"   The position after step {len(t.steps)}, where the readings part: drawn from the model's state.", "",
         ]
         if t.readings:
             out += ["What each reading does next:", ""]
@@ -486,9 +483,7 @@ def tools_jobs() -> dict[str, Callable[[], Any]]:
         return run
 
     return {
-        "tools-graph.json": graph,
-        "tools-levels.json": levels,
-        "tools-lengths-dishes.json": lengths("lengths_dishes"),
+        "tools-graph.json": graph, "tools-levels.json": levels, "tools-lengths-dishes.json": lengths("lengths_dishes"),
         "tools-lengths-jd.json": lengths("lengths_jd"),
     }
 
@@ -540,13 +535,11 @@ def tools_page(results: dict[str, Any]) -> str:
     games = TOOLS["games"]
     for key, title, text in (
         (
-            "tools-lengths-dishes.json",
-            "Dishes",
+            "tools-lengths-dishes.json", "Dishes",
             "*Who Is Going to Do the Dishes?*, boxed game (six kinds, four colours)",
         ),
         (
-            "tools-lengths-jd.json",
-            "Just Desserts",
+            "tools-lengths-jd.json", "Just Desserts",
             "*Just Desserts* (current rulebook, basic game) and rules version 2.3, on the default teaching decks",
         ),
     ):

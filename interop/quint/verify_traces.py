@@ -40,9 +40,7 @@ def find_quint() -> tuple[list[str] | None, str]:
     if node is None:
         return None, "node is not installed (Quint's TypeScript backend needs Node.js >= 18)"
     for candidate in (
-        os.environ.get("TABLERULES_QUINT"),
-        str(HERE / "node_modules" / ".bin" / "quint"),
-        shutil.which("quint"),
+        os.environ.get("TABLERULES_QUINT"), str(HERE / "node_modules" / ".bin" / "quint"), shutil.which("quint"),
     ):
         if candidate and Path(candidate).exists():
             try:
@@ -124,14 +122,7 @@ def run(players: list[int], traces: int, seed: int, keep: Path | None = None) ->
 
 def table(results: list[Result]) -> str:
     head = (
-        "players",
-        "traces",
-        "distinct",
-        "verified",
-        "ended, outcome compared",
-        "disagreements",
-        "quint s",
-        "verify s",
+        "players", "traces", "distinct", "verified", "ended, outcome compared", "disagreements", "quint s", "verify s",
     )
     rows = [head] + [(str(r.players), str(len(r.files)), str(r.distinct), str(r.verified), str(r.ended),
                       str(len(r.failures)), f"{r.quint_seconds:.1f}", f"{r.verify_seconds:.1f}") for r in results]

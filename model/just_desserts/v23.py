@@ -867,9 +867,7 @@ def _deciding_clause(sc: tuple[tuple[int, int, int], ...], top: frozenset[int]) 
     keys = [ranking_key(s) for s in sc]
     best = max(keys)
     for depth, clause in (
-        (1, "jd23.score.guests"),
-        (2, "jd23.score.tiebreak-hand"),
-        (3, "jd23.score.tiebreak-dirty-dishes"),
+        (1, "jd23.score.guests"), (2, "jd23.score.tiebreak-hand"), (3, "jd23.score.tiebreak-dirty-dishes"),
     ):
         # rule: jd23.score.tiebreak-hand, jd23.score.tiebreak-dirty-dishes
         if sum(1 for k in keys if k[:depth] == best[:depth]) == 1:

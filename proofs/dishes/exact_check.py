@@ -53,11 +53,8 @@ def _complete(ctx: Context) -> CheckResult:
     finally:
         run.close()
     return CheckResult(
-        "dishes",
-        "exact engine: every state of larger tile sets (default rulings, every deal)",
-        PASS if ok else FAIL,
-        f"{len(rows)} configurations, " + ("all complete, nothing broken" if ok else "problems found"),
-        rows,
+        "dishes", "exact engine: every state of larger tile sets (default rulings, every deal)", PASS if ok else FAIL,
+        f"{len(rows)} configurations, " + ("all complete, nothing broken" if ok else "problems found"), rows,
         seconds=time.perf_counter() - t0,
     )
 
@@ -80,11 +77,8 @@ def _box(ctx: Context) -> CheckResult:
     finally:
         run.close()
     return CheckResult(
-        "dishes",
-        "exact engine: the boxed game level by level (budget in engine states)",
-        PASS if ok else FAIL,
-        "every deal, default rulings; " + ("nothing broken" if ok else "invariants broken"),
-        rows,
+        "dishes", "exact engine: the boxed game level by level (budget in engine states)", PASS if ok else FAIL,
+        "every deal, default rulings; " + ("nothing broken" if ok else "invariants broken"), rows,
         seconds=time.perf_counter() - t0,
     )
 

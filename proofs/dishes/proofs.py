@@ -126,13 +126,8 @@ def termination() -> ProofResult:
     cycle, detail = pass_cycle(2, 12)
     rows.append(("voluntary-pass = allowed", f"no bound: {detail}" if cycle else "no pass cycle found"))
     return ProofResult(
-        "dishes",
-        "termination",
-        ("dishes.end.no-moves", "dishes.play.one-move", "dishes.ruling.stuck-player"),
-        "proved" if ok else "counterexample",
-        "every game ends (default rulings)",
-        rows,
-        {"bounds": bounds},
+        "dishes", "termination", ("dishes.end.no-moves", "dishes.play.one-move", "dishes.ruling.stuck-player"),
+        "proved" if ok else "counterexample", "every game ends (default rulings)", rows, {"bounds": bounds},
     )
 
 

@@ -99,14 +99,9 @@ def _explore_combinations(ctx: Context) -> CheckResult:
                                           f"ends: {d.get('outcomes (terminal states)', '-')}"))
         rows += [(f"  {kind}", d[kind]) for kind in (CYCLE, CLOSED) if kind in d]
     return CheckResult(
-        RULESET,
-        "explore the advanced rules alone and together on jd-rivals, 2 players",
-        PASS if ok else FAIL,
+        RULESET, "explore the advanced rules alone and together on jd-rivals, 2 players", PASS if ok else FAIL,
         f"{sum(1 for r in rows if not r[0].startswith(' '))} combinations"
-        + (", all complete" if ok else ", problems found"),
-        rows,
-        findings,
-        time.perf_counter() - t0,
+        + (", all complete" if ok else ", problems found"), rows, findings, time.perf_counter() - t0,
     )
 
 
@@ -345,8 +340,7 @@ def checks(ctx: Context) -> list[CheckItem]:
             if ctx.quick
             else [
                 CheckItem(
-                    RULESET,
-                    "explore the basic game on jd-two-suits, 2 players (exhaustive)",
+                    RULESET, "explore the basic game on jd-two-suits, 2 players (exhaustive)",
                     _explore_basic("jd-two-suits"),
                 )
             ]

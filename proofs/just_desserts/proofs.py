@@ -66,10 +66,7 @@ def most_guests_without_win(suits: int, per_suit: int) -> tuple[int, list[str]]:
 def max_guests_without_win(suits: int = 6, per_suit: int = 4) -> ProofResult:
     best, core = most_guests_without_win(suits, per_suit)
     return ProofResult(
-        RULESET,
-        "max-guests-without-win",
-        WIN_CLAUSES,
-        f"proved: {best}",
+        RULESET, "max-guests-without-win", WIN_CLAUSES, f"proved: {best}",
         f"{suits} suits of {per_suit}: {best} guests possible without a win, {best + 1} impossible (core: "
         f"{', '.join(core)})",
         rows=[("most guests without a win", str(best)), ("unsat core for one more", ", ".join(core))],
@@ -138,23 +135,16 @@ def deck_facts(deck: Deck, label: str) -> list[ProofResult]:
     bad = favourites_alone(deck)
     out.append(
         ProofResult(
-            RULESET,
-            f"favourites-satisfy@{label}",
-            ("jd.tip.favourite", "jd.ruling.tip-count"),
-            "holds" if not bad else "fails",
-            "; ".join(bad) or "every favourite alone satisfies its guest",
+            RULESET, f"favourites-satisfy@{label}", ("jd.tip.favourite", "jd.ruling.tip-count"),
+            "holds" if not bad else "fails", "; ".join(bad) or "every favourite alone satisfies its guest",
             data={"breakers": bad},
         )
     )
     unsat = [g.name for g in deck.guests if not satisfiable(deck, g.id)]
     out.append(
         ProofResult(
-            RULESET,
-            f"every-guest-satisfiable@{label}",
-            ("jd.serve.satisfies",),
-            "holds" if not unsat else "fails",
-            ", ".join(unsat) or "some dessert set satisfies every guest",
-            data={"breakers": unsat},
+            RULESET, f"every-guest-satisfiable@{label}", ("jd.serve.satisfies",), "holds" if not unsat else "fails",
+            ", ".join(unsat) or "some dessert set satisfies every guest", data={"breakers": unsat},
         )
     )
     aces = sum(d.copies for d in deck.desserts if len(d.tastes) == 1)
@@ -303,10 +293,7 @@ def _trap_trace(options: Any) -> dict[str, Any] | None:
         return None
     _, steps, states = ex.trace(gr.trap_example)
     return {
-        "moves": [s.move for s in steps],
-        "traps": gr.traps,
-        "states": ex.states,
-        "last_state": state_vars(states[-1]),
+        "moves": [s.move for s in steps], "traps": gr.traps, "states": ex.states, "last_state": state_vars(states[-1]),
     }
 
 

@@ -236,18 +236,12 @@ def checks(ctx: Context) -> list[CheckItem]:
             ]
         ),
         _explore_item(
-            f"explore second alternatives ({DEFAULT_DECK}, 2 players)",
-            other_alternatives(1),
-            DEFAULT_DECK,
-            None,
+            f"explore second alternatives ({DEFAULT_DECK}, 2 players)", other_alternatives(1), DEFAULT_DECK, None,
             graph=True,
         ),
         _explore_item(
             f"explore second alternatives, penalty out of play ({DEFAULT_DECK}, 2 players)",
-            dataclasses.replace(other_alternatives(1), penalty_pile="out-of-play"),
-            DEFAULT_DECK,
-            None,
-            graph=True,
+            dataclasses.replace(other_alternatives(1), penalty_pile="out-of-play"), DEFAULT_DECK, None, graph=True,
         ),
         _strict_item(),
         _witness_item(),

@@ -201,9 +201,7 @@ def rounds_bounded() -> ProofResult:
     rows.append(("it starts at 2G and is never negative", "unsat" if start_ok else f"sat: {s.model()}"))
     ok = round_ok and shuffle_ok and start_ok
     clauses = (
-        "jd23.round.turn-up-guest",
-        "jd23.round.five-endings",
-        "jd23.guests.reshuffle-once",
+        "jd23.round.turn-up-guest", "jd23.round.five-endings", "jd23.guests.reshuffle-once",
         "jd23.end.second-exhaustion",
     )
     detail = "at most 2 x guests rounds in any game on any deck" if ok else "the ranking argument fails"

@@ -292,21 +292,8 @@ def write_mutants(ruleset: str, folder: Path | None = None) -> list[MutantSource
                 for op, desc, new in _variants(kind, test):
                     change = ("test", k, new)
                     out += _compile(
-                        folder,
-                        ruleset,
-                        file,
-                        tree,
-                        path,
-                        qualname,
-                        line,
-                        kind,
-                        ast.unparse(test),
-                        op,
-                        desc,
-                        change,
-                        ann_text,
-                        ids,
-                        seen,
+                        folder, ruleset, file, tree, path, qualname, line, kind, ast.unparse(test), op, desc, change,
+                        ann_text, ids, seen,
                     )
         # constants and swaps on rule lines: once per statement that holds a rule decision
         out += _value_mutants(folder, ruleset, file, text, tree, sc, seen)
@@ -333,21 +320,8 @@ def _value_mutants(
             continue
         for op, desc, _apply in _value_variants(node):
             out += _compile(
-                folder,
-                ruleset,
-                file,
-                tree,
-                path,
-                qualname,
-                node.lineno,
-                "value",
-                ast.unparse(node).split("\n")[0],
-                op,
-                desc,
-                ("stmt", op, None),
-                f"rule: {', '.join(ann.ids)}",
-                ann.ids,
-                seen,
+                folder, ruleset, file, tree, path, qualname, node.lineno, "value", ast.unparse(node).split("\n")[0], op,
+                desc, ("stmt", op, None), f"rule: {', '.join(ann.ids)}", ann.ids, seen,
             )
     return out
 
@@ -381,21 +355,8 @@ def _fresh_top(folder: Path, file: str, tree: ast.Module, index: int) -> ast.stm
 
 
 def _compile(
-    folder: Path,
-    ruleset: str,
-    file: str,
-    tree: ast.Module,
-    path: tuple,
-    qualname: str,
-    line: int,
-    kind: str,
-    src: str,
-    op: str,
-    desc: str,
-    change: tuple,
-    ann_text: str,
-    ids: tuple[str, ...],
-    seen: dict[str, int],
+    folder: Path, ruleset: str, file: str, tree: ast.Module, path: tuple, qualname: str, line: int, kind: str, src: str,
+    op: str, desc: str, change: tuple, ann_text: str, ids: tuple[str, ...], seen: dict[str, int],
 ) -> list[MutantSource]:
     """Apply one change to a copy of the top-level definition holding the point and compile it
     alone (line numbers and qualified names as in the file)."""

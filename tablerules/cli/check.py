@@ -61,18 +61,14 @@ PROVE_STATUSES = Statuses(fail="a proof result other than the one on record, or 
 
 def add_parsers(sub: Any) -> None:
     c = add_command(
-        sub,
-        "check",
-        "run the whole verification on the defaults and print a report",
+        sub, "check", "run the whole verification on the defaults and print a report",
         "Run the check suite of every rule set (or of those named): exhaustive explorations of small "
         "configurations, every ruling alternative, strict mode, budgeted explorations of the full games, "
         "and the z3 proofs against their expected results.  Budgets count states, never seconds, so the "
         "verdict does not depend on the machine.",
         [
-            "tablerules check",
-            "tablerules check dishes --quick",
-            "tablerules check just-desserts --retail-deck deck.json",
-            "tablerules check --json > report.json",
+            "tablerules check", "tablerules check dishes --quick",
+            "tablerules check just-desserts --retail-deck deck.json", "tablerules check --json > report.json",
             "tablerules check --max-seconds 600 --out-itf traces/",
         ],
         statuses=CHECK_STATUSES,

@@ -82,8 +82,7 @@ def unique(items: Iterable[str]) -> list[str]:
 
 def add_json(p: argparse.ArgumentParser, command: str) -> None:
     p.add_argument(
-        "--json",
-        action="store_true",
+        "--json", action="store_true",
         help=f"write the result as one JSON document on standard output (schema: spec/schemas/{command}.schema.json)",
     )
 
@@ -137,11 +136,7 @@ def add_setup_args(
                    help="number of players (default: " + (str(players_default) if players_default else
                                                           "the fewest the rule set allows") + ")")
     p.add_argument(
-        "--ruling",
-        "-r",
-        action="append",
-        default=[],
-        metavar="ID=ALT",
+        "--ruling", "-r", action="append", default=[], metavar="ID=ALT",
         help="choose a ruling alternative (full or short ruling id); repeatable; see `tablerules list RULESET`",
     )
     p.add_argument("--option", "-o", action="append", default=[], metavar="NAME",

@@ -33,9 +33,7 @@ DEFAULT_STATES = 1_000_000
 
 def add_parsers(sub: Any) -> None:
     e = add_command(
-        sub,
-        "explore",
-        "explore one configuration breadth-first",
+        sub, "explore", "explore one configuration breadth-first",
         "Explore every state of one configuration breadth-first from the start (every seat move and every chance "
         "outcome), check every invariant at every state, and list every finding with its shortest trace.  The "
         "state budget decides what is covered; the report says which tile set or deck was explored.",
@@ -104,12 +102,7 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - t0
     findings: list[Any] = [
         Finding(
-            g.kind,
-            g.key,
-            g.clause,
-            g.detail + f" (then explored with {_default_of(rules, g.key)})",
-            None,
-            trace=(),
+            g.kind, g.key, g.clause, g.detail + f" (then explored with {_default_of(rules, g.key)})", None, trace=(),
             start=None,
         )
         for g in start_gaps
@@ -120,10 +113,7 @@ def run(args: argparse.Namespace) -> int:
     if graph is not None and graph.traps:
         bad.append(
             Finding(
-                "trap",
-                "trap",
-                "core.termination",
-                f"{graph.traps:,} states from which no end can be reached",
+                "trap", "trap", "core.termination", f"{graph.traps:,} states from which no end can be reached",
                 graph.trap_example,
             )
         )
@@ -196,23 +186,16 @@ def _json(rules: Any, setup: Any, comp_text: str, ex: Any, graph: Any, findings:
         "components": None
         if comp is None
         else {
-            "name": getattr(comp, "name", str(comp)),
-            "text": comp_text,
+            "name": getattr(comp, "name", str(comp)), "text": comp_text,
             "digest": comp.digest() if callable(getattr(comp, "digest", None)) else None,
         },
         "symmetry": ex.symmetry,
         "budget": {"max_states": ex.budget.max_states, "max_seconds": ex.budget.max_seconds},
         "coverage": {
-            "complete": ex.complete,
-            "stopped": ex.stopped or None,
-            "timed_out": ex.timed_out,
-            "complete_depth": ex.complete_depth,
-            "text": ex.coverage(),
+            "complete": ex.complete, "stopped": ex.stopped or None, "timed_out": ex.timed_out,
+            "complete_depth": ex.complete_depth, "text": ex.coverage(),
         },
-        "states": ex.states,
-        "transitions": ex.transitions,
-        "terminal_states": ex.terminals,
-        "depth": ex.depth,
+        "states": ex.states, "transitions": ex.transitions, "terminal_states": ex.terminals, "depth": ex.depth,
         "states_by_depth": list(ex.levels),
         "outcomes": dict(ex.outcomes.most_common()),
         "graph": None if graph is None else {"traps": graph.traps, "acyclic": graph.acyclic, "longest": graph.longest},

@@ -48,8 +48,7 @@ def add_parsers(sub: Any) -> None:
                    help="judge the position after STEP moves of the log (0: the fresh deal; default: the whole log)")
     p.add_argument("--move", required=True, metavar="TEXT", help="the move asked about, as the rule set writes moves")
     p.add_argument(
-        "--json",
-        action="store_true",
+        "--json", action="store_true",
         help="write the answer as one JSON document on standard output (schema: spec/schemas/judge.schema.json)",
     )
     p.set_defaults(run=run)

@@ -61,16 +61,11 @@ def describe(rules: Any) -> dict[str, Any]:
     """Everything ``list`` shows of one rule set, as JSON values (spec/schemas/list.schema.json)."""
     questions = _questions(rules.id)
     return {
-        "id": rules.id,
-        "title": rules.title,
-        "players": list(rules.player_counts),
+        "id": rules.id, "title": rules.title, "players": list(rules.player_counts),
         "rulings": [
             {
-                "id": rid,
-                "name": short_ruling_name(rid),
-                "default": f.metadata["alternatives"][0],
-                "alternatives": list(f.metadata["alternatives"]),
-                "question": questions.get(rid, ""),
+                "id": rid, "name": short_ruling_name(rid), "default": f.metadata["alternatives"][0],
+                "alternatives": list(f.metadata["alternatives"]), "question": questions.get(rid, ""),
             }
             for rid, f in ruling_fields(rules.Options).items()
         ],
@@ -98,10 +93,7 @@ def run(args: argparse.Namespace) -> int:
             rules = registry.get(rid)
             rows.append(
                 (
-                    rid,
-                    rules.title,
-                    ", ".join(map(str, rules.player_counts)),
-                    str(len(ruling_fields(rules.Options))),
+                    rid, rules.title, ", ".join(map(str, rules.player_counts)), str(len(ruling_fields(rules.Options))),
                     ", ".join(variant_fields(rules.Options)) or "-",
                     ", ".join(c for c, _, _ in components(rules)) or "-",
                 )

@@ -79,10 +79,7 @@ def add_parsers(sub: Any) -> None:
                    help="smaller budgets and no mutation coverage (measured on two cores with nothing else running, "
                         "2026-12-02: just-desserts 56 s, dishes 10 s, just-desserts-2.3 7 s)")
     p.add_argument(
-        "--config",
-        action="append",
-        default=[],
-        metavar="PLAYERS[:DECK]",
+        "--config", action="append", default=[], metavar="PLAYERS[:DECK]",
         help="search this configuration instead of the model's small ones; repeatable (e.g. 2:3x4 for dishes)",
     )
     p.add_argument("--ruling", action="append", default=[], metavar="ID",
@@ -558,15 +555,12 @@ class Report:
                 if rd.ruling in by_ruling else [],
             })
         return {
-            "ruleset": self.rules.id,
-            "title": self.rules.title,
-            "configurations": [c.label() for c in self.configs.configs],
-            "budgets": "quick" if self.quick else "full",
+            "ruleset": self.rules.id, "title": self.rules.title,
+            "configurations": [c.label() for c in self.configs.configs], "budgets": "quick" if self.quick else "full",
             "coverage": None
             if self.coverage is None
             else {
-                "counts": self.coverage.counts(),
-                "budget": self.coverage.budget.text(),
+                "counts": self.coverage.counts(), "budget": self.coverage.budget.text(),
                 "complete": self.coverage.complete,
                 "uncovered": [
                     {
@@ -583,18 +577,11 @@ class Report:
             "seconds": round(self.seconds, 3),
             "spec_problem": self.spec_problem or None,
             "gaps": {
-                "ok": self.gaps.ok,
-                "summary": self.gaps.summary(),
-                "unreached": list(self.gaps.unreached),
+                "ok": self.gaps.ok, "summary": self.gaps.summary(), "unreached": list(self.gaps.unreached),
                 "findings": [
                     dict(
-                        finding_json(f, self.itf.get(id(f))),
-                        status=f.status,
-                        configuration=f.config.label(),
-                        setting=f.setting() or None,
-                        count=f.count,
-                        steps=steps_json(f.trace),
-                        raises_at=f.move,
+                        finding_json(f, self.itf.get(id(f))), status=f.status, configuration=f.config.label(),
+                        setting=f.setting() or None, count=f.count, steps=steps_json(f.trace), raises_at=f.move,
                     )
                     for f in self.gaps.findings
                 ],
@@ -610,9 +597,7 @@ class Report:
             "retail_impact": None if self.retail is None else retail_json(self.retail),
             "statistics_weigh_chance_by": self.weights() or None,
             "order_of_resolution": {
-                "statement": self.race.statement,
-                "matters": self.race.matters,
-                "steps": steps_json(self.race.steps),
+                "statement": self.race.statement, "matters": self.race.matters, "steps": steps_json(self.race.steps),
                 "branches": [{"move": m, "outcome": t} for m, t in self.race.branches],
             },
         }

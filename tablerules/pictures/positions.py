@@ -125,13 +125,7 @@ def _dishes_place(pic: Svg, x: float, y: float, kind: str, content: Any, reveali
     if content == "clean" or content is None:
         if revealing:
             pic.rect(
-                x,
-                y,
-                TILE,
-                TILE,
-                fill="#fff3d6",
-                stroke="#e0a030",
-                width=2,
+                x, y, TILE, TILE, fill="#fff3d6", stroke="#e0a030", width=2,
                 tooltip=f"{kind}: turned, colour not yet seen",
             )
             pic.text(x + TILE / 2, y + 28, kind, size=10)
@@ -216,11 +210,7 @@ def _jd(v: Mapping[str, Any], title: str, players: int | None, components: Any, 
     pic = Svg(width, height, title)
     x = 12
     pic.text(
-        x,
-        18,
-        "guest at the door" if at_door else "guests waiting in the centre",
-        anchor="start",
-        size=12,
+        x, 18, "guest at the door" if at_door else "guests waiting in the centre", anchor="start", size=12,
         weight="bold",
     )
     for g in centre:
@@ -234,9 +224,7 @@ def _jd(v: Mapping[str, Any], title: str, players: int | None, components: Any, 
         x += 108
     piles = []
     for key, label in (
-        ("dessert_pile", "dessert pile"),
-        ("guest_pile", "guest pile"),
-        ("dessert_discard", "dessert discards"),
+        ("dessert_pile", "dessert pile"), ("guest_pile", "guest pile"), ("dessert_discard", "dessert discards"),
     ):
         if key in v:
             piles.append(f"{label}: {len(_seq(v.get(key)))}")

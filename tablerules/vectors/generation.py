@@ -597,11 +597,7 @@ def _edge_cases(rules: RuleSet, report: Report, configs_by_n: dict[int, list[Con
         setup = rules.setup(cfg.players, cfg.options, cfg.components)
         moves = playthrough(rules, setup, _seed(rules.id, "edge", cfg.slug(), k), steer=wanted)
         vec = _make_vector(
-            rules,
-            cfg,
-            moves,
-            f"edge-{cfg.slug()}-e{k}",
-            {"kind": "edge-search", "seed": k},
+            rules, cfg, moves, f"edge-{cfg.slug()}-e{k}", {"kind": "edge-search", "seed": k},
             f"{rules.title}: {cfg.players} players, {cfg.label}: a playthrough steered to uncovered clauses",
         )
         new = wanted & set(vec.clauses)

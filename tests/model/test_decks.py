@@ -28,19 +28,11 @@ def _small() -> dict:
         ],
         "guests": [
             {
-                "id": "BAKER",
-                "name": "Baker",
-                "suit": "spoon",
-                "wants": ["Cake"],
-                "refuses": [],
+                "id": "BAKER", "name": "Baker", "suit": "spoon", "wants": ["Cake"], "refuses": [],
                 "favorites": ["Sponge"],
             },
             {
-                "id": "PICKER",
-                "name": "Picker",
-                "suit": "whisk",
-                "wants": ["Fruit"],
-                "refuses": ["Cake"],
+                "id": "PICKER", "name": "Picker", "suit": "whisk", "wants": ["Fruit"], "refuses": ["Cake"],
                 "favorites": ["PLUM"],
             },
         ],
@@ -101,14 +93,8 @@ def test_small_deck_loads_and_copies_count(tmp_path):
         (lambda d: d.pop("guests"), ["$.guests", "missing"]),
     ],
     ids=[
-        "unknown-taste-dessert",
-        "unknown-taste-guest",
-        "favourite-not-in-deck",
-        "wrong-suit-count",
-        "duplicate-dessert-id",
-        "duplicate-guest-id",
-        "unknown-suit",
-        "missing-key",
+        "unknown-taste-dessert", "unknown-taste-guest", "favourite-not-in-deck", "wrong-suit-count",
+        "duplicate-dessert-id", "duplicate-guest-id", "unknown-suit", "missing-key",
     ],
 )
 def test_bad_deck_gives_one_line_naming_card_and_problem(tmp_path, mutate, words):

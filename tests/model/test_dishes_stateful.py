@@ -82,9 +82,7 @@ class DishesPlay(RuleBasedStateMachine):
                 out = RULES.outcome(self.state)
             except RuleGap as g:
                 assert g.ruling in (
-                    "dishes.ruling.dishes-count",
-                    "dishes.ruling.tie-for-most",
-                    "dishes.ruling.clean-at-end",
+                    "dishes.ruling.dishes-count", "dishes.ruling.tie-for-most", "dishes.ruling.clean-at-end",
                 )
                 assert getattr(self.state.setup.options, ruling_fields(Options)[g.ruling].name) == STRICT
                 return

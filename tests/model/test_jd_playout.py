@@ -80,8 +80,7 @@ def _agree(state, games, seed):
 
 @pytest.mark.parametrize("deck", TEACHING)
 @pytest.mark.parametrize(
-    "combo",
-    list(itertools.product((False, True), repeat=3)),
+    "combo", list(itertools.product((False, True), repeat=3)),
     ids=lambda c: "".join("PBS"[i] if x else "-" for i, x in enumerate(c)),
 )
 def test_compiled_games_follow_the_step_api_on_the_teaching_decks(deck, combo):

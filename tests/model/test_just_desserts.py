@@ -35,17 +35,11 @@ def position(deck, *, hands, claimed=None, centre=(), guest_discard=(), dessert_
     pile_d = Counter(deck.dessert_cards()) - placed_d
     placed_g = set(centre) | set(guest_discard) | {g for c in claimed for g in c}
     return State(
-        setup=setup,
-        hands=tuple(tuple(sorted(h)) for h in hands),
-        claimed=tuple(tuple(sorted(c)) for c in claimed),
+        setup=setup, hands=tuple(tuple(sorted(h)) for h in hands), claimed=tuple(tuple(sorted(c)) for c in claimed),
         dessert_pile=tuple(sorted(pile_d.elements())),
         guest_pile=tuple(g for g in deck.guest_cards() if g not in placed_g),
-        dessert_discard=tuple(sorted(dessert_discard)),
-        guest_discard=tuple(guest_discard),
-        centre=tuple(sorted(centre)),
-        turn=turn,
-        phase=phase,
-        opening=False,
+        dessert_discard=tuple(sorted(dessert_discard)), guest_discard=tuple(guest_discard),
+        centre=tuple(sorted(centre)), turn=turn, phase=phase, opening=False,
         **fields,
     )
 
@@ -252,10 +246,7 @@ def test_discard_phase_player_chooses_who_leaves_and_the_last_stands_in_the_door
     s = play(RULES, s, ["kitchen", "draw SPONGE"])
     assert s.phase == "discard" and RULES.to_move(s) == 0
     assert [str(m) for m in RULES.legal_moves(s)] == [
-        "depart BAKER_A",
-        "depart BAKER_B",
-        "depart BAKER_C",
-        "depart PICKER_A",
+        "depart BAKER_A", "depart BAKER_B", "depart BAKER_C", "depart PICKER_A",
     ]
     s = play(RULES, s, ["depart BAKER_C", "depart BAKER_A"])
     assert s.guest_discard == ("BAKER_C", "BAKER_A") and doorway(s) == "BAKER_A"

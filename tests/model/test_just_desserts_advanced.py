@@ -54,9 +54,7 @@ def test_block_returns_the_cards_and_forbids_a_second_poach_but_not_two_servings
             ("STRAWBERRY_SHORTCAKE", "VANILLA_ICE_CREAM", "CHEESECAKE", "FRUIT_SALAD"),
             ("POUND_CAKE", "ORANGE_SHERBET"),
         ),
-        claimed=((), ("THE_LITTLE_GIRL", "GRANNY")),
-        centre=("THE_PROFESSOR",),
-        options=Options(poaching=True),
+        claimed=((), ("THE_LITTLE_GIRL", "GRANNY")), centre=("THE_PROFESSOR",), options=Options(poaching=True),
     )
     s = RULES.apply(s, Move("poach", "THE_LITTLE_GIRL", ("STRAWBERRY_SHORTCAKE", "VANILLA_ICE_CREAM")))
     assert s.phase == "window" and RULES.to_move(s) == 1
@@ -186,8 +184,7 @@ def test_surprised_poach_allows_another_poach_but_not_of_that_guest(retail_deck)
         s2 = position(retail_deck, hands=(hand, (), ("ICE_CREAM_CAKE",)), claimed=((), ("THE_LITTLE_GIRL",), ()),
                       options=Options(victim_tip_surprise=choice, **ALL))
         s2 = play(
-            RULES,
-            s2,
+            RULES, s2,
             ["poach THE_LITTLE_GIRL with STRAWBERRY_SHORTCAKE+VANILLA_ICE_CREAM", "surprise with ICE_CREAM_CAKE"],
         )
         assert s2.tasks == tasks
@@ -201,10 +198,8 @@ def test_surprised_poach_allows_another_poach_but_not_of_that_guest(retail_deck)
 def _professor_race(retail_deck, **rulings):
     """Seat 0 poaches the Professor from seat 1 without a favourite; seat 1 and seat 2 each hold a favourite."""
     s = position(
-        retail_deck,
-        hands=(("FRUIT_SALAD", "POUND_CAKE"), ("STRAWBERRY_SHORTCAKE",), ("PINEAPPLE_UPSIDE_DOWN_CAKE",)),
-        claimed=((), ("THE_PROFESSOR",), ()),
-        options=Options(**ALL, **rulings),
+        retail_deck, hands=(("FRUIT_SALAD", "POUND_CAKE"), ("STRAWBERRY_SHORTCAKE",), ("PINEAPPLE_UPSIDE_DOWN_CAKE",)),
+        claimed=((), ("THE_PROFESSOR",), ()), options=Options(**ALL, **rulings),
     )
     return RULES.apply(s, Move("poach", "THE_PROFESSOR", ("FRUIT_SALAD", "POUND_CAKE")))
 
@@ -238,10 +233,8 @@ def test_answer_order_alternatives(retail_deck):
 def test_plain_block_against_surprise_is_a_gap_in_strict_mode(retail_deck):
     """jd.ruling.plain-block-vs-surprise."""
     s = position(
-        retail_deck,
-        hands=(("FRUIT_SALAD", "POUND_CAKE"), ("CHERRY_PIE", "YELLOW_CAKE"), ("STRAWBERRY_SHORTCAKE",)),
-        claimed=((), ("THE_PROFESSOR",), ()),
-        options=Options(block_or_surprise="strict", **ALL),
+        retail_deck, hands=(("FRUIT_SALAD", "POUND_CAKE"), ("CHERRY_PIE", "YELLOW_CAKE"), ("STRAWBERRY_SHORTCAKE",)),
+        claimed=((), ("THE_PROFESSOR",), ()), options=Options(block_or_surprise="strict", **ALL),
     )
     with pytest.raises(RuleGap) as gap:
         RULES.apply(s, Move("poach", "THE_PROFESSOR", ("FRUIT_SALAD", "POUND_CAKE")))
@@ -313,9 +306,7 @@ def test_a_surprise_offers_one_favourite_or_a_serving_with_one(retail_deck):
         got[choice] = RULES.apply(s, serve)
     assert moves(got["favourite-alone"]) == ["pass", "surprise with ICE_CREAM_CAKE"]
     assert moves(got["serving-with-favourite"]) == [
-        "pass",
-        "surprise with FUDGE+ICE_CREAM_CAKE",
-        "surprise with ICE_CREAM_CAKE",
+        "pass", "surprise with FUDGE+ICE_CREAM_CAKE", "surprise with ICE_CREAM_CAKE",
     ]
     assert RULES.illegal_reason(got["favourite-alone"], Move("surprise", cards=("FUDGE", "ICE_CREAM_CAKE"))) \
         == "jd.surprise.needs-favourite"

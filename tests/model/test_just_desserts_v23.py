@@ -140,8 +140,7 @@ def test_race_between_callers_includes_a_truly_simultaneous_call():
     """jd23.call.first-serves, jd23.call.simultaneous: chance says who called first, or that nobody can tell."""
     s = at_guest(
         [("FUDGE", "BERRIES", "NUT_BAR", "NUT_BAR", "NUT_BAR"), ("FUDGE", "FUDGE", "BERRIES", "BERRIES", "TART")],
-        "BELLE",
-        options=opts(favourite_trump="no-trump"),
+        "BELLE", options=opts(favourite_trump="no-trump"),
     )
     s = play(RULES, s, ["call", "call"])
     assert s.phase == jd.RACE and jd.is_race(s)
@@ -158,8 +157,7 @@ def test_three_callers_race_and_the_race_goes_on_after_a_failure():
     """jd23.call.first-serves, jd23.call.erroneous-covered with three seats: every order is reachable."""
     hands = [("BERRIES", "SPONGE"), ("PEANUTS", "SPONGE"), ("BERRIES", "FUDGE")]
     s = play(
-        RULES,
-        at_guest(hands, "FRUITY_FAY", deck=TIPS, options=opts(race_odds="equal", favourite_trump="no-trump")),
+        RULES, at_guest(hands, "FRUITY_FAY", deck=TIPS, options=opts(race_odds="equal", favourite_trump="no-trump")),
         ["call", "call", "call"],
     )
     assert outcomes(s) == {"first 0": Fraction(1, 4), "first 1": Fraction(1, 4), "first 2": Fraction(1, 4),
@@ -335,8 +333,7 @@ def test_two_favourites_and_favourite_with_others():
     assert alone.phase == jd.TURN_UP and alone.draws == ()
     with pytest.raises(RuleGap):
         play(
-            RULES,
-            at_guest(hands, "NED", options=opts(two_favourites="strict")),
+            RULES, at_guest(hands, "NED", options=opts(two_favourites="strict")),
             ["call", "pass", "serve FUDGE+NUT_BAR"],
         )
     big = [("FUDGE", "NUT_BAR", "BERRIES", "BERRIES", "BERRIES"), ("FUDGE", "TART", "TART")]

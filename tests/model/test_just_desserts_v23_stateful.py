@@ -14,12 +14,7 @@ import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
-    RuleBasedStateMachine,
-    initialize,
-    invariant,
-    precondition,
-    rule,
-    run_state_machine_as_test,
+    RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test,
 )
 
 from tablerules.model.just_desserts import v23 as jd

@@ -42,20 +42,12 @@ RULES = jd.RULES
 
 MIXED = (
     jd.Options(
-        spare_desserts="any",
-        two_favourites="card-per-favourite",
-        simultaneous_mistaken="penalty",
-        race_odds="equal",
-        penalty_taker="maitre-d",
-        penalty_pile="taker",
+        spare_desserts="any", two_favourites="card-per-favourite", simultaneous_mistaken="penalty", race_odds="equal",
+        penalty_taker="maitre-d", penalty_pile="taker",
     ),
     jd.Options(
-        favourite_with_others="alone-only",
-        kitchen_check="when-everyone-draws",
-        guest_pile_empty="at-last-turn-up",
-        full_tie="shared-win",
-        penalty_pile="out-of-play",
-        simultaneous_mistaken="penalty",
+        favourite_with_others="alone-only", kitchen_check="when-everyone-draws", guest_pile_empty="at-last-turn-up",
+        full_tie="shared-win", penalty_pile="out-of-play", simultaneous_mistaken="penalty",
     ),
 )
 """Alternatives mixed with the favourite trump on (alternatives(1) turns it off)."""
@@ -459,12 +451,9 @@ GAP_SETUPS = {
 }
 """Per strict ruling a teaching setup where random play reaches its gap in some 10-60% of games."""
 WHERE = {
-    "jd23.ruling.favourite-trump": "listing",
-    "jd23.ruling.penalty-taker": "listing",
-    "jd23.ruling.nothing-to-reshuffle": "apply",
-    "jd23.ruling.simultaneous-mistaken": "apply",
-    "jd23.ruling.two-favourites": "apply",
-    "jd23.ruling.penalty-empty-hand": "apply",
+    "jd23.ruling.favourite-trump": "listing", "jd23.ruling.penalty-taker": "listing",
+    "jd23.ruling.nothing-to-reshuffle": "apply", "jd23.ruling.simultaneous-mistaken": "apply",
+    "jd23.ruling.two-favourites": "apply", "jd23.ruling.penalty-empty-hand": "apply",
     "jd23.ruling.kitchen-check": "apply",
 }
 """Where v23.py raises each gap: while ``apply`` plays the game's last action, or while

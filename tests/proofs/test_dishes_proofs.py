@@ -70,8 +70,6 @@ def test_longest_game_is_within_the_proved_bound(players, tiles):
 def test_worked_example_rules_out_the_alternatives_it_contradicts():
     r = dishes_proofs.worked_example()
     assert set(r.data["ruled_out"]) == {
-        "colour-model=layout-sets",
-        "deal-2-players=colour-sets",
-        "movable-stacks=any-stack",
+        "colour-model=layout-sets", "deal-2-players=colour-sets", "movable-stacks=any-stack",
     }
     assert ("four-sets", "random-subset", "own-places") in r.data["consistent"]

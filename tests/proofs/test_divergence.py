@@ -188,23 +188,14 @@ def _race_rules(first_wins: bool) -> RuleSet:
         return Outcome(winners=frozenset({s.first})) if first_wins else Outcome(draw=True)
 
     return RuleSet(
-        id="toy-race",
-        title="who calls first",
-        spec_file="",
-        Options=Options,
-        player_counts=(2,),
-        new_game=lambda setup: RaceState(setup),
-        to_move=to_move,
+        id="toy-race", title="who calls first", spec_file="", Options=Options, player_counts=(2,),
+        new_game=lambda setup: RaceState(setup), to_move=to_move,
         legal_moves=lambda s: (Word("go"),) if s.phase == "play" else (),
         chance_outcomes=lambda s: (
             ((Word("first 0"), Fraction(1, 2)), (Word("first 1"), Fraction(1, 2))) if s.phase == "race" else ()
         ),
-        apply=apply,
-        illegal_reason=lambda s, m: None,
-        outcome=outcome,
-        observation=lambda s, seat: {},
-        parse_move=lambda t, setup=None: Word(t),
-        state_vars=lambda s: {"phase": s.phase, "first": s.first},
+        apply=apply, illegal_reason=lambda s, m: None, outcome=outcome, observation=lambda s, seat: {},
+        parse_move=lambda t, setup=None: Word(t), state_vars=lambda s: {"phase": s.phase, "first": s.first},
         invariants=(),
     )
 
@@ -251,9 +242,7 @@ def test_a_race_outcome_that_is_no_order_does_not_count_as_the_order_mattering()
 
     third = Fraction(1, 3)
     rules = dataclasses.replace(
-        base,
-        apply=apply,
-        outcome=outcome,
+        base, apply=apply, outcome=outcome,
         chance_outcomes=lambda s: (
             ((First(0), third), (First(1), third), (First(None), third)) if s.phase == "race" else ()
         ),

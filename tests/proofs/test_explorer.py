@@ -109,9 +109,7 @@ def test_the_state_budget_decides_what_is_covered_whatever_the_speed():
 def test_progress_sees_the_frontier_while_the_search_runs():
     seen = []
     explore(
-        RULES,
-        [RULES.new_game(RULES.setup(2, Options(), Tiles(2, 4)))],
-        progress=lambda ex: seen.append(ex.frontier),
+        RULES, [RULES.new_game(RULES.setup(2, Options(), Tiles(2, 4)))], progress=lambda ex: seen.append(ex.frontier),
         progress_every=1,
     )
     assert len(seen) > 10 and max(seen) > 0 and seen[-1] == 0

@@ -136,9 +136,7 @@ def test_seat_results_are_separate_outcomes():
     win, lose, tie = im.seat_results(Outcome(draw=True), 2)
     assert tie == (1, 1) and win == lose == (0, 0)
     for out in (
-        Outcome(losers=frozenset({1})),
-        Outcome(winners=frozenset({2}), losers=frozenset({0, 1})),
-        Outcome(draw=True),
+        Outcome(losers=frozenset({1})), Outcome(winners=frozenset({2}), losers=frozenset({0, 1})), Outcome(draw=True),
     ):
         assert all(w + l + t == 1 for w, l, t in zip(*im.seat_results(out, 3)))
 

@@ -15,19 +15,8 @@ def test_explore_with_deck_file_players_ruling_and_options(tmp_path, capsys):
     deck.write_text(json.dumps(embedded_deck("jd-rivals").to_json()), encoding="utf-8")
     code = main(
         [
-            "explore",
-            "just-desserts",
-            "--deck",
-            str(deck),
-            "--players",
-            "2",
-            "--ruling",
-            "tip-count=one-per-favourite",
-            "--option",
-            "buffet",
-            "--graph",
-            "--max-seconds",
-            "60",
+            "explore", "just-desserts", "--deck", str(deck), "--players", "2", "--ruling",
+            "tip-count=one-per-favourite", "--option", "buffet", "--graph", "--max-seconds", "60",
         ]
     )
     out = capsys.readouterr().out

@@ -53,9 +53,7 @@ def test_retail_deck_facts(retail_deck):
     for name, r in results.items():
         assert r.status == MANIFEST[name]["expected"], (name, r.detail)
     assert set(claims.three_icons_not_favourite(retail_deck)) == {
-        "CHOCOLATE_CREAM_PIE",
-        "COFFEE_CAKE",
-        "BANANA_PUDDING",
+        "CHOCOLATE_CREAM_PIE", "COFFEE_CAKE", "BANANA_PUDDING",
     }
     favs, others = claims.two_icon_split(retail_deck)
     assert len(favs) == 14 and len(others) == 29

@@ -137,9 +137,7 @@ def test_random_games_reach_the_late_game():
             seen |= {
                 name
                 for name, yes in (
-                    ("closed", t.closed),
-                    ("reshuffled", t.reshuffled),
-                    ("penalty", t.phase == jd23.PENALTY),
+                    ("closed", t.closed), ("reshuffled", t.reshuffled), ("penalty", t.phase == jd23.PENALTY),
                     ("trump", t.phase == jd23.TRUMP),
                 )
                 if yes
@@ -360,14 +358,8 @@ def test_an_example_can_fail():
         nxt = RULES.apply(state, move)
         if jd23.table(RULES, nxt).phase == jd23.PENALTY:
             return dataclasses.replace(
-                nxt,
-                phase=jd23.DRAW,
-                penalties=(),
-                draws=tuple(range(state.setup.players)),
-                discards=tuple(sorted(nxt.discards + (nxt.guest,))),
-                guest=None,
-                answers=(),
-                mistaken=(),
+                nxt, phase=jd23.DRAW, penalties=(), draws=tuple(range(state.setup.players)),
+                discards=tuple(sorted(nxt.discards + (nxt.guest,))), guest=None, answers=(), mistaken=(),
             )
         return nxt
     broken = dataclasses.replace(RULES, apply=apply)

@@ -41,11 +41,7 @@ def test_the_referee_can_fail(retail_deck_path, retail_deck):
     # after a surprise of The Dude in seat 0's turn, the referee forbids poaching it back
     before = copy.deepcopy(v)
     before.update(
-        turn=0,
-        phase="window",
-        speaker=1,
-        tasks=[],
-        claimed=[[], []],
+        turn=0, phase="window", speaker=1, tasks=[], claimed=[[], []],
         offer={"server": 0, "guest": "THE_DUDE", "cards": ["AMBROSIA_SALAD", "DEVILS_FOOD_CUPCAKES"], "victim": -1},
     )
     after = copy.deepcopy(before)

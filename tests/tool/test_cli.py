@@ -67,16 +67,8 @@ def test_prove_dishes():
 from tests.tool.runner import run_cli  # noqa: E402
 
 COMMANDS = [
-    ["check"],
-    ["explore"],
-    ["prove"],
-    ["list"],
-    ["rulings"],
-    ["simulate"],
-    ["solve"],
-    ["vectors"],
-    ["vectors", "generate"],
-    ["vectors", "verify"],
+    ["check"], ["explore"], ["prove"], ["list"], ["rulings"], ["simulate"], ["solve"], ["vectors"],
+    ["vectors", "generate"], ["vectors", "verify"],
 ]
 
 
@@ -214,12 +206,7 @@ def test_solve_gives_the_same_figures_whatever_the_number_of_partitions():
     docs = [json.loads(run("solve", "dishes", "--players", "2", "--deck", "3x4", "--json", *extra).stdout)
             for extra in ([], ["--partitions", "7"], ["--partitions", "1", "--executor", "serial"])]
     keys = (
-        "table_states",
-        "table_states_by_actions",
-        "terminal_states",
-        "engine_states",
-        "random_play",
-        "optimal_play",
+        "table_states", "table_states_by_actions", "terminal_states", "engine_states", "random_play", "optimal_play",
     )
     assert docs[0]["table_states"] == 83_893
     assert [{k: d[k] for k in keys} for d in docs[1:]] == [{k: docs[0][k] for k in keys}] * 2

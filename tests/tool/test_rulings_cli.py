@@ -141,10 +141,8 @@ def test_bad_retail_input_is_one_line_and_status_2(tmp_path, capsys, monkeypatch
     monkeypatch.delenv("TABLERULES_RETAIL_DECK", raising=False)
     for argv in (
         ["just-desserts", "--retail-deck", str(tmp_path / "missing.json")],
-        ["just-desserts", "--retail-deck", str(bad)],
-        ["just-desserts", "--retail-deck", str(tmp_path)],
-        ["just-desserts", "--retail-games", "0"],
-        ["just-desserts", "--retail-games", "many"],
+        ["just-desserts", "--retail-deck", str(bad)], ["just-desserts", "--retail-deck", str(tmp_path)],
+        ["just-desserts", "--retail-games", "0"], ["just-desserts", "--retail-games", "many"],
     ):
         assert top_main(["rulings", *argv]) == 2, argv
         err = capsys.readouterr().err.strip()

@@ -163,15 +163,10 @@ def _ends_by(signum: int, status: int, err: str) -> None:
 
 
 LONG = {
-    "check": ["check", "--quick"],
-    "prove": ["prove", "just-desserts"],
-    "explore": ["explore", "dishes", "--players", "4"],
-    "mutants": ["mutants", "dishes"],
-    "rulings": ["rulings", "just-desserts", "--quick"],
-    "simulate": ["simulate", "dishes", "--games", "10000000"],
-    "solve": ["solve", "dishes"],
-    "list": ["list", "just-desserts"],
-    "vectors": ["vectors", "generate", "--check"],
+    "check": ["check", "--quick"], "prove": ["prove", "just-desserts"],
+    "explore": ["explore", "dishes", "--players", "4"], "mutants": ["mutants", "dishes"],
+    "rulings": ["rulings", "just-desserts", "--quick"], "simulate": ["simulate", "dishes", "--games", "10000000"],
+    "solve": ["solve", "dishes"], "list": ["list", "just-desserts"], "vectors": ["vectors", "generate", "--check"],
 }
 
 

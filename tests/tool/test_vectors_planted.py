@@ -63,10 +63,7 @@ def test_dishes_flipping_another_players_tile_is_caught():
     doc["states"][i + 1]["#meta"]["move"] = bad
     f = _caught(doc)
     assert (f.step, f.path, f.found, f.clause) == (
-        i + 1,
-        f"$.states[{i + 1}]['#meta'].move",
-        bad,
-        "dishes.play.turn-own-tile",
+        i + 1, f"$.states[{i + 1}]['#meta'].move", bad, "dishes.play.turn-own-tile",
     )
     assert "illegal" in f.what
 
@@ -301,8 +298,5 @@ def test_a_wrong_initial_table_names_the_deal():
     clean[1] = []
     f = _caught(doc)
     assert (f.step, f.path, f.found, f.clause) == (
-        0,
-        f'$.states[0].places["{clean[0]}"]',
-        [],
-        "dishes.setup.deal-one-of-each",
+        0, f'$.states[0].places["{clean[0]}"]', [], "dishes.setup.deal-one-of-each",
     )

@@ -9,17 +9,8 @@ from tablerules.proofs.explorer import Step
 from tablerules.vectors.traces import receivers, seat_views
 
 MOVES = [
-    "draw FRUIT_TART",
-    "draw FRUIT_TART",
-    "draw SPONGE",
-    "draw SPONGE",
-    "draw SPONGE",
-    "draw SPONGE",
-    "turn up BAKER",
-    "turn up PICKER",
-    "turn up GARDENER",
-    "serve GARDENER with SPONGE",
-    "surprise with FRUIT_TART",
+    "draw FRUIT_TART", "draw FRUIT_TART", "draw SPONGE", "draw SPONGE", "draw SPONGE", "draw SPONGE", "turn up BAKER",
+    "turn up PICKER", "turn up GARDENER", "serve GARDENER with SPONGE", "surprise with FRUIT_TART",
 ]
 
 
