@@ -36,9 +36,15 @@ def test_the_guides_import_what_the_package_has():
 
 @pytest.fixture(scope="module")
 def plain_install(tmp_path_factory) -> Path:
-    """The checkout installed plainly (``pip install --target``, no dependencies): its folder."""
-    target = tmp_path_factory.mktemp("plain") / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(REPO)],
+    """The checkout installed plainly (``pip install --target``, no dependencies): its folder.
+
+    pip builds in the source tree (``build/``, ``*.egg-info``), so each install builds from a copy
+    of its own: two test workers that each need the fixture would otherwise build in one tree."""
+    base = tmp_path_factory.mktemp("plain")
+    source, target = base / "source", base / "site"
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".git", ".venv", "node_modules", "_build", "build",
+                                                                "*.egg-info", "__pycache__", ".hypothesis"))
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(source)],
                    check=True, capture_output=True, timeout=300)
     return target
 
@@ -51,10 +57,16 @@ def test_python_in_the_repository_root_imports_the_layers_after_a_plain_install(
     # -S: no .pth files, so an editable install of the checkout plays no part; the dependencies
     # come from this interpreter's site-packages, after the plain install
     script = ("import sys; sys.path[1:1] = %r\n" % [str(target)] + f"sys.path += {site!r}\n"
-              + "\n".join(guide_imports()) + "\nimport tablerules.model.registry as r; print(sorted(r.ENTRIES))\n")
+              + "\n".join(guide_imports()) + "\nimport tablerules.model.registry as r; print(sorted(r.ENTRIES))\n"
+              + "import itertools, pkgutil, tablerules\n"
+              + "names = [m.name for m in itertools.islice(pkgutil.walk_packages(tablerules.__path__, 'tablerules.',"
+              + " onerror=lambda n: None), 2000)]\n"
+              + "print('walk', len(names), max(n.count('.') for n in names))\n")
     r = subprocess.run([sys.executable, "-S", "-c", script], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "dishes" in r.stdout
+    walked, depth = r.stdout.split("walk ")[1].split()
+    assert int(walked) < 2000 and int(depth) <= 2, "a walk over the package must end (no tablerules.tablerules...)"
 
 
 @pytest.mark.slow
