@@ -200,9 +200,32 @@ def _move_rule(action: str, rule: Any, where: str) -> MoveRule:
     return MoveRule(action, move, drop, start, over)
 
 
+BLANK = "?"
+"""What a drafted mapping (``vectors map``) leaves where it cannot guess: a value, or the
+start of a key (``[state."?board"]``)."""
+
+
+def _blanks(value: Any, path: str) -> list[str]:
+    """The keys under ``path`` whose value is still the draft's blank."""
+    if value == BLANK:
+        return [path]
+    if isinstance(value, dict):
+        return [b for k, v in value.items()
+                for b in ([f"{path}.{k}" if path else str(k)] if str(k).startswith(BLANK) else [])
+                + _blanks(v, f"{path}.{k}" if path else str(k))]
+    if isinstance(value, list):
+        return [b for i, v in enumerate(value) for b in _blanks(v, f"{path}[{i}]")]
+    return []
+
+
 def parse_mapping(data: dict, file: str) -> Mapping:
     """A Mapping from a parsed TOML table; MappingError (one line) naming the key at fault."""
     where = f"mapping {file}"
+    blanks = _blanks(data, "")
+    if blanks:
+        shown = ", ".join(blanks[:6]) + (f", ... ({len(blanks)} in all)" if len(blanks) > 6 else "")
+        raise MappingError(f"{where}: still blank (\"{BLANK}\", left by the draft): {shown}; fill them in "
+                           f"(see {GUIDE})")
     _known(data, TABLES, where)
     head = _table(data, "mapping", where, keys=("name", "source", "ruleset", "components", "options"))
     ruleset = _text(head, "ruleset", f"{where}: [mapping]")

@@ -141,6 +141,10 @@ def _text(value: Any, field: str, table: str, names: dict[str, dict[str, str]], 
             raise MappingError(f"{where}: {{{field}}} is the tag {value.tag!r}, which [names] does not name "
                                f"(add it to a table there; see {GUIDE})")
         return tags[value.tag]
+    if isinstance(value, str) and value in tags:  # a name left as it is, though [names] renames it
+        table = next(t for t, words in names.items() if value in words)
+        raise MappingError(f"{where}: {{{field}}} is the string {value!r}, which [names.{table}] renames: write "
+                           f"{{{field}:{table}}} to use our word")
     if key is not None:
         return key
     if isinstance(value, Variant):

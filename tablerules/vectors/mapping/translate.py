@@ -12,6 +12,7 @@ for Dishes), where the verifier checks it.
 from __future__ import annotations
 
 import json
+import string
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -156,10 +157,20 @@ def _our_vars(trace: _Trace, i: int, m: Mapping) -> dict[str, Any]:
                 built[text] = rule.member_value
                 continue
             items = leaf if isinstance(leaf, (list, tuple)) and not is_map(leaf) else [leaf]
-            built[text] = [fill(rule.item, it if isinstance(it, dict) else {"item": it}, f"{where}: {rw}.item",
-                                m.names, m.tags) for it in items]
+            built[text] = [_item(rule, it, f"{where}: {rw}.item", m) for it in items]
         out[rule.ours] = encode(built)
     return out
+
+
+def _item(rule: Any, item: Any, where: str, m: Mapping) -> str:
+    """One item of a walked value through the rule's ``item`` template (a record's fields, or ``{item}``)."""
+    if isinstance(item, dict):
+        return fill(rule.item, item, where, m.names, m.tags)
+    wanted = sorted({name.split("[", 1)[0] for _, name, _, _ in string.Formatter().parse(rule.item) if name} - {"item"})
+    if wanted:
+        raise MappingError(f"{where} needs fields {', '.join(wanted)}, but an item there is {describe(item)} "
+                           f"(check {where.rsplit(': ', 1)[-1].rsplit('.', 1)[0]}.levels)")
+    return fill(rule.item, {"item": item}, where, m.names, m.tags)
 
 
 def _outcome(trace: _Trace, i: int, m: Mapping) -> dict[str, Any] | None:
