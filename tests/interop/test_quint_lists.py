@@ -210,3 +210,49 @@ def test_the_map_command_drafts_to_a_file(tmp_path):
     bad.write_text("[1, 2")
     r = run_cli("vectors", "map", "--from", "quint", str(bad))
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "bad.json" in r.stderr
+
+
+def test_a_missing_variable_names_the_key_and_the_variables_there_are(tmp_path):
+    bad = _mapping_file(tmp_path, 'var = "turn"', 'var = "whose"', "whose.toml")
+    status, line = _verify(tmp_path, _doc(), mapping=bad)
+    assert status == 2 and "no variable 'whose'" in line and "([state.turn].var; the trace has " in line
+
+
+def test_the_command_line_refuses_a_colliding_mapping_once_naming_the_key(tmp_path):
+    from tests.tool.runner import run_cli
+
+    bad = _mapping_file(tmp_path, 'c2 = "c3", c3 = "c4"', 'c2 = "c3", c3 = "c3"', "collide.toml")
+    r = run_cli("vectors", "verify", "--mapping", bad, str(TRACES[0]))
+    assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1
+    assert "[names].colour: 'c2' and 'c3' both name 'c3'" in r.stderr
+
+
+def test_the_draft_of_something_that_is_not_a_trace_is_refused():
+    with pytest.raises(MappingError, match=r"\$\.states: missing, empty or not a list of objects"):
+        draft({"states": [1]}, "x")
+
+
+@pytest.mark.slow
+def test_fresh_traces_of_the_second_model_verify(tmp_path):
+    """Quint writes the traces again (the committed ones stay as they are) and each verifies."""
+    import importlib.util
+    import os
+    import sys
+
+    runner = REPO / "interop" / "quint" / "make_lists_traces.py"
+    spec = importlib.util.spec_from_file_location("make_lists_traces", runner)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    quint, why = module.find_quint()
+    if quint is None:
+        if os.environ.get("TABLERULES_REQUIRE_QUINT") == "1":
+            pytest.fail(f"Quint is required here (TABLERULES_REQUIRE_QUINT=1) but cannot be run: {why}")
+        pytest.skip(f"Quint traces not written: {why}")
+    assert module.main(["--out", str(tmp_path)]) == 0
+    fresh = sorted(tmp_path.glob("*.itf.json"))
+    assert len(fresh) == 3 * module.TRACES
+    for trace in fresh:
+        status, text = verify_file(str(trace), mapping="quint-dishes-lists")
+        assert status == 0, text
+        assert "stops before the end" not in text, text

@@ -88,8 +88,9 @@ class _Names:
 
 def draft(document: Any, name: str, ruleset: str | None = None, trace_name: str = "a trace") -> str:
     """The draft mapping's TOML text for one trace (MappingError if the trace is not an ITF trace)."""
-    if not isinstance(document, dict) or not isinstance(document.get("states"), list) or not document["states"]:
-        raise MappingError("$.states: missing, empty or not a list (not an ITF trace)")
+    if not isinstance(document, dict) or not isinstance(document.get("states"), list) or not document["states"] \
+            or not all(isinstance(s, dict) for s in document["states"]):
+        raise MappingError("$.states: missing, empty or not a list of objects (not an ITF trace)")
     states = document["states"]
     names_all = trace_vars(document)
     action_var = next((v for v in names_all if v.endswith("actionTaken")), None)

@@ -270,9 +270,11 @@ def translate(document: dict[str, Any], mapping: Mapping) -> Translation:
     what it does not let us check.  MappingError (one line) where the mapping does not fit."""
     m = mapping
     trace = _Trace(document, m)
-    for short in [m.action_var, *(s.var for s in m.states)]:
+    for key, short in [("[moves].action_var", m.action_var), *((f"[state.{s.ours}].var", s.var) for s in m.states)]:
         if not trace.has(short):
-            raise MappingError(f"$.vars: no variable {short!r}, which mapping {m.name} reads")
+            shown = ", ".join(trace.names[:10]) + (", ..." if len(trace.names) > 10 else "")
+            raise MappingError(f"$.vars: no variable {short!r}, which mapping {m.name} reads ({key}; the trace has "
+                               f"{shown or 'none'})")
     try:
         rules = registry.get(m.ruleset)
         components = rules.load_components(m.components) if m.components and rules.load_components else None
