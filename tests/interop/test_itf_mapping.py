@@ -1,4 +1,4 @@
-"""Traces of other tools read through a mapping (tablerules/vectors/mapping.py,
+"""Traces of other tools read through a mapping (tablerules/vectors/mapping/,
 tablerules/mappings/quint-dishes.toml), on a committed Quint trace of interop/quint/dishes.qnt.
 
 Each tampering below must be caught at the step it was made, naming the clause: the deal

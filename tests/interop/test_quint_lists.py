@@ -134,7 +134,8 @@ def test_a_deal_without_a_place_names_the_keys_it_has(tmp_path):
     del deal[-1]  # slot 5 (knives) dealt to nobody
     status, line = _verify(tmp_path, doc)
     assert status == 2, line
-    assert "the deal gives nothing for '0.knives'" in line and "[deal].key = '{seat}.{slot:slot}' gives 0.dessert" in line
+    assert "the deal gives nothing for '0.knives'" in line
+    assert "[deal].key = '{seat}.{slot:slot}' gives 0.dessert" in line
 
 
 def test_a_shape_the_mapping_does_not_read_says_which_key_and_what_is_there(tmp_path):
