@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from .files import BLANK, trace_vars
-from .values import MappingError, MapPairs, Variant, describe, is_map, read_at
+from .values import MappingError, MapPairs, Variant, describe, is_map, read_value
 
 Q = json.dumps(BLANK)
 """The blank as TOML text."""
@@ -96,7 +96,7 @@ def draft(document: Any, name: str, ruleset: str | None = None, trace_name: str 
     action_var = next((v for v in names_all if v.endswith("actionTaken")), None)
     picks_var = next((v for v in names_all if v.endswith("nondetPicks")), None)
     model_vars = [v for v in names_all if v not in (action_var, picks_var)]
-    first = {v: read_at(states[0].get(v), f"$.states[0][{v!r}]") for v in model_vars if v in states[0]}
+    first = {v: read_value(states[0].get(v), f"$.states[0][{v!r}]") for v in model_vars if v in states[0]}
     nested = [v for v in model_vars if v in first and isinstance(first[v], list) and first[v]]
     lists = [v for v in nested if not is_map(first[v]) and isinstance(first[v][0], (list, tuple))]
     players = len(first[lists[0]]) if lists else None
@@ -104,7 +104,7 @@ def draft(document: Any, name: str, ruleset: str | None = None, trace_name: str 
     for s in states:
         for v in model_vars:
             if v in s:
-                names.collect(read_at(s[v], "$"))
+                names.collect(read_value(s[v], "$"))
     picks0 = _picks(states[0], picks_var)
     if picks0:
         for s in states[1:]:
@@ -141,7 +141,7 @@ def draft(document: Any, name: str, ruleset: str | None = None, trace_name: str 
 def _picks(state: dict[str, Any], picks_var: str | None) -> dict[str, Any]:
     if not picks_var or not isinstance(state.get(picks_var), dict):
         return {}
-    picks = read_at(state[picks_var], "$")
+    picks = read_value(state[picks_var], "$")
     return {k: v.value for k, v in picks.items() if isinstance(v, Variant) and v.tag == "Some"}
 
 

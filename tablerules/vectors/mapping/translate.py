@@ -25,7 +25,7 @@ from tablerules.model.core import (
 from .. import FORMAT_VERSION, ITF_DESCRIPTION, components_meta, encode, fraction_text
 from .files import Mapping, resolve, trace_vars
 from .templates import fill, name_text, template_pattern
-from .values import MappingError, Variant, describe, is_map, read_at, walk
+from .values import MappingError, MapPairs, Variant, describe, is_map, read_value, walk
 
 
 @dataclass
@@ -95,14 +95,14 @@ class _Trace:
         var = self.var_of.get(short) if short in self.var_of else resolve(short, self.names)
         if var is None or var not in self.states[i]:
             raise MappingError(f"$.states[{i}]: no variable {short!r} (mapping {self.mapping.name} needs it)")
-        return read_at(self.states[i][var], f"$.states[{i}][{var!r}]")
+        return read_value(self.states[i][var], f"$.states[{i}][{var!r}]")
 
     def short_vars(self, i: int) -> dict[str, Any]:
         """Every variable of state i under its short name (for move templates)."""
         out = {}
         for var in self.names:
             if var in self.states[i] and not var.startswith("mbt::"):
-                out[var.rsplit("::", 1)[-1]] = read_at(self.states[i][var], f"$.states[{i}][{var!r}]")
+                out[var.rsplit("::", 1)[-1]] = read_value(self.states[i][var], f"$.states[{i}][{var!r}]")
         return out
 
 
@@ -143,7 +143,7 @@ def _our_vars(trace: _Trace, i: int, m: Mapping) -> dict[str, Any]:
     for rule in m.states:
         value = trace.get(i, rule.var)
         if not rule.levels:
-            out[rule.ours] = encode(value)
+            out[rule.ours] = _copied(value, f"$.states[{i}].{rule.var}: mapping {m.name} [state.{rule.ours}].var")
             continue
         where = f"$.states[{i}].{rule.var}"
         rw = f"mapping {m.name} [state.{rule.ours}]"
@@ -160,6 +160,16 @@ def _our_vars(trace: _Trace, i: int, m: Mapping) -> dict[str, Any]:
             built[text] = [_item(rule, it, f"{where}: {rw}.item", m) for it in items]
         out[rule.ours] = encode(built)
     return out
+
+
+def _copied(value: Any, where: str) -> Any:
+    """A variable copied as it is (numbers, strings, booleans, lists, records of them), ITF-encoded."""
+    if isinstance(value, (Variant, MapPairs)):
+        raise MappingError(f"{where}: copies the variable as it is, but the trace holds {describe(value)} there "
+                           "(walk it with levels and templates instead)")
+    for inner in value if isinstance(value, (list, tuple)) else value.values() if isinstance(value, dict) else ():
+        _copied(inner, where)
+    return encode(value)
 
 
 def _item(rule: Any, item: Any, where: str, m: Mapping) -> str:

@@ -28,16 +28,11 @@ class Variant:
         return self.tag if self.value == () else f"{self.tag}({self.value})"
 
 
-def read_value(data: Any) -> Any:
-    """An ITF value as plain Python: records -> dict; ``#map`` -> list of (key, value) pairs
-    (keys may be records); ``#set`` -> list; ``#tup`` -> tuple; ``#bigint`` -> int; a
-    variant -> :class:`Variant`.  Names are not applied here: a template applies them
-    where it uses a value (:mod:`.templates`)."""
-    return _read(data, "$")
-
-
-def read_at(data: Any, where: str) -> Any:
-    """:func:`read_value`, its errors naming the JSON path ``where``."""
+def read_value(data: Any, where: str = "$") -> Any:
+    """An ITF value as plain Python: records -> dict; ``#map`` -> :class:`MapPairs`, the (key,
+    value) pairs (keys may be records); ``#set`` -> list; ``#tup`` -> tuple; ``#bigint`` ->
+    int; a variant -> :class:`Variant`.  Names are not applied here: a template applies them
+    where it uses a value (:mod:`.templates`).  Errors name the JSON path ``where``."""
     return _read(data, where)
 
 
@@ -146,7 +141,7 @@ def walk(value: Any, levels: tuple[str, ...], where: str, key_name: str) -> Iter
         return
     name, rest = levels[0], levels[1:]
     if is_map(value):
-        entries = [(k, v, f"{where}.#map[{json.dumps(plain(k), default=repr)[:40]}]") for k, v in value]
+        entries = [(k, v, f"{where}.#map[{i}][1]") for i, (k, v) in enumerate(value)]
     elif isinstance(value, (list, tuple)):
         entries = [(i, v, f"{where}[{i}]") for i, v in enumerate(value)]
     elif isinstance(value, dict):
