@@ -64,8 +64,8 @@ def test_prove_dishes():
 
 from tests.tool.runner import run_cli  # noqa: E402
 
-COMMANDS = [["check"], ["explore"], ["prove"], ["list"], ["rulings"], ["simulate"], ["solve"], ["vectors"], ["vectors", "generate"],
-            ["vectors", "verify"], ["vectors", "map"]]
+COMMANDS = [["check"], ["explore"], ["prove"], ["list"], ["rulings"], ["simulate"], ["solve"], ["vectors"],
+            ["vectors", "generate"], ["vectors", "verify"], ["vectors", "map"]]
 
 
 def test_version():
