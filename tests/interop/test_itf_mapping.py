@@ -272,7 +272,7 @@ def test_a_board_changed_in_the_stuttering_game_over_steps_is_caught(trace, tmp_
         pile[1].append(pile[1].pop(0))
     status, line = _verify(tmp_path, trace)
     assert status == 1 and "wrong state" in line
-    assert f"(trace state {first}, action gameOver: a step mapping quint-dishes drops, so it must change nothing)" in line
+    assert f"(trace state {first}, action gameOver: a step mapping quint-dishes drops, so it must change " in line
 
 
 def test_a_game_over_while_moves_remain_names_the_end_clause(trace, tmp_path):
