@@ -25,17 +25,19 @@ from ..vectors.files import compare_sets, coverage_lines, write_set
 from ..vectors.generation import default_out, generate_ruleset
 from ..vectors import mapping as itf_mapping
 from ..vectors.verifier import FileResult
+from .vectors_map import add_map
 
 
 
 def add_parsers(sub: Any) -> None:
     v = add_command(sub, "vectors", "generate or verify reference test vectors (ITF traces)",
                     "Reference test vectors: games as ITF traces.  `generate` writes the golden set; `verify` replays "
-                    "trace files written by any engine and names the first step that breaks a rule.",
+                    "trace files written by any engine and names the first step that breaks a rule; `map` drafts a "
+                    "mapping that reads another tool's traces.",
                     ["tablerules vectors verify mygame.itf.json", "tablerules vectors generate --check"],
                     statuses=Statuses(fail="verify: a trace that breaks the rules; generate: a rule set whose vectors "
                                            "fail, or (--check) vectors that differ"))
-    vsub = v.add_subparsers(dest="action", metavar="{generate,verify}", parser_class=type(v))
+    vsub = v.add_subparsers(dest="action", metavar="{generate,verify,map}", parser_class=type(v))
     v.set_defaults(run=lambda args: _missing_action(v))
     g = add_command(vsub, "generate", "write the golden vectors (deterministic)",
                     "Write the golden set of reference vectors (deterministic: fixed seeds) and print which clauses "
@@ -75,10 +77,11 @@ def add_parsers(sub: Any) -> None:
                    help=f"refuse larger trace files (1 to {MAX_VECTOR_BYTES:,}; default {MAX_FILE_BYTES:,})")
     add_json(r, "vectors-verify")
     r.set_defaults(run=_verify)
+    add_map(vsub)
 
 
 def _missing_action(parser: argparse.ArgumentParser) -> int:
-    raise UsageError(f"{parser.prog}: say what to do: generate or verify (see --help)")
+    raise UsageError(f"{parser.prog}: say what to do: generate, verify or map (see --help)")
 
 
 # --------------------------------------------------------------------------- verify

@@ -401,6 +401,11 @@ def turn_clause(rules: RuleSet) -> str:
     return next((c for c in ids if ".turn." in c or ".play." in c), "")
 
 
+def end_clause(rules: RuleSet) -> str:
+    """The clause that says when play stops (for a trace that claims an end too early)."""
+    return END_CLAUSES.get(rules.id, (turn_clause(rules),))[0]
+
+
 def chance_clause(rules: RuleSet, state: Any, move: Any) -> str:
     """The clause that governs a chance event (for a wrong probability or outcome list):
     the most specific clause its kind maps to, else the first clause the step exercises."""

@@ -706,6 +706,9 @@ def _compare_meta(rules: RuleSet, state: Any, meta: dict[str, Any], i: int, move
     base = f"$.states[{i}]['#meta']"
     actor = rules.to_move(state)
     if "to_move" in meta and meta["to_move"] != actor_text(actor):
+        if meta["to_move"] == actor_text(TERMINAL):  # an end claimed while the game goes on: the end clause
+            return Finding(i, f"{base}.to_move", actor_text(actor), meta["to_move"], coverage.end_clause(rules), move,
+                           "the game said to be over while moves remain")
         return Finding(i, f"{base}.to_move", actor_text(actor), meta["to_move"], coverage.turn_clause(rules), move,
                        "wrong player to move")
     if "clauses" in meta and sorted(set(meta["clauses"])) != sorted(set(clauses)):

@@ -1,4 +1,4 @@
-"""Traces of other tools read through a mapping (tablerules/vectors/mapping.py,
+"""Traces of other tools read through a mapping (tablerules/vectors/mapping/,
 tablerules/mappings/quint-dishes.toml), on a committed Quint trace of interop/quint/dishes.qnt.
 
 Each tampering below must be caught at the step it was made, naming the clause: the deal
@@ -262,3 +262,24 @@ def test_the_verify_command_reads_quint_traces(capsys):
     out = capsys.readouterr().out
     assert "ok (" in out and "not checked: legal moves" in out
     assert vectors_main(["verify", "--mapping", "quint-dishes", str(TRACE)]) == 0
+
+
+def test_a_board_changed_in_the_stuttering_game_over_steps_is_caught(trace, tmp_path):
+    """gameOver is dropped (over = true), yet checked: the board it shows must be the board after the last move."""
+    first = _first(trace, "gameOver")
+    for s in trace["states"][first:]:
+        pile = next(p for p in s[PREFIX + "board"]["#map"] if len(p[1]) >= 2)
+        pile[1].append(pile[1].pop(0))
+    status, line = _verify(tmp_path, trace)
+    assert status == 1 and "wrong state" in line
+    assert f"(trace state {first}, action gameOver: a step mapping quint-dishes drops, so it must change " in line
+
+
+def test_a_game_over_while_moves_remain_names_the_end_clause(trace, tmp_path):
+    cut = 6
+    stutter = copy.deepcopy(trace["states"][cut])
+    stutter["mbt::actionTaken"] = "gameOver"
+    stutter["mbt::nondetPicks"] = {k: {"tag": "None", "value": {"#tup": []}} for k in stutter["mbt::nondetPicks"]}
+    trace["states"] = trace["states"][:cut + 1] + [stutter]
+    status, line = _verify(tmp_path, trace)
+    assert status == 1 and "[clause dishes.end.no-moves]" in line and "trace state 7, action gameOver" in line

@@ -68,7 +68,7 @@ from tests.tool.runner import run_cli  # noqa: E402
 
 COMMANDS = [
     ["check"], ["explore"], ["prove"], ["list"], ["rulings"], ["simulate"], ["solve"], ["vectors"],
-    ["vectors", "generate"], ["vectors", "verify"],
+    ["vectors", "generate"], ["vectors", "verify"], ["vectors", "map"],
 ]
 
 
