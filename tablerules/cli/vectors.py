@@ -45,7 +45,8 @@ def add_parsers(sub: Any) -> None:
                     ["tablerules vectors generate", "tablerules vectors generate --check",
                      "tablerules vectors generate --ruleset dishes --out /tmp/vectors"],
                     f"Time, {MEASURED}: the whole golden set (178 vectors) 4.5 s, --check 5.5 s.",
-                    statuses=Statuses(fail="a rule set whose vectors fail to generate, or (--check) vectors that differ "
+                    statuses=Statuses(fail="a rule set whose vectors fail to generate, or (--check) vectors that "
+                                           "differ "
                                            "from the folder"))
     g.add_argument("--out", metavar="DIR", help="folder to write (default: the repository's vectors/)")
     g.add_argument("--check", action="store_true", help="regenerate into a temporary folder and compare with DIR")
@@ -62,7 +63,8 @@ def add_parsers(sub: Any) -> None:
                     notes=f"limits: a trace file of at most --max-bytes (default {MAX_FILE_BYTES:,}), JSON nested at\n"
                           f"most {MAX_NESTING} levels, integers of at most {MAX_DIGITS:,} digits, move texts of at "
                           "most 1,000 characters,\nprobabilities written \"p/q\" in ASCII digits (or as JSON "
-                          "numbers).  Only regular files\nare read: a named pipe or a device is refused (pipe a trace into - "
+                          "numbers).  Only regular files\nare read: a named pipe or a device is refused (pipe a trace "
+                          "into - "
                           "instead).\n\n"
                           f"Time, {MEASURED}: a 49-move Just Desserts trace 0.9 s, most of it start-up.",
                     statuses=Statuses(fail="a trace that breaks the rules or cannot be read as a game"))
@@ -104,11 +106,17 @@ def _verify(args: argparse.Namespace) -> int:
     worst = max(r.status for r in results)
     summary = _summary(results)
     if args.json:
-        emit_json(document("vectors-verify", {"files": [_file_json(r) for r in results], "summary": summary, "exit_status": worst}))
+        emit_json(
+            document(
+                "vectors-verify", {"files": [_file_json(r) for r in results], "summary": summary, "exit_status": worst}
+            )
+        )
     else:
         status = "FAIL" if summary["failed"] or summary["unreadable"] else "ok"
-        console.line(f"{status}: {console.plural(summary['files'], 'file')}, {console.plural(summary['steps'], 'step')} "
-                     f"replayed: {summary['passed']} passed, {summary['failed']} failed, {summary['unreadable']} unreadable",
+        console.line(f"{status}: {console.plural(summary['files'], 'file')}, "
+                     f"{console.plural(summary['steps'], 'step')} "
+                     f"replayed: {summary['passed']} passed, {summary['failed']} failed, {summary['unreadable']} "
+                     f"unreadable",
                      status=status)
     return worst
 
@@ -167,7 +175,10 @@ def _generate(args: argparse.Namespace) -> int:
                 continue
             lines += [f"{rid}: {line}" for line in compare_sets(fresh / rid, out / rid)]
     if lines:
-        print(f"vectors differ from {out} ({len(lines)} lines): regenerate with `tablerules vectors generate` and review the diff")
+        print(
+            f"vectors differ from {out} ({len(lines)} lines): regenerate with `tablerules vectors generate` and "
+            f"review the diff"
+        )
         for line in lines:
             print("  " + line)
         return EXIT_FAIL

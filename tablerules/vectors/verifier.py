@@ -468,7 +468,9 @@ def _components_from_meta(rules: RuleSet, comp: dict[str, Any] | None, deck: str
             loaded = default
     if loaded is None:
         detail = f": {problems[0]}" if problems else ""
-        raise VectorError(f"$['#meta'].components: cannot load {show(comp.get('name'), 60)}{detail} (give the file with --deck)")
+        raise VectorError(
+            f"$['#meta'].components: cannot load {show(comp.get('name'), 60)}{detail} (give the file with --deck)"
+        )
     want = comp.get("digest")
     if isinstance(want, str) and callable(getattr(loaded, "digest", None)) and loaded.digest() != want:
         raise VectorError(f"$['#meta'].components.digest: the file's components {want!r} differ from "
@@ -722,10 +724,16 @@ def _compare_meta(rules: RuleSet, state: Any, meta: dict[str, Any], i: int, move
             diff = _list_difference(rules, state, want, meta["legal_moves"])
             if diff:
                 return Finding(i, f"{base}.legal_moves", diff[0], diff[1], diff[2], move, "wrong legal moves")
-        for key, count in (("legal_move_count", lambda: len(rules.legal_moves(state)) if isinstance(actor, int) else 0),
-                           ("chance_outcome_count", lambda: len(rules.chance_outcomes(state)) if actor is CHANCE else 0)):
+        for key, count in (
+            ("legal_move_count", lambda: len(rules.legal_moves(state)) if isinstance(actor, int) else 0),
+            ("chance_outcome_count", lambda: len(rules.chance_outcomes(state)) if actor is CHANCE else 0),
+        ):
             if key in meta and meta[key] != count():
-                clause = coverage.chance_clause(rules, state, None) if key.startswith("chance") else coverage.turn_clause(rules)
+                clause = (
+                    coverage.chance_clause(rules, state, None)
+                    if key.startswith("chance")
+                    else coverage.turn_clause(rules)
+                )
                 return Finding(i, f"{base}.{key}", count(), meta[key], clause, move, f"wrong {key.replace('_', ' ')}")
         if "chance_outcomes" in meta:
             found = meta["chance_outcomes"]

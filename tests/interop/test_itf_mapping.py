@@ -94,7 +94,11 @@ def test_a_clash_in_the_deal_is_caught_when_the_tile_is_turned(trace, tmp_path):
     assert tampered != trace
     status, line = _verify(tmp_path, tampered)
     assert status == 1
-    assert "impossible chance outcome" in line and f"reveal {second['owner']['#bigint']}." in line and "(trace state" in line
+    assert (
+        "impossible chance outcome" in line
+        and f"reveal {second['owner']['#bigint']}." in line
+        and "(trace state" in line
+    )
 
 
 def test_a_wrong_outcome_names_the_clause(trace, tmp_path):
@@ -106,7 +110,9 @@ def test_a_wrong_outcome_names_the_clause(trace, tmp_path):
     assert status == 1
     assert "outcome.losers" in line and "[clause dishes.end.most-dishes-loses]" in line
     first = next(i for i, s in enumerate(trace["states"]) if s[PREFIX + "result"]["tag"] == "Over")
-    assert line.endswith(f"(the outcome recorded at trace state {first}, action {trace['states'][first]['mbt::actionTaken']})")
+    assert line.endswith(
+        f"(the outcome recorded at trace state {first}, action {trace['states'][first]['mbt::actionTaken']})"
+    )
 
 
 def test_wrong_dish_counts_are_caught(trace, tmp_path):

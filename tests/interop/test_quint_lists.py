@@ -259,19 +259,29 @@ def test_fresh_traces_of_the_second_model_verify(tmp_path):
         assert "stops before the end" not in text, text
 
 
-@pytest.mark.parametrize("old,new,where", [
-    ('levels = ["seat", "slot"]', "levels = []", r"\[state\.places\]\.levels: expected a list of names"),
-    ('levels = ["seat", "slot"]', 'levels = ["seat", "seat"]', r"\[state\.places\]\.levels: a name appears twice"),
-    ('member_if = { field = "dirty", equals = false }', 'member_if = { field = "dirty" }',
-     r"\[state\.places\]\.member_if: expected \{ field"),
-    ('member_value = "clean"', "", r"\[state\.places\]\.member_value: missing"),
-    ('pick = "deal"', 'pick = "deal"\nvar = "board"', r"\[deal\]: give var .* or pick"),
-    ("finish = { over = true }", 'finish = { over = true, move = "pass" }', r"\[moves\]\.finish: give one of"),
-    ('item = "{colour:colour} {kind:kind}"', 'item = "{colour:color} {kind:kind}"',
-     r"\[state\.places\]\.item: \{colour:color\} names no table of \[names\] \(tables: colour, kind, slot\)"),
-    ('item = "{colour:colour} {kind:kind}"', 'item = "{colour!r} {kind:kind}"', r"\[state\.places\]\.item: template field"),
-    ("length_of = \"board\"", 'length_of = "board"\nkeys_of = "board"', r"\[players\]: give length_of, or keys_of"),
-])
+@pytest.mark.parametrize(
+    "old,new,where",
+    [
+        ('levels = ["seat", "slot"]', "levels = []", r"\[state\.places\]\.levels: expected a list of names"),
+        ('levels = ["seat", "slot"]', 'levels = ["seat", "seat"]', r"\[state\.places\]\.levels: a name appears twice"),
+        (
+            'member_if = { field = "dirty", equals = false }', 'member_if = { field = "dirty" }',
+            r"\[state\.places\]\.member_if: expected \{ field",
+        ),
+        ('member_value = "clean"', "", r"\[state\.places\]\.member_value: missing"),
+        ('pick = "deal"', 'pick = "deal"\nvar = "board"', r"\[deal\]: give var .* or pick"),
+        ("finish = { over = true }", 'finish = { over = true, move = "pass" }', r"\[moves\]\.finish: give one of"),
+        (
+            'item = "{colour:colour} {kind:kind}"', 'item = "{colour:color} {kind:kind}"',
+            r"\[state\.places\]\.item: \{colour:color\} names no table of \[names\] \(tables: colour, kind, slot\)",
+        ),
+        (
+            'item = "{colour:colour} {kind:kind}"', 'item = "{colour!r} {kind:kind}"',
+            r"\[state\.places\]\.item: template field",
+        ),
+        ('length_of = "board"', 'length_of = "board"\nkeys_of = "board"', r"\[players\]: give length_of, or keys_of"),
+    ],
+)
 def test_mistakes_in_the_new_keys_are_named(tmp_path, old, new, where):
     bad = _mapping_file(tmp_path, old, new, "typo.toml")
     with pytest.raises(MappingError, match=where) as e:

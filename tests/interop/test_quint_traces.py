@@ -49,4 +49,7 @@ def test_every_quint_trace_verifies(results, players):
     assert not r.failures, "\n".join(r.failures)
     assert len(r.files) == traces, f"quint wrote {len(r.files)} traces, {traces} asked for"
     assert r.verified == traces
-    assert r.ended == traces, "some trace stopped before the end (raise MAX_STEPS in interop/quint/verify_traces.py) or its outcome was not compared"
+    assert r.ended == traces, (
+        "some trace stopped before the end (raise MAX_STEPS in interop/quint/verify_traces.py) or its outcome was not "
+        "compared"
+    )
