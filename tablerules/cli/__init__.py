@@ -33,6 +33,7 @@ from ..schemas import tool_version
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("check", "tablerules.cli.check"),
+    ("conform", "tablerules.cli.conform"),
     ("explain", "tablerules.cli.explain"),
     ("explore", "tablerules.cli.explore"),
     ("prove", "tablerules.cli.check"),
