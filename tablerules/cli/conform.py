@@ -43,7 +43,7 @@ def add_parsers(sub: Any) -> None:
         "golden vector and witness of the rule set, and games steered toward clauses no game has reached yet. "
         "On a difference, shrinks the game over its choice sequence and writes the shortest failing game found "
         "as an ITF vector naming the clause.",
-        ["tablerules conform dishes --engine 'python -m tablerules.conform.reference_engine'",
+        ["tablerules conform dishes --engine reference          # our own reference engine",
          "tablerules conform dishes --engine 'openspiel:tablerules_dishes(players=2)'",
          "tablerules conform just-desserts --players 3 --engine './my-engine --stdio' --games 50 --seed 7",
          "tablerules conform dishes --planted-faults       # the reference engine with each planted fault"],
@@ -55,7 +55,9 @@ def add_parsers(sub: Any) -> None:
                                       "was not caught)", HANG))
     add_setup_args(p)
     p.add_argument("--engine", metavar="CMD",
-                   help="the engine: a command line that speaks the protocol, or openspiel:GAME_STRING")
+                   help="the engine: a command line that speaks the protocol; 'reference [ARGS]' for our own "
+                        "reference engine (python -m tablerules.conform.reference_engine ARGS under this Python); "
+                        "or openspiel:GAME_STRING for an OpenSpiel game loaded in-process")
     p.add_argument("--planted-faults", action="store_true",
                    help="instead of --engine: run the reference engine with each planted fault of the rule set, "
                         "and table which were caught and the length of each shrunk failing game")

@@ -15,6 +15,7 @@ import os
 import selectors
 import shlex
 import subprocess
+import sys
 import tempfile
 import time
 from fractions import Fraction
@@ -27,6 +28,9 @@ from .protocol import (
     new_game_request, require, show,
 )
 
+REFERENCE = "reference"
+"""An engine command whose first word is this runs the reference engine (:mod:`.reference_engine`)
+under the Python that runs tablerules, with the rest of the words as its arguments."""
 REPLY_SECONDS = 30.0
 """How long the driver waits for one reply by default (--reply-seconds)."""
 
@@ -75,6 +79,8 @@ class ProcessEngine(Engine):
             raise ProtocolError(f"--engine {command!r}: not a command line ({e})") from None
         if not argv:
             raise ProtocolError("--engine: an empty command")
+        if argv[0] == REFERENCE:  # our own reference engine, under this interpreter
+            argv = [sys.executable, "-m", "tablerules.conform.reference_engine", *argv[1:]]
         self._errors = tempfile.TemporaryFile()
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors)

@@ -87,22 +87,41 @@ def look(rules: RuleSet, state: Any, engine: Engine, step: int, step_clauses: li
     except EngineRuleGap as gap:
         theirs_actor = f"rule gap {gap.ruling}"
     if theirs_actor != ours_actor and not (view.gap and theirs_actor == f"rule gap {view.gap}"):
-        clause = coverage.first_clause(coverage.end_clauses(rules, state), rules) if view.actor is TERMINAL \
-            else coverage.turn_clause(rules)
-        return differ("to move", clause, ours_actor, theirs_actor)
-    found = _choices(rules, state, engine, view, step)
-    if found is not None:
-        return view, found
-    if view.gap and view.actor is not TERMINAL:
-        return view, None
+        ended = "TERMINAL" in (ours_actor, theirs_actor)
+        return differ("to move", _end_clause(rules, state) if ended else coverage.turn_clause(rules), ours_actor,
+                      theirs_actor)
+    seen = None
     for seat in range(state.setup.players):
         ours = canonical(rules.observation(state, seat))
         theirs = engine.observation(seat)
         if canonical(theirs) != ours:
-            return differ(f"observation of seat {seat}", coverage.first_clause(step_clauses, rules),
-                          _first_apart(ours, canonical(theirs)), "")
-    found = _outcome(rules, state, engine, view, step)
-    return view, found
+            seen = Difference(step, f"observation of seat {seat}", coverage.first_clause(step_clauses, rules),
+                              _first_apart(ours, canonical(theirs)), "")
+            break
+    # the choices are the more specific finding (an observation may list the legal moves too)
+    found = _choices(rules, state, engine, view, step) or seen
+    if found is not None or (view.gap and view.actor is not TERMINAL):
+        return view, found
+    return view, _outcome(rules, state, engine, view, step)
+
+
+def _end_clause(rules: RuleSet, state: Any) -> str:
+    """The clause to name when one side says the game is over and the other does not: the rule
+    set's end clause, else the clause that decides our outcome, else the spec's first clause
+    about the end or the win."""
+    listed = coverage.END_CLAUSES.get(rules.id)
+    if listed:
+        return listed[0]
+    ours = coverage.end_clauses(rules, state)
+    if ours:
+        return ours[-1]
+    from tablerules.spec.loader import SpecError, load_spec
+
+    try:
+        ids = list(load_spec(rules.id).clauses)
+    except (SpecError, OSError):
+        ids = []
+    return next((c for c in ids if ".end." in c or ".win." in c), coverage.turn_clause(rules))
 
 
 def _choices(rules: RuleSet, state: Any, engine: Engine, view: View, step: int) -> Difference | None:

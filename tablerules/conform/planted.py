@@ -3,13 +3,12 @@
 Each fault is a mutant of the mutation coverage (:mod:`tablerules.proofs.mutation`) that the
 coverage run kills (a text property rejects it), at a decision point whose ``# rule:``
 annotation names a clause of the family.  ``tablerules conform RULESET --planted-faults`` runs
-each as a subprocess engine (``python -m tablerules.conform.reference_engine --mutant
-RULESET:ID``) and tables whether it was caught and the length of the shrunk failing game.
+each as a subprocess engine (``reference --mutant RULESET:ID``,
+the reference engine under this interpreter) and tables whether it was caught and the length of the shrunk failing game.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 from tablerules.model.core import SetupError
@@ -32,17 +31,34 @@ class Fault:
 
     def command(self) -> str:
         """The engine command line that runs the reference engine with this fault planted."""
-        return f"{_python()} -m tablerules.conform.reference_engine --mutant {self.argument}"
+        return f"reference --mutant {self.argument}"
 
 
-FAULTS: tuple[Fault, ...] = ()
+FAULTS: tuple[Fault, ...] = (
+    Fault("dishes", "dishes.play", "m1e1b4e0c", "real_moves: placing ignores whether the two tiles match (place-match)"),
+    Fault("dishes", "dishes.end", "mce32eb80", "_work_out: the game ends while another seat can still move (no-moves)"),
+    Fault("dishes", "dishes.components", "m44476824", "_colours_shown: a kind's colours counted from the wrong kind "
+          "(colour-sets)"),
+    Fault("dishes", "dishes.setup", "me0b5460d", "layouts_of: each seat gets the other seat's places (layout)"),
+    Fault("dishes", "dishes.ruling", "m99439bb5", "layouts_of: the two-player deal read the other way (deal-2-players)"),
+    Fault("just-desserts", "jd.turn", "m85f507dc", "_legal_moves: no serving offered while servings remain "
+          "(satisfy-guests)"),
+    Fault("just-desserts", "jd.serve", "mc2887867", "serving_possible: the test for a possible serving reversed "
+          "(satisfies)"),
+    Fault("just-desserts", "jd.discard", "m6c673a22", "_suits_twice: a suit counts as doubled when held once "
+          "(one-per-suit)"),
+    Fault("just-desserts", "jd.win", "m567aed93", "winning_clause: three of a suit reversed (three-of-a-suit)"),
+    Fault("just-desserts", "jd.tip", "me58873e3", "tips_for: a favourite's tip given for every other dessert "
+          "(favourite)"),
+    Fault("just-desserts", "jd.poach", "m15229d3d", "poach_moves: poaching offered to the wrong seat (attempt)"),
+    Fault("just-desserts", "jd.block", "mdc220e2f", "answers_of: a block offered to seats other than the victim "
+          "(defender)"),
+    Fault("just-desserts", "jd.buffet", "m805038a2", "_legal_moves: a buffet offered without the Opening a Buffet "
+          "rule (aces)"),
+    Fault("just-desserts", "jd.surprise", "md45d94fd", "poach_moves: a guest shielded by a surprise party may be "
+          "poached back (no-poach-back)"),
+)
 """The planted faults, per rule set (see the module docstring for how they were chosen)."""
-
-
-def _python() -> str:
-    import shlex
-
-    return shlex.quote(sys.executable)
 
 
 def faults(ruleset: str) -> list[Fault]:
