@@ -87,6 +87,7 @@ class ProcessEngine(Engine):
         except OSError as e:
             raise ProtocolError(f"--engine {command!r}: cannot start it ({e.strerror or e})") from None
         self._buffer = b""
+        self._hung = False
         self._selector = selectors.DefaultSelector()
         self._selector.register(self.proc.stdout, selectors.EVENT_READ)
         reply = self.ask({"op": "hello", "protocol": PROTOCOL})
@@ -106,7 +107,8 @@ class ProcessEngine(Engine):
             self.proc.stdin.write((json.dumps(request, ensure_ascii=False) + "\n").encode("utf-8"))
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            raise ProtocolError(f"the engine exited{self._status()} before it was asked {op}{self._last_error()}") from None
+            raise ProtocolError(f"the engine exited{self._status()} before it was asked {op}"
+                                f"{self._last_error()}") from None
         line = self._read_line(op)
         try:
             reply = json.loads(line)
@@ -134,6 +136,7 @@ class ProcessEngine(Engine):
         while b"\n" not in self._buffer:
             left = deadline - time.monotonic()
             if left <= 0 or not self._selector.select(left):
+                self._hung = True
                 raise EngineHang(f"the engine did not answer {op} within {self.reply_seconds:g} s (--reply-seconds)")
             chunk = os.read(fd, 1 << 16)
             if not chunk:
@@ -183,7 +186,8 @@ class ProcessEngine(Engine):
         pairs = []
         for i, pair in enumerate(outs):
             if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)):
-                raise ProtocolError(f"reply to chance_outcomes: outcomes[{i}] is {show(pair)}, expected [move, \"p/q\"]")
+                raise ProtocolError(f"reply to chance_outcomes: outcomes[{i}] is {show(pair)}, "
+                                    "expected [move, \"p/q\"]")
             pairs.append((pair[0], fraction_of(pair[1], f"reply to chance_outcomes: outcomes[{i}][1]")))
         return pairs
 
@@ -201,7 +205,8 @@ class ProcessEngine(Engine):
         if value is not None:
             for key in ("winners", "losers"):
                 seats = value.get(key, [])
-                if not isinstance(seats, list) or not all(isinstance(s, int) and not isinstance(s, bool) for s in seats):
+                seat_numbers = isinstance(seats, list) and all(type(s) is int for s in seats)
+                if not seat_numbers:
                     raise ProtocolError(f"reply to outcome: {key!r} is {show(seats)}, expected a list of seats")
         return value
 
@@ -211,7 +216,7 @@ class ProcessEngine(Engine):
         if proc is None:
             return
         try:
-            if proc.poll() is None:
+            if proc.poll() is None and not self._hung:
                 proc.stdin.write(b'{"op": "quit"}\n')
                 proc.stdin.flush()
                 proc.stdin.close()

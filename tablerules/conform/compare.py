@@ -73,7 +73,8 @@ def our_view(rules: RuleSet, state: Any) -> View:
         return View(actor, gap=gap.ruling)
 
 
-def look(rules: RuleSet, state: Any, engine: Engine, step: int, step_clauses: list[str]) -> tuple[View, Difference | None]:
+def look(rules: RuleSet, state: Any, engine: Engine, step: int,
+         step_clauses: list[str]) -> tuple[View, Difference | None]:
     """Compare the engine with our model at ``state`` (reached by ``step`` moves; ``step_clauses``:
     the clauses the last step exercised)."""
     view = our_view(rules, state)
@@ -184,7 +185,8 @@ def _outcome(rules: RuleSet, state: Any, engine: Engine, view: View, step: int) 
     except EngineRuleGap as gap:
         if gap.ruling == view.gap:
             return None
-        ours_text = f"rule gap {view.gap}" if view.gap else "an outcome" if view.actor is TERMINAL else "the game goes on"
+        ours_text = (f"rule gap {view.gap}" if view.gap else "an outcome" if view.actor is TERMINAL
+                     else "the game goes on")
         return Difference(step, "outcome", gap.ruling, ours_text, f"rule gap {gap.ruling}")
     if view.gap:
         return Difference(step, "outcome", view.gap, f"rule gap {view.gap}", show(theirs))

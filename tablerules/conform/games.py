@@ -191,7 +191,7 @@ class VectorGames:
 def vector_games(rules: RuleSet, folder: Path | None = None, seed: int = 0) -> VectorGames:
     """Every golden vector of the rule set and every witness in spec/witnesses/, as games."""
     out = VectorGames()
-    folder = folder if folder is not None else default_out() / rules.id
+    folder = folder if folder is not None else golden_folder() / rules.id
     docs: list[tuple[str, dict[str, Any]]] = []
     if folder.is_dir():
         for path in sorted(folder.glob("*.itf.json")):
@@ -212,6 +212,15 @@ def vector_games(rules: RuleSet, folder: Path | None = None, seed: int = 0) -> V
         else:
             out.games.append(game)
     return out
+
+
+def golden_folder() -> Path:
+    """The checkout's vectors/ folder (beside the ``tablerules`` package), else the vector
+    generator's default (./vectors outside a checkout)."""
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file() and (checkout / "vectors").is_dir():
+        return checkout / "vectors"
+    return default_out()
 
 
 def _document_game(rules: RuleSet, label: str, doc: dict[str, Any], seed: int) -> Game | str:

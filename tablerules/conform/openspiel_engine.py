@@ -47,7 +47,8 @@ class OpenSpielEngine(Engine):
         try:
             self.first = pyspiel.load_game(game_string)
         except Exception as e:  # noqa: BLE001 - pyspiel raises its own errors; one line for any
-            raise ProtocolError(f"--engine openspiel:{game_string}: OpenSpiel cannot load it ({_one_line(e)})") from None
+            raise ProtocolError(f"--engine openspiel:{game_string}: OpenSpiel cannot load it "
+                                f"({_one_line(e)})") from None
         self.state: Any = None
         self._used_first = False
 
@@ -117,7 +118,8 @@ class OpenSpielEngine(Engine):
         if not s.is_terminal():
             return None
         returns = s.returns()
-        return {"winners": [i for i, r in enumerate(returns) if r > 0], "losers": [i for i, r in enumerate(returns) if r < 0]}
+        return {"winners": [i for i, r in enumerate(returns) if r > 0],
+                "losers": [i for i, r in enumerate(returns) if r < 0]}
 
 
 def _one_line(e: BaseException) -> str:

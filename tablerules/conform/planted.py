@@ -35,12 +35,14 @@ class Fault:
 
 
 FAULTS: tuple[Fault, ...] = (
-    Fault("dishes", "dishes.play", "m1e1b4e0c", "real_moves: placing ignores whether the two tiles match (place-match)"),
+    Fault("dishes", "dishes.play", "m1e1b4e0c", "real_moves: placing ignores whether the two tiles match "
+          "(place-match)"),
     Fault("dishes", "dishes.end", "mce32eb80", "_work_out: the game ends while another seat can still move (no-moves)"),
     Fault("dishes", "dishes.components", "m44476824", "_colours_shown: a kind's colours counted from the wrong kind "
           "(colour-sets)"),
     Fault("dishes", "dishes.setup", "me0b5460d", "layouts_of: each seat gets the other seat's places (layout)"),
-    Fault("dishes", "dishes.ruling", "m99439bb5", "layouts_of: the two-player deal read the other way (deal-2-players)"),
+    Fault("dishes", "dishes.ruling", "m99439bb5", "layouts_of: the two-player deal read the other way "
+          "(deal-2-players)"),
     Fault("just-desserts", "jd.turn", "m85f507dc", "_legal_moves: no serving offered while servings remain "
           "(satisfy-guests)"),
     Fault("just-desserts", "jd.serve", "mc2887867", "serving_possible: the test for a possible serving reversed "
