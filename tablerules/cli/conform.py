@@ -31,6 +31,7 @@ from ..report import table
 from ..schemas import document
 
 HANG = "the engine did not answer one request within --reply-seconds (no verdict is drawn from the clock)"
+DECLINED = "the engine declined the setup of every game"
 
 
 def add_parsers(sub: Any) -> None:
@@ -52,7 +53,7 @@ def add_parsers(sub: Any) -> None:
         "status 2, one line naming the request); one that does not answer within --reply-seconds stops the run "
         "incomplete (exit status 3).",
         statuses=max_seconds_statuses("the engine departs from our rules (with --planted-faults: a planted fault "
-                                      "was not caught)", HANG))
+                                      "was not caught)", HANG, DECLINED))
     add_setup_args(p)
     p.add_argument("--engine", metavar="CMD",
                    help="the engine: a command line that speaks the protocol; 'reference [ARGS]' for our own "
@@ -139,6 +140,8 @@ def _one(args: argparse.Namespace, engine_text: str, rules: Any, setup: Any) -> 
     finally:
         if engine is not None:
             engine.close()
+    if outcome.difference is None and not any(t.games for t in outcome.tallies.values()):
+        return outcome, False, DECLINED + " (no game was played)"
     return outcome, True, ""
 
 

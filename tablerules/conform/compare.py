@@ -89,8 +89,8 @@ def look(rules: RuleSet, state: Any, engine: Engine, step: int,
         theirs_actor = f"rule gap {gap.ruling}"
     if theirs_actor != ours_actor and not (view.gap and theirs_actor == f"rule gap {view.gap}"):
         ended = "TERMINAL" in (ours_actor, theirs_actor)
-        return differ("to move", _end_clause(rules, state) if ended else coverage.turn_clause(rules), ours_actor,
-                      theirs_actor)
+        clause = _end_clause(rules, state, step_clauses) if ended else coverage.first_clause(step_clauses, rules)
+        return differ("to move", clause, ours_actor, theirs_actor)
     seen = None
     for seat in range(state.setup.players):
         ours = canonical(rules.observation(state, seat))
@@ -106,23 +106,23 @@ def look(rules: RuleSet, state: Any, engine: Engine, step: int,
     return view, _outcome(rules, state, engine, view, step)
 
 
-def _end_clause(rules: RuleSet, state: Any) -> str:
-    """The clause to name when one side says the game is over and the other does not: the rule
-    set's end clause, else the clause that decides our outcome, else the spec's first clause
-    about the end or the win."""
-    listed = coverage.END_CLAUSES.get(rules.id)
-    if listed:
-        return listed[0]
+def _end_clause(rules: RuleSet, state: Any, step_clauses: list[str]) -> str:
+    """The clause to name when one side says the game is over and the other does not: the clause
+    that decides our outcome where our game is over; else (the engine ends it early) the rule
+    set's end clause, or the spec's first clause about the end or the win."""
     ours = coverage.end_clauses(rules, state)
     if ours:
         return ours[-1]
+    listed = coverage.END_CLAUSES.get(rules.id)
+    if listed:
+        return listed[0]
     from tablerules.spec.loader import SpecError, load_spec
 
     try:
         ids = list(load_spec(rules.id).clauses)
     except (SpecError, OSError):
         ids = []
-    return next((c for c in ids if ".end." in c or ".win." in c), coverage.turn_clause(rules))
+    return next((c for c in ids if ".end." in c or ".win." in c), coverage.first_clause(step_clauses, rules))
 
 
 def _choices(rules: RuleSet, state: Any, engine: Engine, view: View, step: int) -> Difference | None:

@@ -28,7 +28,7 @@ from tablerules.vectors.verifier import setup_from_meta
 
 from .client import Engine
 from .compare import Difference, look
-from .protocol import Refused
+from .protocol import EngineRuleGap, Refused
 
 MAX_STEPS = 400
 """A game stops after this many moves unless --max-steps says otherwise (a Dishes game with
@@ -103,6 +103,10 @@ def play(rules: RuleSet, engine: Engine, game: Game, max_steps: int = MAX_STEPS)
             return out
         try:
             engine.apply(text)
+        except EngineRuleGap as gap:
+            out.difference = Difference(step + 1, "rule gap", gap.ruling, f"allow {text!r}",
+                                        f"says the rules are silent ({gap.ruling})")
+            return out
         except Refused as why:
             out.difference = Difference(step + 1, "move refused", coverage.move_clause(rules, state, text)
                                         if view.actor is not CHANCE else coverage.chance_clause(rules, state, move),

@@ -21,7 +21,7 @@ from tablerules.model import registry
 from tablerules.spec.loader import load_spec
 from tablerules.vectors import verify_document
 from tests.conform.engines import LocalEngine
-from tests.tool.runner import one_line_error, run_cli
+from tests.tool.runner import interrupt_after, one_line_error, run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINES = Path(__file__).with_name("engines.py")
@@ -184,3 +184,47 @@ def test_the_projects_own_openspiel_adapter_conforms(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     doc = json.loads(r.stdout)
     assert doc["games"]["vectors"]["played"] > 10 and doc["games"]["vectors"]["skipped"] > 0  # strict ones declined
+
+
+def test_a_time_limit_stops_the_run_incomplete(tmp_path):
+    r = run_cli("conform", "dishes", "--engine", "reference", "--games", "100000", "--max-seconds", "1", "--json",
+                cwd=tmp_path)
+    assert r.returncode == 3, r.stderr[-2000:]
+    doc = json.loads(r.stdout)
+    assert doc["stopped"].startswith("--max-seconds") and doc["difference"] is None
+    assert doc["games"]["random"]["played"] < 100000
+
+
+def test_ctrl_c_ends_the_run_with_its_status_and_one_line(tmp_path):
+    code, _, err = interrupt_after(["conform", "dishes", "--engine", "reference", "--games", "100000"],
+                                   "random games agree", cwd=tmp_path)
+    assert code == 130 and "Traceback" not in err
+    assert [x for x in err.splitlines() if x.startswith("tablerules:")] == ["tablerules: interrupted (Ctrl-C)"]
+
+
+# --------------------------------------------------------------------------- the guide
+
+
+def test_the_guides_example_adapter_conforms(tmp_path):
+    adapter = REPO / "docs" / "guides" / "conform_engine.py"
+    r = run_cli("conform", "dishes", "--engine", f"{sys.executable} {adapter}", "--games", "3", "--steered", "0",
+                "--no-vectors", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
+def _table_rows(text: str) -> list[list[str]]:
+    return [line.split() for line in text.splitlines() if line.split() and line.split()[0].startswith(("dishes.", "jd."))]
+
+
+@pytest.mark.slow
+def test_the_guides_table_of_planted_faults_is_what_the_command_prints(tmp_path):
+    """docs/guides/conform-planted.txt is the output of `tablerules conform RULESET --planted-faults`
+    for dishes and just-desserts: every fault caught, with the same lengths and clauses."""
+    shown = _table_rows((REPO / "docs" / "guides" / "conform-planted.txt").read_text())
+    fresh = []
+    for ruleset in ("dishes", "just-desserts"):
+        r = run_cli("conform", ruleset, "--planted-faults", cwd=tmp_path, timeout=1200)
+        assert r.returncode == 0, r.stderr[-2000:]
+        assert f"{len(faults(ruleset))} of {len(faults(ruleset))} caught" in r.stdout
+        fresh += _table_rows(r.stdout)
+    assert fresh == shown and len(shown) == len(FAULTS)
