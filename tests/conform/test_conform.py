@@ -213,7 +213,8 @@ def test_the_guides_example_adapter_conforms(tmp_path):
 
 
 def _table_rows(text: str) -> list[list[str]]:
-    return [line.split() for line in text.splitlines() if line.split() and line.split()[0].startswith(("dishes.", "jd."))]
+    rows = [line.split() for line in text.splitlines()]
+    return [row for row in rows if row and row[0].startswith(("dishes.", "jd."))]
 
 
 @pytest.mark.slow
