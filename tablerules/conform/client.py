@@ -149,7 +149,7 @@ class ProcessEngine(Engine):
 
     def _status(self) -> str:
         try:
-            code = self.proc.wait(timeout=2)
+            code = self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             return ""
         return f" (status {code})"

@@ -1,15 +1,8 @@
-"""Engines for the conformance tests: the reference server in-process, and broken ones.
-
-``garbage``, ``crash``, ``hang`` and ``no-key`` are run as subprocess engines
-(``python tests/conform/engines.py KIND``): each breaks the protocol in its own way after
-answering ``hello`` properly.
-"""
+"""An engine for the conformance tests: the reference server asked in-process (the broken
+engines, run as subprocesses, are in broken_engine.py)."""
 
 from __future__ import annotations
 
-import json
-import sys
-import time
 from typing import Any
 
 from tablerules.conform.client import Engine
@@ -67,24 +60,3 @@ class LocalEngine(Engine):
 
     def outcome(self):
         return self.ask({"op": "outcome"})["outcome"]
-
-
-def _broken(kind: str) -> None:
-    for n, line in enumerate(sys.stdin):
-        request = json.loads(line)
-        if request["op"] == "hello":
-            print(json.dumps({"ok": True, "protocol": request["protocol"], "engine": f"broken ({kind})"}), flush=True)
-            continue
-        if kind == "garbage":
-            print("this is not json", flush=True)
-        elif kind == "crash":
-            print("engine: something went wrong", file=sys.stderr, flush=True)
-            sys.exit(7)
-        elif kind == "hang":
-            time.sleep(60)
-        elif kind == "no-key":
-            print(json.dumps({"ok": True}), flush=True)
-
-
-if __name__ == "__main__":
-    _broken(sys.argv[1])

@@ -24,7 +24,7 @@ from tests.conform.engines import LocalEngine
 from tests.tool.runner import interrupt_after, one_line_error, run_cli
 
 REPO = Path(__file__).resolve().parents[2]
-ENGINES = Path(__file__).with_name("engines.py")
+ENGINES = Path(__file__).with_name("broken_engine.py")
 PROTOCOL_SCHEMA = json.loads((REPO / "spec" / "conform-protocol.schema.json").read_text())
 
 
@@ -162,7 +162,7 @@ def test_an_engine_that_cannot_start_gives_exit_2_in_one_line(tmp_path):
 
 
 def test_a_hanging_engine_stops_the_run_incomplete_not_with_a_verdict(tmp_path):
-    r = run_cli("conform", "dishes", "--engine", _broken("hang"), "--reply-seconds", "0.5", "--json", cwd=tmp_path)
+    r = run_cli("conform", "dishes", "--engine", _broken("hang"), "--reply-seconds", "2", "--json", cwd=tmp_path)
     assert r.returncode == 3, r.stderr[-2000:]
     doc = json.loads(r.stdout)
     assert doc["difference"] is None and not doc["complete"] and "did not answer new_game" in doc["stopped"]
