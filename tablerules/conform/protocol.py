@@ -5,29 +5,23 @@ Version ``tablerules-conform/1``.  The driver writes one request a line (a JSON 
 Moves are written in our canonical move text (``str(move)``, what vectors and
 ``tablerules judge`` use); probabilities are exact fractions as strings (``"1/4"``).
 
-==================  ===============================================  ==========================================
-request ``op``      further keys                                     reply (besides ``"ok": true``)
-==================  ===============================================  ==========================================
-``hello``           ``protocol``                                     ``protocol`` (the same version), ``engine``
-``new_game``        ``ruleset``, ``players``, ``options`` (ruling     nothing; or ``"ok": false, "unsupported":
-                    id -> alternative, optional rule -> true/false),  why`` for a setup the engine does not
-                    ``components`` (``name``, ``argument``: what      offer (the game is skipped and counted)
-                    ``--deck`` takes), ``seed``
-``to_move``                                                          ``to_move``: ``"seat N"``, ``"CHANCE"`` or
-                                                                     ``"TERMINAL"``
-``legal_moves``                                                      ``moves``: list of move texts
-``chance_outcomes``                                                  ``outcomes``: ``[[move, "p/q"], ...]``; or
-                                                                     ``"told": true``: the engine does not list
-                                                                     them and is told which happens (``apply``)
-``apply``           ``move``                                         nothing; or ``"ok": false, "refused":
-                                                                     why`` (the engine refuses the move)
-``observation``     ``seat``                                         ``observation``: what that seat sees, as
-                                                                     our model's observation in JSON
-``outcome``                                                          ``outcome``: null while the game goes on,
-                                                                     else ``winners``, ``losers`` (seats),
-                                                                     ``draw``, optionally ``scores``
-``quit``                                                             (none: the engine exits)
-==================  ===============================================  ==========================================
+Requests (``op`` and its keys) and what a reply holds besides ``"ok": true``:
+
+* ``hello`` (``protocol``): ``protocol``, the same version; ``engine``, its name for reports.
+* ``new_game`` (``ruleset``, ``players``, ``options``: ruling id -> alternative and optional
+  rule -> true / false; ``components``: ``name`` and ``argument``, what ``--deck`` takes, or
+  null; ``seed``): nothing; or ``"ok": false, "unsupported": WHY`` for a setup the engine does
+  not offer (the game is skipped and counted).
+* ``to_move``: ``to_move``, one of ``"seat N"``, ``"CHANCE"``, ``"TERMINAL"``.
+* ``legal_moves``: ``moves``, the list of move texts.
+* ``chance_outcomes``: ``outcomes``, ``[[move, "p/q"], ...]``; or ``"told": true``: the engine
+  does not list them and is told which outcome happens (by ``apply``).
+* ``apply`` (``move``): nothing; or ``"ok": false, "refused": WHY`` (the engine refuses it).
+* ``observation`` (``seat``): ``observation``, what that seat sees, as our model's
+  observation in JSON.
+* ``outcome``: ``outcome``, null while the game goes on, else ``winners`` and ``losers``
+  (lists of seats), optionally ``draw`` and ``scores``.
+* ``quit``: no reply; the engine exits.
 
 Where a ``strict`` ruling leaves the rules silent (our model raises ``RuleGap``), a reply to
 ``to_move``, ``legal_moves``, ``chance_outcomes``, ``apply`` or ``outcome`` may instead be
