@@ -19,7 +19,7 @@ from tablerules.conform.client import REPLY_SECONDS, Engine, ProcessEngine
 from tablerules.conform.planted import faults
 from tablerules.conform.protocol import EngineHang, ProtocolError
 from tablerules.conform.report import failing_vector, to_json, write_text, write_vector
-from tablerules.conform.run import Budget, Outcome, conform
+from tablerules.conform.run import Budget, Findings, conform
 from tablerules.conform.shrink import SHRINK_GAMES
 
 from .common import (
@@ -124,15 +124,15 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _one(args: argparse.Namespace, engine_text: str, rules: Any, setup: Any) -> tuple[Outcome, bool, str]:
+def _one(args: argparse.Namespace, engine_text: str, rules: Any, setup: Any) -> tuple[Findings, bool, str]:
     """One run against one engine: (what it found, complete, why it stopped if not)."""
-    outcome = Outcome(engine_text, rules.id, setup.players)
+    outcome = Findings(engine_text, rules.id, setup.players)
     engine = None
     try:
         with time_limit(args.max_seconds):
             engine = open_engine(engine_text, args.reply_seconds)
             outcome.engine = engine.name
-            conform(rules, setup, args.deck, engine, _budget(args), _progress, outcome)
+            conform(rules, setup, args.deck, engine, _budget(args), _progress, findings=outcome)
     except TimeLimit:
         return outcome, False, BY_MAX_SECONDS
     except EngineHang as e:

@@ -11,10 +11,10 @@ from tablerules.vectors.itf import dumps
 from tablerules.vectors.recording import record_game, trace_document
 
 from ..report import table
-from .run import Outcome
+from .run import Findings
 
 
-def failing_vector(rules: RuleSet, out: Outcome, command: str) -> dict[str, Any]:
+def failing_vector(rules: RuleSet, out: Findings, command: str) -> dict[str, Any]:
     """The shrunk failing game as an ITF trace of our model, naming the clause in
     ``#meta.generator.clause`` and the difference in ``#meta.note``."""
     played = out.shrunk.played if out.shrunk else out.failing
@@ -32,7 +32,7 @@ def write_vector(path: str | Path, document: dict[str, Any]) -> None:
     write_atomic(path, dumps(document))
 
 
-def to_json(out: Outcome, status: int, vector_path: str | None, complete: bool, stopped: str) -> dict[str, Any]:
+def to_json(out: Findings, status: int, vector_path: str | None, complete: bool, stopped: str) -> dict[str, Any]:
     diff = out.difference
     body: dict[str, Any] = {
         "ruleset": out.ruleset,
@@ -62,7 +62,7 @@ def to_json(out: Outcome, status: int, vector_path: str | None, complete: bool, 
     return body
 
 
-def write_text(stream: TextIO, out: Outcome, status_line: str, vector_path: str | None) -> None:
+def write_text(stream: TextIO, out: Findings, status_line: str, vector_path: str | None) -> None:
     rows = [[kind, f"{t.games:,}", f"{t.moves:,}", f"{t.skipped:,}", f"{t.unfinished:,}"]
             for kind, t in out.tallies.items()]
     stream.write(f"conform {out.ruleset} against {out.engine}\n\n")

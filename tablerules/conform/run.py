@@ -43,7 +43,7 @@ class Tally:
 
 
 @dataclass
-class Outcome:
+class Findings:
     """What a run found."""
 
     engine: str
@@ -66,10 +66,10 @@ class Outcome:
 
 
 def conform(rules: RuleSet, setup: Setup, components_argument: str | None, engine: Engine, budget: Budget,
-            progress: Callable[[str], Any] = lambda line: None, outcome: Outcome | None = None) -> Outcome:
+            progress: Callable[[str], Any] = lambda line: None, findings: Findings | None = None) -> Findings:
     """Play the run's games against ``engine``; stop at the first difference and shrink it.
-    ``outcome`` (filled in as the run goes) keeps what was done if the run is stopped."""
-    out = outcome or Outcome(engine.name, rules.id, setup.players)
+    ``findings`` (filled in as the run goes) keeps what was done if the run is stopped."""
+    out = findings or Findings(engine.name, rules.id, setup.players)
     out.universe = play_universe(rules)
 
     def one(kind: str, game: Game) -> bool:

@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 from tablerules.model.core import RuleSet
 
 from .client import Engine
-from .games import Game, Played, play
+from .games import Played, play
 
 SHRINK_GAMES = 400
 """Games the shrinker may play by default (--shrink-games)."""

@@ -229,3 +229,39 @@ def test_the_guides_table_of_planted_faults_is_what_the_command_prints(tmp_path)
         assert f"{len(faults(ruleset))} of {len(faults(ruleset))} caught" in r.stdout
         fresh += _table_rows(r.stdout)
     assert fresh == shown and len(shown) == len(FAULTS)
+
+
+# --------------------------------------------------------------------------- any choice sequence
+
+from hypothesis import assume, given, settings, strategies as st  # noqa: E402
+
+from tablerules.conform.shrink import shrink  # noqa: E402
+
+
+def _no_place(request, reply, server):  # a fault: no placement is ever offered
+    if request["op"] == "legal_moves":
+        reply = {**reply, "moves": [m for m in reply["moves"] if not m.startswith("place")]}
+    return reply
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, 40), max_size=60), st.sampled_from(["dishes", "just-desserts"]))
+def test_any_choice_sequence_plays_the_same_on_the_reference_engine(choices, ruleset):
+    rules = registry.get(ruleset)
+    game = Game("drawn", rules.setup(2), None, 0, choices, stop_at_end=True)
+    played = play(rules, LocalEngine(), game)
+    assert played.difference is None and len(played.moves) <= len(choices)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=60))
+def test_a_shrunk_game_still_fails_and_is_never_longer(choices):
+    rules = registry.get("dishes")
+    setup = rules.setup(2, components=rules.load_components("3x4"))
+    played = play(rules, LocalEngine(_no_place), Game("drawn", setup, "3x4", 0, choices))
+    assume(played.difference is not None)
+    shrunk = shrink(rules, LocalEngine(_no_place), played, budget=60)
+    assert shrunk.played.difference is not None and shrunk.games <= 60
+    assert shrunk.played.difference.step <= played.difference.step
+    again = play(rules, LocalEngine(_no_place), shrunk.played.game)
+    assert again.difference is not None and again.difference.step == shrunk.played.difference.step
