@@ -33,6 +33,7 @@ from ..schemas import tool_version
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("check", "tablerules.cli.check"),
+    ("conform", "tablerules.cli.conform"),
     ("explain", "tablerules.cli.explain"),
     ("explore", "tablerules.cli.explore"),
     ("prove", "tablerules.cli.check"),
@@ -56,7 +57,7 @@ EXAMPLES = """examples:
   tablerules explain poach-back                     # a clause: wording, rulebook lines, code, tests
   tablerules judge just-desserts game.itf.json --move "pass"   # may this move be made here?
 
-`tablerules COMMAND --help` shows each command's options and examples; --json on check,
+`tablerules COMMAND --help` shows each command's options and examples; --json on check, conform,
 explain, explore, judge, list, mutants, prove, rulings, simulate, solve and vectors verify writes a document
 described by spec/schemas/<command>.schema.json.
 

@@ -1,0 +1,180 @@
+"""`tablerules conform RULESET --engine CMD`: live conformance testing of another engine.
+
+The engine speaks the JSON-lines protocol of :mod:`tablerules.conform.protocol` over its
+standard input and output (or is an OpenSpiel game: ``--engine openspiel:GAME_STRING``); the
+run plays seeded random games, every golden vector and witness of the rule set and games
+steered toward clauses not yet reached, comparing the engine with our model at every state.
+On a difference it shrinks the game and writes the shortest failing game found as an ITF
+vector (``--out-itf``).  ``--planted-faults`` runs the reference engine with each planted
+fault (:mod:`tablerules.conform.planted`) instead, and tables what was caught.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from tablerules.conform.client import REPLY_SECONDS, Engine, ProcessEngine
+from tablerules.conform.planted import faults
+from tablerules.conform.protocol import EngineHang, ProtocolError
+from tablerules.conform.report import failing_vector, to_json, write_text, write_vector
+from tablerules.conform.run import Budget, Findings, conform
+from tablerules.conform.shrink import SHRINK_GAMES
+
+from .common import (
+    UsageError, add_command, add_json, add_max_seconds, add_seed, add_setup_args, build_setup, emit_json,
+    max_seconds_statuses, reproduce_line,
+)
+from ..limits import BY_MAX_SECONDS, EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, TimeLimit, number, time_limit
+from ..report import table
+from ..schemas import document
+
+HANG = "the engine did not answer one request within --reply-seconds (no verdict is drawn from the clock)"
+DECLINED = "the engine declined the setup of every game"
+
+
+def add_parsers(sub: Any) -> None:
+    p = add_command(
+        sub, "conform", "test another engine live against our rules (JSON lines over stdin/stdout, or OpenSpiel)",
+        "Drive an engine under test through the conformance protocol (tablerules-conform/1: one JSON request a "
+        "line on its standard input, one reply a line on its standard output; docs/guides/conform.rst) and "
+        "compare it with our model at every state: who moves, the legal moves both ways, the chance outcomes "
+        "and their exact probabilities, each seat's observation, the outcome.  Plays seeded random games, every "
+        "golden vector and witness of the rule set, and games steered toward clauses no game has reached yet. "
+        "On a difference, shrinks the game over its choice sequence and writes the shortest failing game found "
+        "as an ITF vector naming the clause.",
+        ["tablerules conform dishes --engine reference          # our own reference engine",
+         "tablerules conform dishes --engine 'openspiel:tablerules_dishes(players=2)'",
+         "tablerules conform just-desserts --players 3 --engine './my-engine --stdio' --games 50 --seed 7",
+         "tablerules conform dishes --planted-faults       # the reference engine with each planted fault"],
+        "Units: a game is one game from the deal to its end (or --max-steps moves); a move is a seat's move or a "
+        "chance outcome.  An engine that exits or answers what is not a reply is a protocol violation (exit "
+        "status 2, one line naming the request); one that does not answer within --reply-seconds stops the run "
+        "incomplete (exit status 3).",
+        statuses=max_seconds_statuses("the engine departs from our rules (with --planted-faults: a planted fault "
+                                      "was not caught)", HANG, DECLINED))
+    add_setup_args(p)
+    p.add_argument("--engine", metavar="CMD",
+                   help="the engine: a command line that speaks the protocol; 'reference [ARGS]' for our own "
+                        "reference engine (python -m tablerules.conform.reference_engine ARGS under this Python); "
+                        "or openspiel:GAME_STRING for an OpenSpiel game loaded in-process")
+    p.add_argument("--planted-faults", action="store_true",
+                   help="instead of --engine: run the reference engine with each planted fault of the rule set, "
+                        "and table which were caught and the length of each shrunk failing game")
+    p.add_argument("--games", type=number(int, 0, 1_000_000), default=Budget().games, metavar="N",
+                   help=f"seeded random games (default {Budget().games})")
+    p.add_argument("--steered", type=number(int, 0, 100_000), default=Budget().steered, metavar="N",
+                   help=f"games steered toward clauses no game has reached yet (default {Budget().steered})")
+    p.add_argument("--no-vectors", action="store_true", help="do not play the golden vectors and witnesses")
+    p.add_argument("--max-steps", type=number(int, 1, 1_000_000), default=Budget().max_steps, metavar="N",
+                   help=f"moves per game at most (default {Budget().max_steps})")
+    p.add_argument("--shrink-games", type=number(int, 0, 1_000_000), default=SHRINK_GAMES, metavar="N",
+                   help=f"games the shrinker may play (default {SHRINK_GAMES})")
+    p.add_argument("--reply-seconds", type=number(float, 0, 3600), default=REPLY_SECONDS, metavar="S",
+                   help=f"how long to wait for one reply (default {REPLY_SECONDS:g}); an engine slower than "
+                        "this stops the run incomplete")
+    p.add_argument("--out-itf", metavar="FILE",
+                   help="where to write the shortest failing game (default conform-RULESET.itf.json)")
+    add_seed(p, 0, "the random games (game i plays from S + i) and the steered ones")
+    add_max_seconds(p)
+    add_json(p, "conform")
+    p.set_defaults(run=run)
+
+
+def _progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def open_engine(text: str, reply_seconds: float) -> Engine:
+    if text.startswith("openspiel:"):
+        from tablerules.conform.openspiel_engine import OpenSpielEngine
+
+        return OpenSpielEngine(text.removeprefix("openspiel:"))
+    return ProcessEngine(text, reply_seconds)
+
+
+def _budget(args: argparse.Namespace) -> Budget:
+    return Budget(games=args.games, steered=args.steered, max_steps=args.max_steps, shrink_games=args.shrink_games,
+                  seed=args.seed, vectors=not args.no_vectors)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.planted_faults == bool(args.engine):
+        raise UsageError("tablerules conform: give either --engine CMD or --planted-faults")
+    rules, setup, _ = build_setup(args)
+    if args.planted_faults:
+        return _planted(args, rules, setup)
+    try:
+        outcome, complete, stopped = _one(args, args.engine, rules, setup)
+    except ProtocolError as e:
+        raise UsageError(f"tablerules conform: engine protocol: {e}") from None
+    vector_path = None
+    if outcome.difference is not None:
+        vector_path = args.out_itf or f"conform-{rules.id}.itf.json"
+        write_vector(vector_path, failing_vector(rules, outcome, reproduce_line(args)))
+    status = EXIT_FAIL if outcome.difference is not None else EXIT_OK if complete else EXIT_INCOMPLETE
+    line = {EXIT_OK: "conformant: no difference within the budget", EXIT_FAIL: "NOT CONFORMANT: the engine departs "
+            "from our rules", EXIT_INCOMPLETE: f"incomplete: {stopped}"}[status]
+    if args.json:
+        emit_json(document("conform", to_json(outcome, status, vector_path, complete, stopped)))
+    else:
+        write_text(sys.stdout, outcome, line, vector_path)
+        print(reproduce_line(args))
+    return status
+
+
+def _one(args: argparse.Namespace, engine_text: str, rules: Any, setup: Any) -> tuple[Findings, bool, str]:
+    """One run against one engine: (what it found, complete, why it stopped if not)."""
+    outcome = Findings(engine_text, rules.id, setup.players)
+    engine = None
+    try:
+        with time_limit(args.max_seconds):
+            engine = open_engine(engine_text, args.reply_seconds)
+            outcome.engine = engine.name
+            conform(rules, setup, args.deck, engine, _budget(args), _progress, findings=outcome)
+    except TimeLimit:
+        return outcome, False, BY_MAX_SECONDS
+    except EngineHang as e:
+        return outcome, False, str(e)
+    finally:
+        if engine is not None:
+            engine.close()
+    if outcome.difference is None and not any(t.games for t in outcome.tallies.values()):
+        return outcome, False, DECLINED + " (no game was played)"
+    return outcome, True, ""
+
+
+def _planted(args: argparse.Namespace, rules: Any, setup: Any) -> int:
+    rows, docs = [], []
+    missed = incomplete = False
+    for fault in faults(rules.id):
+        _progress(f"conform: planted fault {fault.mutant} ({fault.family})")
+        try:
+            outcome, complete, stopped = _one(args, fault.command(), rules, setup)
+        except ProtocolError as e:
+            raise UsageError(f"tablerules conform: planted fault {fault.mutant}: engine protocol: {e}") from None
+        diff = outcome.difference
+        caught = diff is not None
+        missed |= complete and not caught
+        incomplete |= not complete and not caught
+        shrunk = diff.step if diff else None
+        rows.append([fault.family, fault.mutant, "caught" if caught else "not caught" if complete else "incomplete",
+                     f"{outcome.failing.difference.step}" if caught else "-", f"{shrunk}" if caught else "-",
+                     diff.clause if caught else "-"])
+        docs.append({"family": fault.family, "mutant": fault.mutant, "about": fault.about, "caught": caught,
+                     "found_after_moves": outcome.failing.difference.step if caught else None,
+                     "shrunk_moves": shrunk, "clause": diff.clause if caught else None,
+                     "aspect": diff.aspect if caught else None,
+                     "moves": (outcome.shrunk.played.moves if outcome.shrunk else []) if caught else []})
+    status = EXIT_FAIL if missed else EXIT_INCOMPLETE if incomplete else EXIT_OK
+    caught_count = sum(1 for d in docs if d["caught"])
+    if args.json:
+        emit_json(document("conform", {"ruleset": rules.id, "engine": "planted faults", "players": setup.players,
+                                       "planted": docs, "caught": caught_count, "exit_status": status}))
+    else:
+        print(f"planted faults of {rules.id}: {caught_count} of {len(docs)} caught "
+              "(lengths in moves: seat moves and chance outcomes)")
+        table(rows, header=("clause family", "mutant", "verdict", "found after", "shrunk to", "clause named"))
+        print(reproduce_line(args))
+    return status

@@ -1,0 +1,31 @@
+"""Broken engines for the conformance tests, run as subprocess engines (``python
+tests/conform/broken_engine.py KIND``): each answers ``hello`` properly, then breaks the protocol
+its own way (``garbage``, ``crash``, ``hang``, ``no-key``).  Standard library only, so that it
+starts at once."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+
+def main(kind: str) -> None:
+    for line in sys.stdin:
+        request = json.loads(line)
+        if request["op"] == "hello":
+            print(json.dumps({"ok": True, "protocol": request["protocol"], "engine": f"broken ({kind})"}), flush=True)
+            continue
+        if kind == "garbage":
+            print("this is not json", flush=True)
+        elif kind == "crash":
+            print("engine: something went wrong", file=sys.stderr, flush=True)
+            sys.exit(7)
+        elif kind == "hang":
+            time.sleep(60)
+        elif kind == "no-key":
+            print(json.dumps({"ok": True}), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
