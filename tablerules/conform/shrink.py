@@ -7,8 +7,10 @@ of choices deleted (halves, then blocks of 8, 4, 2 and 1), then each choice made
 same step with a smaller sequence (shorter, then lexicographically), and starts again after
 each gain, until a whole round gains nothing or the budget of games is spent: the way
 Hypothesis shrinks its choice sequences, written out here so that every candidate is a game
-the engine plays from its start (budget counted in games, never in seconds).  The result is
-the shortest failing game the shrinker found, not a proof that none is shorter.
+the engine plays from its start (budget counted in games, never in seconds).  Hypothesis itself
+shrinks only what it generated (an explicit example is never shrunk), so a failure found by a
+golden vector or a steered game could not be handed to it.  The result is the shortest failing
+game the shrinker found, not a proof that none is shorter.
 """
 
 from __future__ import annotations

@@ -81,8 +81,9 @@ SIZE_ATTEMPTS = 6
 
 
 def default_out() -> Path:
-    """The repository's vectors/ folder (or ./vectors outside a checkout)."""
-    repo = Path(__file__).resolve().parent.parent
+    """The checkout's vectors/ folder (this module is ``tablerules/vectors/generation.py`` in it), or
+    ./vectors outside a checkout."""
+    repo = Path(__file__).resolve().parents[2]
     return repo / "vectors" if (repo / "pyproject.toml").exists() else Path.cwd() / "vectors"
 
 

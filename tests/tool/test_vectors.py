@@ -396,3 +396,14 @@ def test_every_trace_the_writer_makes_verifies_clean(ruleset, seed, data):
             assert str(e).startswith(f"wrong type: $.states[{step}].{var}"), str(e)
         else:  # where a plain value may stand (a Dishes place is "clean" or a stack): a wrong state
             assert f is not None and f.step == step and f.path.startswith(f"$.states[{step}].{var}")
+
+
+def test_the_golden_folder_is_the_checkouts_wherever_the_command_runs(tmp_path, monkeypatch):
+    from tablerules.vectors import generation
+    from tablerules.vectors.generation import default_out
+
+    checkout = Path(__file__).resolve().parents[2]
+    if Path(generation.__file__).resolve().parents[2] != checkout:
+        pytest.skip("the package is installed, not run from the checkout: its default is ./vectors")
+    monkeypatch.chdir(tmp_path)
+    assert default_out() == checkout / "vectors"
