@@ -33,6 +33,7 @@ class _CheckoutLayers:
                                              submodule_search_locations=[where])
 
 
-if not _os.path.isdir(_os.path.join(_here, "model")) and _os.path.isfile(_os.path.join(_checkout, "model", "__init__.py")):
+_in_checkout = _os.path.isfile(_os.path.join(_checkout, "model", "__init__.py"))
+if not _os.path.isdir(_os.path.join(_here, "model")) and _in_checkout:
     if not any(isinstance(f, type) and f.__name__ == "_CheckoutLayers" for f in _sys.meta_path):
         _sys.meta_path.append(_CheckoutLayers)

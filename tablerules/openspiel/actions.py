@@ -82,7 +82,9 @@ class ListedActions:
     def decode(self, state: Any, action: int, chance: bool) -> Any:
         choices = self._choices(state, chance)
         if not 0 <= action < len(choices):
-            raise ValueError(f"action {action} is not one of the {len(choices)} {'outcomes' if chance else 'legal moves'} here")
+            raise ValueError(
+                f"action {action} is not one of the {len(choices)} {'outcomes' if chance else 'legal moves'} here"
+            )
         return choices[action]
 
     def seat_actions(self, state: Any, moves: Sequence[Any]) -> list[int]:

@@ -131,7 +131,8 @@ def parse_rulings(rules: Any, text: str) -> Any:
     finite game, so both are refused."""
     parts = [p.strip().replace(":", "=", 1) for p in text.replace(",", "+").split("+") if p.strip()]
     options = parse_options(rules.Options, [p for p in parts if "=" in p], variants=[p for p in parts if "=" not in p],
-                            said=lambda text, ruling: "rulings=" + text.replace("=", ":", 1))  # as the game string writes it
+                            # as the game string writes it
+                            said=lambda text, ruling: "rulings=" + text.replace("=", ":", 1))
     for p in parts:
         if p.endswith("=" + STRICT):
             raise SetupError(f"rulings={p.replace('=', ':', 1)}: strict alternatives stop play where the rules are "

@@ -16,7 +16,9 @@ import pytest
 
 if os.environ.get("TABLERULES_REQUIRE_OPENSPIEL") == "1":
     import pyspiel  # noqa: F401 - a missing open_spiel fails here rather than skipping
-pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (from the checkout: pip install '.[openspiel]')")
+pyspiel = pytest.importorskip(
+    "pyspiel", reason="open_spiel is not installed (from the checkout: pip install '.[openspiel]')"
+)
 
 import numpy as np  # noqa: E402 - open_spiel brings numpy
 from open_spiel.python.algorithms import generate_playthrough, mcts  # noqa: E402
@@ -90,7 +92,9 @@ def test_rulings_written_with_equals_are_refused_naming_the_accepted_form():
     with pytest.raises(SetupError, match="got rulings=tie-for-most:no-loser,first-player:random; "
                                          "write rulings=tie-for-most:no-loser[+]first-player:random$"):
         load("tablerules_dishes(players=3,rulings=tie-for-most:no-loser,first-player:random)")
-    with pytest.raises(SetupError, match="^tablerules_dishes: unknown parameter 'player' [(]takes players, rulings, deck"):
+    with pytest.raises(
+        SetupError, match="^tablerules_dishes: unknown parameter 'player' [(]takes players, rulings, deck"
+    ):
         load("tablerules_dishes(player=3)")
     for bad in ("tablerules_dishes(rulings=tie-for-most=no-loser)", "tablerules_dishes(player=3)"):
         with pytest.raises(SetupError) as info:
@@ -98,8 +102,12 @@ def test_rulings_written_with_equals_are_refused_naming_the_accepted_form():
         assert "\n" not in str(info.value)
     good = load("tablerules_dishes(players=3,rulings=tie-for-most:no-loser+first-player:random,deck=3x4)")
     assert str(good) == str(pyspiel.load_game(str(good)))
-    assert good.setup.options == load("tablerules_dishes", {"players": 3, "deck": "3x4",
-                                                            "rulings": "tie-for-most=no-loser+first-player=random"}).setup.options
+    assert (
+        good.setup.options
+        == load(
+            "tablerules_dishes", {"players": 3, "deck": "3x4", "rulings": "tie-for-most=no-loser+first-player=random"}
+        ).setup.options
+    )
     assert load("kuhn_poker(players=3)").num_players() == 3  # other games pass through
 
 
@@ -149,7 +157,9 @@ def test_every_player_count_the_game_type_declares_loads_with_the_defaults_and_p
 
 
 def test_the_default_deck_per_player_count():
-    assert [deck_for("just-desserts", n) for n in (2, 3, 4, 5)] == ["jd-two-suits", "jd-crowd", "jd-five-suits", "v23-tips"]
+    assert [deck_for("just-desserts", n) for n in (2, 3, 4, 5)] == [
+        "jd-two-suits", "jd-crowd", "jd-five-suits", "v23-tips",
+    ]
     assert [deck_for("just-desserts-2.3", n) for n in (2, 3, 4, 5)] == ["v23-tiny", "v23-tips", "v23-tips", "v23-tips"]
     with pytest.raises(SetupError, match="deck jd-two-suits has too few desserts"):  # a deck given is used as given
         pyspiel.load_game("tablerules_just_desserts(players=3,deck=jd-two-suits)")
@@ -215,7 +225,9 @@ def test_an_openspiel_algorithm_plays_a_game():
     """MCTS (with random rollouts) plays Dishes on a small tile set against a random bot."""
     game = pyspiel.load_game("tablerules_dishes(players=2,deck=2x4)")
     rng = np.random.RandomState(5)
-    bot = mcts.MCTSBot(game, uct_c=2, max_simulations=20, evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    bot = mcts.MCTSBot(
+        game, uct_c=2, max_simulations=20, evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng
+    )
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
@@ -260,7 +272,9 @@ def test_playout_moves_are_openspiel_actions_that_replay_in_the_adapter(name):
         state, ours = game.new_initial_state(), game.initial
         for move in playout.moves:
             action = game.codec.encode(ours, move)
-            assert action in ([a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions())
+            assert action in (
+                [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+            )
             state.apply_action(action)
             ours = game.rules.apply(ours, move)
             assert state.ours == ours
