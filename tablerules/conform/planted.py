@@ -35,7 +35,8 @@ class Fault:
 
 
 # Judged killed on 2026-12-05: the five of dishes by `tablerules mutants dishes` (all 603 mutants),
-# the nine of just-desserts by `tablerules mutants just-desserts --mutant ID ...` (those nine).
+# the nine of just-desserts by `tablerules mutants just-desserts --mutant ID ...` (those nine), the
+# eight of just-desserts-2.3 by `tablerules mutants just-desserts-2.3` (all 708 mutants).
 FAULTS: tuple[Fault, ...] = (
     Fault("dishes", "dishes.play", "m1e1b4e0c", "real_moves: placing ignores whether the two tiles match "
           "(place-match)"),
@@ -61,6 +62,20 @@ FAULTS: tuple[Fault, ...] = (
           "rule (aces)"),
     Fault("just-desserts", "jd.surprise", "md45d94fd", "poach_moves: a guest shielded by a surprise party may be "
           "poached back (no-poach-back)"),
+    Fault("just-desserts-2.3", "jd23.call", "m59bc0468", "offered_servings: only a mistaken caller may serve "
+          "(first-serves)"),
+    Fault("just-desserts-2.3", "jd23.draw", "md0392354", "_draw: the draws owed are skipped (guest-leaves-hungry)"),
+    Fault("just-desserts-2.3", "jd23.end", "mf24cab19", "_guest_pile_ran_out: the first exhaustion ends the game "
+          "(second-exhaustion)"),
+    Fault("just-desserts-2.3", "jd23.favourite", "mb3608edf", "_serve: no extra card for a favourite (extra-card)"),
+    Fault("just-desserts-2.3", "jd23.kitchen", "me4d172dd", "_favourite_draws: a closed Kitchen still gives cards "
+          "(closes)"),
+    Fault("just-desserts-2.3", "jd23.round", "m2deb46c3", "_answer: the round goes on as if nobody called "
+          "(turn-up-guest)"),
+    Fault("just-desserts-2.3", "jd23.score", "m97b35e11", "outcome: a tie for most guests has a single winner "
+          "(guests)"),
+    Fault("just-desserts-2.3", "jd23.setup", "m39d28c23", "chance_outcomes: the deal deals no desserts "
+          "(deal-five)"),
 )
 """The planted faults, per rule set (see the module docstring for how they were chosen)."""
 
