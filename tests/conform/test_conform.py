@@ -122,12 +122,6 @@ def test_a_planted_fault_is_caught_shrunk_and_written_as_a_vector_naming_the_cla
     _check_caught(tmp_path, faults("dishes")[0], "--games", "2", "--steered", "0", "--no-vectors")
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("fault", FAULTS, ids=[f"{f.ruleset}-{f.family}-{f.mutant}" for f in FAULTS])
-def test_every_planted_fault_is_caught_and_shrunk(tmp_path, fault):
-    _check_caught(tmp_path, fault)
-
-
 def test_the_planted_faults_cover_a_clause_family_each():
     for ruleset in ("dishes", "just-desserts", "just-desserts-2.3"):
         families = [f.family for f in faults(ruleset)]
@@ -220,7 +214,8 @@ def _table_rows(text: str) -> list[list[str]]:
 @pytest.mark.slow
 def test_the_guides_table_of_planted_faults_is_what_the_command_prints(tmp_path):
     """docs/guides/conform-planted.txt is the output of `tablerules conform RULESET --planted-faults`
-    for each rule set: every fault caught, with the same lengths and clauses."""
+    for each rule set: every fault caught, with the same lengths and clauses (each fault once: the
+    vector a caught fault writes is checked on one fault, above)."""
     shown = _table_rows((REPO / "docs" / "guides" / "conform-planted.txt").read_text())
     fresh = []
     for ruleset in ("dishes", "just-desserts", "just-desserts-2.3"):
