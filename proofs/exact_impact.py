@@ -60,12 +60,13 @@ def _fraction(f: Fraction) -> str:
 def solve_alternatives(ruleset: str, players: int, components: Any, *, run: Executor | None = None,
                        parts: int | None = None, max_states: int | None = None, max_seconds: float | None = None,
                        progress: Callable[[str], None] | None = None,
-                       labels: set[str] | None = None) -> dict[str, Any]:
+                       labels: set[str] | None = None, segment: int | None = None) -> dict[str, Any]:
     """Solve the default and every finite alternative; a JSON-able document of the results.
 
     ``max_states`` and ``max_seconds`` apply to each alternative on its own: an alternative
     whose game is too large for the machine stops at the state budget, deterministically,
-    and its row says so.  ``labels``: only the rows of these labels (``default``,
+    and its row says so.  ``segment`` (rows) bounds each counting task (no figure changes).
+    ``labels``: only the rows of these labels (``default``,
     ``stuck-player=game-ends``...)."""
     rules = registry.get(ruleset)
     say = progress or (lambda text: None)
@@ -84,7 +85,8 @@ def solve_alternatives(ruleset: str, players: int, components: Any, *, run: Exec
         except SetupError as e:
             rows.append({"ruling": rid, "alternative": alt, "label": label, "complete": False, "stopped": str(e)})
             continue
-        sol = solve(registry.kernel(ruleset, setup), run=run, parts=parts, max_states=max_states, max_seconds=max_seconds)
+        sol = solve(registry.kernel(ruleset, setup), run=run, parts=parts, max_states=max_states,
+                    max_seconds=max_seconds, segment=segment)
         row: dict[str, Any] = {"ruling": rid, "alternative": alt, "label": label, "complete": sol.complete,
                                "stopped": sol.stopped or None, "table_states": sol.total("table_states"),
                                "engine_states": sol.total("nodes"), "longest_game_actions": sol.longest_game_actions,
@@ -96,7 +98,8 @@ def solve_alternatives(ruleset: str, players: int, components: Any, *, run: Exec
                              "expected_actions": _fraction(values.expected_actions)}
         rows.append(row)
     return {"ruleset": ruleset, "players": players, "components": components.name, "sources": sources_digest(),
-            "command": f"tablerules solve {ruleset} --players {players} --deck {deck_argument(components)} --every-alternative "
+            "command": f"tablerules solve {ruleset} --players {players} --deck {deck_argument(components)} "
+                       "--every-alternative "
                        + (f"--max-states {max_states} " if max_states is not None else "")
                        + (f"--partitions {parts} " if parts is not None else "")
                        + f"--out {default_path(ruleset, players, components)}",
@@ -143,6 +146,7 @@ def random_play_on_record(rules: Any, setup: Any) -> tuple[dict[str, list[Fracti
     want = ("default", "") if not changed else changed[0] if len(changed) == 1 else None
     row = next((r for r in doc["alternatives"] if want is not None and (r["ruling"], r["alternative"]) == want), None)
     if row is None or not row.get("random_play"):
-        return None, "none on record for these rulings (spec/solved/ holds the default and one ruling changed at a time)"
+        return None, ("none on record for these rulings (spec/solved/ holds the default and one ruling changed "
+                      "at a time)")
     values = {key: [Fraction(x) for x in row["random_play"][f"seat_{key}"]] for key in ("among_losers", "sole_loser")}
     return values, f"{default_path(rules.id, setup.players, setup.components)}, {row['label']}"

@@ -210,13 +210,16 @@ FirstMoves = Callable[[], list[tuple[str, int, list[tuple[np.ndarray, Fraction]]
 
 def solve(kernel: Kernel, *, name: str = "", values: bool = True, run: Executor | None = None, parts: int | None = None,
           store_root: str | None = None, max_states: int | None = None, max_seconds: float | None = None,
-          progress: Progress | None = None, first_moves: FirstMoves | None = None) -> Solution:
+          progress: Progress | None = None, first_moves: FirstMoves | None = None,
+          segment: int | None = None) -> Solution:
     """Count (and, with ``values``, solve) the game of ``kernel`` from its start.
 
     ``max_states`` (engine states) bounds what the run covers: it is checked after each
     level, so the same inputs always cover the same levels.  ``max_seconds`` only stops the
     run, within a level if need be (the level in progress is dropped), and marks it
-    incomplete.  ``first_moves`` gives the first actions at the real start (text, mover,
+    incomplete.  ``segment`` (rows) bounds what one counting task holds at once
+    (:mod:`tablerules.proofs.exact_runs`; None: a whole partition).  ``first_moves`` gives
+    the first actions at the real start (text, mover,
     and each chance outcome as a canonical row of level 1)."""
     t0 = time.perf_counter()
     deadline = None if max_seconds is None else t0 + max_seconds
@@ -239,19 +242,22 @@ def solve(kernel: Kernel, *, name: str = "", values: bool = True, run: Executor 
             elapsed = time.perf_counter() - t0
             say(f"level {level}: {sol.levels[level].nodes:,} engine states to expand; {seen:,} distinct engine states "
                 f"so far; {elapsed:.0f} s ({seen / max(elapsed, 1e-9):,.0f} engine states/s)")
-            grown = run.run([("expand", kernel, str(store.root), level, p, parts, values) for p in range(parts)], deadline)
+            grown = run.run([("expand", kernel, str(store.root), level, p, parts, values, segment)
+                            for p in range(parts)], deadline)
             for c in grown:
                 for f in ("terminal_states", "terminal_up_to_colours_and_kinds", "children"):
                     setattr(sol.levels[level], f, getattr(sol.levels[level], f) + getattr(c, f))
                 sol.levels[level].weight_lcm = math.lcm(sol.levels[level].weight_lcm, c.weight_lcm)
+                sol.levels[level].held_rows = max(sol.levels[level].held_rows, c.held_rows)
                 for name, count in c.violations.items():
                     sol.levels[level].violations[name] = sol.levels[level].violations.get(name, 0) + count
                     sol.levels[level].example.setdefault(name, c.example[name])
             if not sol.levels[level].children:
                 sol.counted = True
-                store.drop(level + 1, "b*")
+                store.drop(level + 1, "[bq]*")
                 break
-            merged = run.run([("merge", kernel, str(store.root), level + 1, p, parts, values) for p in range(parts)], deadline)
+            merged = run.run([("merge", kernel, str(store.root), level + 1, p, parts, values, segment)
+                             for p in range(parts)], deadline)
             nxt = LevelCounts()
             for c in merged:
                 nxt.add(c)
@@ -268,10 +274,12 @@ def solve(kernel: Kernel, *, name: str = "", values: bool = True, run: Executor 
             _values(kernel, store, run, parts, sizes, sol, starts, say, first_moves, deadline)
         sol.complete = sol.counted
     except TimeUp:
-        sol.stopped = f"the time limit of {max_seconds:g} s" + (" (every level counted; values not finished)" if sol.counted else "")
+        sol.stopped = (f"the time limit of {max_seconds:g} s"
+                       + (" (every level counted; values not finished)" if sol.counted else ""))
     except WorkerLost:
-        sol.stopped = ("a worker process that died at level " + str(len(sol.levels) - 1) + " (killed by the system, most "
-                       "often for lack of memory: more --partitions make each task smaller)")
+        sol.stopped = ("a worker process that died at level " + str(len(sol.levels) - 1)
+                       + " (killed by the system, most "
+                       "often for lack of memory: more --partitions or --segment-rows make each task smaller)")
     finally:
         sol.seconds = time.perf_counter() - t0
         if own:
@@ -285,7 +293,8 @@ def _write_start(kernel: Kernel, store: Store, parts: int, rows: np.ndarray) -> 
     dest = exact.partition_of(rows, kernel.table_width, parts)
     sizes = []
     for p in range(parts):
-        distinct, _, hashes = exact.distinct(rows[dest == p])
+        mine = rows[dest == p]
+        distinct, _, hashes = exact.distinct(mine, exact.row_keys(mine, kernel.table_width))
         store.save(0, f"p{p}.rows", distinct)
         store.save(0, f"p{p}.hash", hashes)
         sizes.append(len(distinct))
