@@ -78,7 +78,7 @@ class Appender:
             self.dtype, self.rest = array.dtype, array.shape[1:]
         elif array.dtype != self.dtype or array.shape[1:] != self.rest:
             raise ValueError(f"{self.path}: pieces of different types")
-        self.f.write(np.ascontiguousarray(array).tobytes())
+        np.ascontiguousarray(array).tofile(self.f)
         self.rows += len(array)
 
     def close(self, empty: np.ndarray) -> None:
@@ -105,7 +105,7 @@ class Filler:
 
     def put(self, start: int, array: np.ndarray) -> None:
         self.f.seek(HEADER + start * self.per_row)
-        self.f.write(np.ascontiguousarray(array, dtype=self.dtype).tobytes())
+        np.ascontiguousarray(array, dtype=self.dtype).tofile(self.f)
 
     def close(self) -> None:
         self.f.close()
