@@ -34,10 +34,12 @@ table state plus what chance still needs to remember.
 
 Store layout, per level ``L{a}``: ``p{p}.rows`` (distinct rows, sorted by hash),
 ``p{p}.hash``; with values also ``p{p}.edges`` (parent, action, p_num, p_den, destination
-partition, place in the bucket; in expansion order), ``p{p}.actions``, ``p{p}.terminal`` / ``p{p}.losers``,
+partition, place in the bucket; in expansion order), ``p{p}.actions``, ``p{p}.terminal`` / ``p{p}.losers{s}``,
 ``c{src}-{d}.child`` (each bucket's rows as indices into partition d of the next level), ``n.*`` and
 ``e.all`` (the whole level's nodes and edges, gathered once for the
-value tasks), ``optimal`` and ``random{chunk}`` (values of the whole level, partitions in order).
+value tasks), ``optimal{s}`` and ``random{s}-{chunk}`` (values of the whole level, partitions in order).
+``{s}`` numbers the *scorings*: kernels that play the same game and differ only in who loses
+at an end (``play_key``), solved over one state graph.
 """
 
 from __future__ import annotations
@@ -252,14 +254,16 @@ def _distinct_tables(kernel: Kernel, store: "Store", level: int, name: str, segm
 
 
 def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int, keep_edges: bool,
-                segment: int | None = None) -> LevelCounts:
+                segment: int | None = None, scorings: tuple[Kernel, ...] | None = None) -> LevelCounts:
     """Expand one partition of a level; write each distinct child to the bucket of its partition.
 
     Also records the partition's terminal states and, for values, the edges (parent, action,
     chance weight, and the child as a destination partition and a place in its bucket) and
     each node's number of actions.  Checks that every child lies one level further.  With a
     ``segment`` (rows), parents are read and children flushed to the buckets (as runs) so
-    that the task holds about that many rows at once (:mod:`.exact_runs`)."""
+    that the task holds about that many rows at once (:mod:`.exact_runs`).  The losers at
+    the ends are written for each of ``scorings`` (default: the kernel alone)."""
+    scorings = scorings or (kernel,)
     source = store.path(level, f"p{part}.rows")
     n = runs_mod.read_header(source)[1][0]
     counts = LevelCounts()
@@ -267,8 +271,8 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
     children_out = _Spill(store, level + 1, f"b{part}-", parts, kernel.table_width)
     passes_out = _Spill(store, level + 1, f"q{part}-", parts, kernel.table_width)
     tables_out = _Spill(store, level, f"t{part}", 1, kernel.table_width)
-    out = {name: runs_mod.Appender(store.path(level, f"p{part}.{name}"))
-           for name in ("edges", "actions", "terminal", "losers")} if keep_edges else {}
+    names = ["edges", "actions", "terminal"] + [f"losers{i}" for i in range(len(scorings))]
+    out = {name: runs_mod.Appender(store.path(level, f"p{part}.{name}")) for name in names} if keep_edges else {}
     held: list[tuple] = []
     held_rows = 0
     chunk = CHUNK if segment is None else max(1, min(CHUNK, segment // 64))
@@ -305,7 +309,8 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
         if keep_edges:
             out["actions"].add(ex.actions.astype(np.int64))
             out["terminal"].add((terminal + lo).astype(np.int64))
-            out["losers"].add(kernel.outcome(rows[terminal]).losers.astype(np.uint8))
+            for i, scoring in enumerate(scorings):
+                out[f"losers{i}"].add(scoring.outcome(rows[terminal]).losers.astype(np.uint8))
         if len(ex.children):
             if np.any(kernel.level(ex.children) != level + 1):
                 raise ProgressMeasureBroken(f"level {level}: a child is not at level {level + 1}")
@@ -327,9 +332,9 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
     counts.terminal_states, counts.terminal_up_to_colours_and_kinds = _distinct_tables(
         kernel, store, level, f"t{part}0", segment)
     empty = {"edges": np.zeros((0, 6), dtype=np.int64), "actions": np.zeros(0, dtype=np.int64),
-             "terminal": np.zeros(0, dtype=np.int64), "losers": np.zeros((0, kernel.players), dtype=np.uint8)}
+             "terminal": np.zeros(0, dtype=np.int64)}
     for name, appender in out.items():
-        appender.close(empty[name])
+        appender.close(empty.get(name, np.zeros((0, kernel.players), dtype=np.uint8)))
     return counts
 
 
@@ -401,18 +406,20 @@ def primes_below(limit: int, count: int) -> list[int]:
 
 
 def level_task(kernel: Kernel, store: Store, level: int, parts: int, sizes: list[int],
-               next_sizes: list[int] | None) -> None:
+               next_sizes: list[int] | None, scorings: int = 1) -> None:
     """Gather a whole level for the value tasks, once: its nodes (who moves, history weight,
     actions, terminals and their losers) and its edges in (parent, action) order with
     global parent and child indices (partitions in order)."""
-    rows, actions, term, losers = [], [], [], []
+    rows, actions, term = [], [], []
+    losers: list[list[np.ndarray]] = [[] for _ in range(scorings)]
     offset = 0
     for p in range(parts):
         r = store.load(level, f"p{p}.rows")
         rows.append(r)
         actions.append(store.load(level, f"p{p}.actions"))
         term.append(store.load(level, f"p{p}.terminal") + offset)
-        losers.append(store.load(level, f"p{p}.losers"))
+        for i in range(scorings):
+            losers[i].append(store.load(level, f"p{p}.losers{i}"))
         offset += len(r)
     rows_all = np.concatenate(rows)
     actions_all = np.concatenate(actions)
@@ -420,7 +427,8 @@ def level_task(kernel: Kernel, store: Store, level: int, parts: int, sizes: list
     store.save(level, "n.mover", rows_all[:, 0].astype(np.int64))
     store.save(level, "n.actions", actions_all)
     store.save(level, "n.term", np.concatenate(term).astype(np.int64))
-    store.save(level, "n.losers", np.concatenate(losers))
+    for i in range(scorings):
+        store.save(level, f"n.losers{i}", np.concatenate(losers[i]))
     if next_sizes is None:
         store.save(level, "e.all", np.zeros((0, 5), dtype=np.int32))
         return
@@ -439,32 +447,36 @@ def level_task(kernel: Kernel, store: Store, level: int, parts: int, sizes: list
     store.save(level, "e.all", np.concatenate(out))
 
 
-def optimal_task(kernel: Kernel, store: Store, level: int, last: bool) -> None:
-    """Optimal-play values of a whole level from the next level's (``optimal``)."""
+def optimal_task(kernel: Kernel, store: Store, level: int, last: bool, scoring: int = 0) -> None:
+    """Optimal-play values of a whole level from the next level's (``optimal{scoring}``)."""
     e = store.load(level, "e.all")
-    child_vals = store.load(level + 1, "optimal") if not last else np.zeros((0, 2 * kernel.players + 1), dtype=np.int64)
+    child_vals = (store.load(level + 1, f"optimal{scoring}") if not last
+                  else np.zeros((0, 2 * kernel.players + 1), dtype=np.int64))
     weight = store.load(level, "n.weight")
     out = loops.optimal_values(len(weight), kernel.players, weight, store.load(level, "n.mover"),
-                               store.load(level, "n.term"), store.load(level, "n.losers"),
+                               store.load(level, "n.term"), store.load(level, f"n.losers{scoring}"),
                                e[:, 0], e[:, 1], e[:, 4], child_vals)
-    store.save(level, "optimal", out)
+    store.save(level, f"optimal{scoring}", out)
 
 
-def random_task(kernel: Kernel, store: Store, level: int, last: bool, chunk: int, primes: list[int]) -> None:
-    """Uniform-random-play values of a whole level modulo some primes (``random{chunk}``)."""
+def random_task(kernel: Kernel, store: Store, level: int, last: bool, chunk: int, primes: list[int],
+                scoring: int = 0) -> None:
+    """Uniform-random-play values of a whole level modulo some primes (``random{scoring}-{chunk}``)."""
     e = store.load(level, "e.all")
     n_nodes = len(store.load(level, "n.mover"))
     V = 2 * kernel.players + 1
-    child_vals = store.load(level + 1, f"random{chunk}") if not last else np.zeros((0, V, len(primes)), dtype=np.uint32)
+    child_vals = (store.load(level + 1, f"random{scoring}-{chunk}") if not last
+                  else np.zeros((0, V, len(primes)), dtype=np.uint32))
     denom = e[:, 3]
     values = np.unique(denom)
     inverses = np.zeros((len(primes), int(values.max()) + 1 if len(values) else 1), dtype=np.int64)
     for j, p in enumerate(primes):
         for x in values:
             inverses[j, x] = pow(int(x), -1, p)
-    out = loops.random_values(n_nodes, kernel.players, store.load(level, "n.term"), store.load(level, "n.losers"),
+    out = loops.random_values(n_nodes, kernel.players, store.load(level, "n.term"),
+                              store.load(level, f"n.losers{scoring}"),
                               e[:, 0], e[:, 2], denom, e[:, 4], child_vals, np.array(primes, dtype=np.int64), inverses)
-    store.save(level, f"random{chunk}", out)
+    store.save(level, f"random{scoring}-{chunk}", out)
 
 
 # --------------------------------------------------------------------------- rebuilding exact fractions
@@ -552,12 +564,14 @@ def locate(store: Store, kernel: Kernel, level: int, parts: int, sizes: list[int
 
 
 def values_at(store: Store, kernel: Kernel, level: int, parts: int, sizes: list[int], row: np.ndarray,
-              prime_chunks: list[list[int]], denominator: int) -> tuple[list[Fraction], list[Fraction]]:
+              prime_chunks: list[list[int]], denominator: int,
+              scoring: int = 0) -> tuple[list[Fraction], list[Fraction]]:
     """(optimal, random) values of one canonical row of a level, as exact fractions."""
     idx = locate(store, kernel, level, parts, sizes, row)
     w = int(kernel.history_weight(row[None, :])[0])
-    opt = store.load(level, "optimal")[idx]
-    residues = np.concatenate([store.load(level, f"random{c}")[idx] for c in range(len(prime_chunks))], axis=1)
+    opt = store.load(level, f"optimal{scoring}")[idx]
+    residues = np.concatenate([store.load(level, f"random{scoring}-{c}")[idx] for c in range(len(prime_chunks))],
+                              axis=1)
     primes = [p for chunk in prime_chunks for p in chunk]
     optimal = [Fraction(int(x), w) for x in opt]
     random = [crt_fraction([int(r) for r in residues[v]], primes, denominator) for v in range(len(opt))]

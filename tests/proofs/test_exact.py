@@ -412,3 +412,27 @@ def test_a_longest_game_is_found_again_and_replays_on_the_model():
     for step in steps:  # every step is a real, legal move of the model
         state = RULES.apply(state, RULES.parse_move(step.move, setup))
     assert state == end
+
+
+def test_alternatives_that_only_score_the_ends_otherwise_share_one_state_graph():
+    """dishes-count, tie-for-most and clean-at-end change only who loses at an end: solved
+    over the default's state graph (counted once) they give every figure they give alone;
+    alternatives that change play are not shared, and solving them together is refused."""
+    from tablerules.proofs import exact_impact
+    from tablerules.proofs.exact_run import play_key, solve_together
+
+    labels = {"default", "dishes-count=stacks", "tie-for-most=no-loser", "clean-at-end=dishes",
+              "stuck-player=game-ends"}
+    said: list[str] = []
+    apart = exact_impact.solve_alternatives("dishes", 2, Tiles(2, 4), labels=labels, share=False)
+    together = exact_impact.solve_alternatives("dishes", 2, Tiles(2, 4), labels=labels, progress=said.append)
+    assert [{k: v for k, v in r.items() if k != "seconds"} for r in apart["alternatives"]] == \
+        [{k: v for k, v in r.items() if k != "seconds"} for r in together["alternatives"]]
+    shared = "solving default, dishes-count=stacks, tie-for-most=no-loser, clean-at-end=dishes over one state graph"
+    assert shared in said
+    assert "solving stuck-player=game-ends" in said
+    default = registry.kernel("dishes", RULES.setup(2, Options(), Tiles(2, 4)))
+    stuck = registry.kernel("dishes", RULES.setup(2, Options(stuck_player="game-ends"), Tiles(2, 4)))
+    assert play_key(default) != play_key(stuck)
+    with pytest.raises(ValueError, match="play the same game"):
+        solve_together([default, stuck])

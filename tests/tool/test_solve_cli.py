@@ -139,6 +139,7 @@ def test_first_player_advantage_is_not_claimed_when_chance_picks_the_first_playe
     assert docs["random"]["optimal_play"]["first_player_advantage"] is None
 
 
+@pytest.mark.slow
 def test_segment_rows_change_no_figure_and_a_bad_size_is_one_line():
     """--segment-rows bounds what a counting task holds; the JSON document is the same but for
     the clock and the memory."""
