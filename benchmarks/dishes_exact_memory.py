@@ -5,11 +5,12 @@ Usage: python benchmarks/dishes_exact_memory.py [--deck box] [--players 2] [--se
 
 Counts (or, with ``--values``, solves) one Dishes configuration (default rulings, every
 deal; with ``--max-states``, the levels up to that state budget) twice: first with each task
-holding a whole partition, then with segments of ``ROWS`` engine states.  Each run gets a fresh pool of two worker processes, so a worker's
-peak resident memory (kB, the kernel's VmHWM / ru_maxrss) is that run's own.  Printed per
-run: wall-clock seconds, the largest batch of rows one task held (engine states), the
-largest worker's peak resident memory (MB) and the main process's (MB), and the ratios of
-the segmented run to the whole-partition run.  Both runs must give the same figures.
+holding a whole partition, then with segments of ``ROWS`` engine states. Each run gets a
+fresh pool of two worker processes, so a worker's peak resident memory (kB, the kernel's
+VmHWM / ru_maxrss) is that run's own. Printed per run: wall-clock seconds, the largest batch
+of rows one task held (engine states), the largest worker's peak resident memory (MB) and
+the main process's (MB), and the ratios of the segmented run to the whole-partition run.
+Both runs must give the same figures.
 """
 
 from __future__ import annotations
