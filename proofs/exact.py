@@ -155,13 +155,13 @@ TABLE_BITS = np.uint64(0xFFFFFFFF00000000)
 
 
 def row_keys(rows: np.ndarray, table_width: int) -> np.ndarray:
-    """Each row's 64-bit key: the top half of its table part's hash, then the top half of its
-    whole row's hash.  Rows are stored sorted by key; every copy of a table state has keys in
+    """Each row's 64-bit key: the top half of its table part's hash, then the bottom half of its
+    whole row's hash (all of one hash when the row is all table).  Rows are stored sorted by key; every copy of a table state has keys in
     one bin of :mod:`.exact_runs`, so tables can be counted range by range."""
     words = words_of(rows)
     table = loops.hash_words(words, table_width // 8)
     whole = loops.hash_words(words, words.shape[1])
-    return (table & TABLE_BITS) | (whole >> np.uint64(32))
+    return (table & TABLE_BITS) | (whole & ~TABLE_BITS)
 
 
 def distinct(rows: np.ndarray, hashes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
