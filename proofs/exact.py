@@ -156,8 +156,9 @@ TABLE_BITS = np.uint64(0xFFFFFFFF00000000)
 
 def row_keys(rows: np.ndarray, table_width: int) -> np.ndarray:
     """Each row's 64-bit key: the top half of its table part's hash, then the bottom half of its
-    whole row's hash (all of one hash when the row is all table).  Rows are stored sorted by key; every copy of a table state has keys in
-    one bin of :mod:`.exact_runs`, so tables can be counted range by range."""
+    whole row's hash (all of one hash when the row is all table).  Rows are stored sorted by
+    key; every copy of a table state has keys in one bin of
+    :mod:`tablerules.proofs.exact_runs`, so tables can be counted range by range."""
     words = words_of(rows)
     table = loops.hash_words(words, table_width // 8)
     whole = loops.hash_words(words, words.shape[1])
@@ -261,8 +262,8 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
     chance weight, and the child as a destination partition and a place in its bucket) and
     each node's number of actions.  Checks that every child lies one level further.  With a
     ``segment`` (rows), parents are read and children flushed to the buckets (as runs) so
-    that the task holds about that many rows at once (:mod:`.exact_runs`).  The losers at
-    the ends are written for each of ``scorings`` (default: the kernel alone)."""
+    that the task holds about that many rows at once (:mod:`tablerules.proofs.exact_runs`).
+    The losers at the ends are written for each of ``scorings`` (default: the kernel alone)."""
     scorings = scorings or (kernel,)
     source = store.path(level, f"p{part}.rows")
     n = runs_mod.read_header(source)[1][0]
@@ -344,7 +345,8 @@ def merge_task(kernel: Kernel, store: Store, level: int, part: int, parts: int, 
 
     The distinct rows are written sorted by key (so a row is found again by binary search);
     for values, each bucket's rows are written as indices into them.  With a ``segment``
-    (rows), the buckets' runs are merged one key range at a time (:mod:`.exact_runs`)."""
+    (rows), the buckets' runs are merged one key range at a time
+    (:mod:`tablerules.proofs.exact_runs`)."""
     folder = store.folder(level)
     child_runs = [(src, name) for src in range(parts) for name in runs_mod.run_names(folder, f"b{src}-{part}")]
     pass_runs = [name for src in range(parts) for name in runs_mod.run_names(folder, f"q{src}-{part}")]
