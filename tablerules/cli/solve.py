@@ -39,6 +39,10 @@ Time, measured on this project's 2-core machine (docs/exact.rst): the boxed two-
 --deal of it 22.7 s; --every-alternative with --max-states 50000000 --partitions 16 (the
 command that writes spec/solved/dishes-2p-box.json) about 70 minutes; the first run on a
 machine also compiles the engine's loops (15 to 20 s).
+
+Memory: without --segment-rows a counting task holds a whole partition and its children;
+with it, at most ROWS rows at once (the boxed game counted: 183 MB per worker process with
+--segment-rows 200000, 1,124 MB without; docs/exact.rst sizes a cluster run from it).
 """
 
 UNITS = ("a table state is whose turn it is plus, for every place, empty / clean / a dirty pile given by its top "
