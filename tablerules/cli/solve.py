@@ -37,8 +37,10 @@ progress and memory; not table states): see docs/exact.rst.
 Time, measured on this project's 2-core machine (docs/exact.rst): the boxed two-player game
 192 s (108 s counting forward, 84 s of values; 1.7 GB peak in the main process); one fixed
 --deal of it 22.7 s; --every-alternative with --max-states 50000000 --partitions 16 (the
-command that writes spec/solved/dishes-2p-box.json) about 70 minutes; the first run on a
-machine also compiles the engine's loops (15 to 20 s).
+command that writes spec/solved/dishes-2p-box.json) about 70 minutes before the alternatives
+that only score the ends otherwise shared the default's state graph (those four: 796 s alone,
+352 s shared, side by side; docs/exact.rst); the first run on a machine also compiles the
+engine's loops (15 to 20 s).
 
 Memory: without --segment-rows a counting task holds a whole partition and its children;
 with it, at most ROWS rows at once (the boxed game counted: 183 MB per worker process with
