@@ -217,9 +217,8 @@ class _Spill:
         self.filled = np.zeros(parts, dtype=np.int64)
         self.runs = 0
 
-    def flush(self, rows: np.ndarray, dest_of: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Write ``rows`` (any order, repeats allowed); per row (destination, place in bucket)
-        and the number of distinct rows written."""
+    def flush(self, rows: np.ndarray, dest_of: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Write ``rows`` (any order, repeats allowed); per row (destination, place in bucket)."""
         keys = row_keys(rows, self.table_width)
         firsts, inverse = loops.dedupe(words_of(rows), keys)
         unique, unique_keys = rows[firsts], keys[firsts]
@@ -237,7 +236,7 @@ class _Spill:
             np.save(self.folder / f"{name}.rows.npy", unique[pick], allow_pickle=False)
             np.save(self.folder / f"{name}.hash.npy", unique_keys[pick], allow_pickle=False)
         self.runs += 1
-        return dest[inverse], place[inverse], np.asarray(len(unique))
+        return dest[inverse], place[inverse]
 
 
 def _distinct_tables(kernel: Kernel, store: "Store", level: int, name: str, segment: int | None) -> tuple[int, int]:
@@ -283,7 +282,7 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
         if not held:
             return
         children = np.concatenate([g[0] for g in held])
-        dest, place, _ = children_out.flush(children)
+        dest, place = children_out.flush(children)
         if keep_edges:
             cols = [np.concatenate([g[i] for g in held]) for i in range(1, 5)]
             out["edges"].add(np.stack(cols + [dest, place], axis=1).astype(np.int64))
