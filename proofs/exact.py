@@ -34,9 +34,12 @@ table state plus what chance still needs to remember.
 
 Store layout, per level ``L{a}``: ``p{p}.rows`` (distinct rows, sorted by hash),
 ``p{p}.hash``; with values also ``p{p}.edges`` (parent, action, p_num, p_den, destination
-partition, place in the bucket; in expansion order), ``p{p}.actions``, ``p{p}.terminal`` / ``p{p}.losers``,
-``c{src}-{d}.child`` (each bucket's rows as indices into partition d of the next level), ``n.*`` and ``e.all`` (the whole level's nodes and edges, gathered once for the
-value tasks), ``optimal`` and ``random{chunk}`` (values of the whole level, partitions in order).
+partition, place in the bucket; in expansion order), ``p{p}.actions``, ``p{p}.terminal`` / ``p{p}.losers{s}``,
+``c{src}-{d}.child`` (each bucket's rows as indices into partition d of the next level), ``n.*`` and
+``e.all`` (the whole level's nodes and edges, gathered once for the
+value tasks), ``optimal{s}`` and ``random{s}-{chunk}`` (values of the whole level, partitions in order).
+``{s}`` numbers the *scorings*: kernels that play the same game and differ only in who loses
+at an end (``play_key``), solved over one state graph.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ import numpy as np
 from tablerules.model.compact import Kernel
 
 from . import exact_loops as loops
+from . import exact_runs as runs_mod
 
 # --------------------------------------------------------------------------- the store
 
@@ -65,10 +69,13 @@ class Store:
         self.root = Path(tempfile.mkdtemp(prefix="tablerules-exact-")) if root is None else Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
 
-    def path(self, level: int, name: str) -> Path:
+    def folder(self, level: int) -> Path:
         d = self.root / f"L{level}"
         d.mkdir(exist_ok=True)
-        return d / f"{name}.npy"
+        return d
+
+    def path(self, level: int, name: str) -> Path:
+        return self.folder(level) / f"{name}.npy"
 
     def save(self, level: int, name: str, array: np.ndarray) -> None:
         np.save(self.path(level, name), array, allow_pickle=False)
@@ -111,6 +118,8 @@ class LevelCounts:
     """Children generated from this level before merging (the work done)."""
     weight_lcm: int = 1
     """Least common multiple of (actions x chance denominator) over this level's branches."""
+    held_rows: int = 0
+    """The most rows one task of this level held at once (its largest batch; see exact_runs)."""
     violations: dict[str, int] = field(default_factory=dict)
     """Invariant name -> how many engine states of this level break it."""
     example: dict[str, bytes] = field(default_factory=dict)
@@ -121,6 +130,7 @@ class LevelCounts:
                   "terminal_up_to_colours_and_kinds", "children"):
             setattr(self, f, getattr(self, f) + getattr(other, f))
         self.weight_lcm = math.lcm(self.weight_lcm, other.weight_lcm)
+        self.held_rows = max(self.held_rows, other.held_rows)
         for name, count in other.violations.items():
             self.violations[name] = self.violations.get(name, 0) + count
             self.example.setdefault(name, other.example[name])
@@ -129,7 +139,7 @@ class LevelCounts:
 # --------------------------------------------------------------------------- tasks (run anywhere)
 
 CHUNK = 50_000
-"""Parents expanded at once (bounds the memory of one task)."""
+"""Parents expanded at once (bounds the memory of one task unless a segment bounds it tighter)."""
 
 
 def words_of(rows: np.ndarray) -> np.ndarray:
@@ -139,6 +149,20 @@ def words_of(rows: np.ndarray) -> np.ndarray:
 
 def partition_of(rows: np.ndarray, table_width: int, parts: int) -> np.ndarray:
     return (loops.hash_words(words_of(rows), table_width // 8) % np.uint64(parts)).astype(np.int64)
+
+
+TABLE_BITS = np.uint64(0xFFFFFFFF00000000)
+
+
+def row_keys(rows: np.ndarray, table_width: int) -> np.ndarray:
+    """Each row's 64-bit key: the top half of its table part's hash, then the bottom half of its
+    whole row's hash (all of one hash when the row is all table).  Rows are stored sorted by
+    key; every copy of a table state has keys in one bin of
+    :mod:`tablerules.proofs.exact_runs`, so tables can be counted range by range."""
+    words = words_of(rows)
+    table = loops.hash_words(words, table_width // 8)
+    whole = loops.hash_words(words, words.shape[1])
+    return (table & TABLE_BITS) | (whole & ~TABLE_BITS)
 
 
 def distinct(rows: np.ndarray, hashes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -161,10 +185,8 @@ def table_counts(kernel: Kernel, rows: np.ndarray) -> tuple[int, int, int]:
     """(unreduced, up to colours, up to colours and kinds) for the distinct table parts of ``rows``."""
     if not len(rows):
         return 0, 0, 0
-    tables = rows
+    tables = table_parts(kernel, rows)
     if kernel.table_width < kernel.width:
-        tables = np.zeros_like(rows)
-        tables[:, :kernel.table_width] = rows[:, :kernel.table_width]
         tables = distinct(tables)[0]
     stab, colour_stab = kernel.table_stabilisers(tables)
     orbit = kernel.group_order // stab
@@ -172,95 +194,199 @@ def table_counts(kernel: Kernel, rows: np.ndarray) -> tuple[int, int, int]:
     return int(orbit.sum()), int((orbit // colour_orbit).sum()), len(tables)
 
 
+def table_parts(kernel: Kernel, rows: np.ndarray) -> np.ndarray:
+    """The rows with everything past the table part set to zero."""
+    if kernel.table_width == kernel.width:
+        return rows
+    tables = np.zeros_like(rows)
+    tables[:, :kernel.table_width] = rows[:, :kernel.table_width]
+    return tables
+
+
 class ProgressMeasureBroken(RuntimeError):
     """A child is not one level below its parent: the kernel's progress measure is wrong."""
 
 
-def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int, keep_edges: bool) -> LevelCounts:
+class _Spill:
+    """Rows flushed to the store as runs (distinct, sorted by key), ``<prefix><d>.s<k>``
+    per destination partition ``d``; each row's place in its destination's bucket (the
+    runs of one destination one after another)."""
+
+    def __init__(self, store: "Store", level: int, prefix: str, parts: int, table_width: int) -> None:
+        self.folder, self.prefix, self.parts, self.table_width = store.folder(level), prefix, parts, table_width
+        self.filled = np.zeros(parts, dtype=np.int64)
+        self.runs = 0
+
+    def flush(self, rows: np.ndarray, dest_of: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Write ``rows`` (any order, repeats allowed); per row (destination, place in bucket)."""
+        keys = row_keys(rows, self.table_width)
+        firsts, inverse = loops.dedupe(words_of(rows), keys)
+        unique, unique_keys = rows[firsts], keys[firsts]
+        dest = partition_of(unique, self.table_width, self.parts) if dest_of else np.zeros(len(unique), dtype=np.int64)
+        order = np.lexsort((unique_keys, dest))
+        bounds = np.searchsorted(dest[order], np.arange(self.parts + 1))
+        place = np.empty(len(order), dtype=np.int64)
+        for d in range(self.parts):
+            pick = order[bounds[d]:bounds[d + 1]]
+            if not len(pick):
+                continue
+            place[pick] = self.filled[d] + np.arange(len(pick))
+            self.filled[d] += len(pick)
+            name = f"{self.prefix}{d}.s{self.runs}"
+            np.save(self.folder / f"{name}.rows.npy", unique[pick], allow_pickle=False)
+            np.save(self.folder / f"{name}.hash.npy", unique_keys[pick], allow_pickle=False)
+        self.runs += 1
+        return dest[inverse], place[inverse]
+
+
+def _distinct_tables(kernel: Kernel, store: "Store", level: int, name: str, segment: int | None) -> tuple[int, int]:
+    """(table states, up to colours and kinds) of the table rows in the runs ``<name>.s*``,
+    counted key range by key range; the runs are deleted."""
+    folder = store.folder(level)
+    runs = runs_mod.run_names(folder, name)
+    t_all = t_reduced = 0
+    for pieces in runs_mod.ranges(folder, runs, segment):
+        rows = np.concatenate([r for _, r, _ in pieces]) if pieces else np.zeros((0, kernel.width), dtype=np.uint8)
+        a, _, c = table_counts(kernel, rows)
+        t_all, t_reduced = t_all + a, t_reduced + c
+    store.drop(level, f"{name}.s*")
+    return t_all, t_reduced
+
+
+def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int, keep_edges: bool,
+                segment: int | None = None, scorings: tuple[Kernel, ...] | None = None) -> LevelCounts:
     """Expand one partition of a level; write each distinct child to the bucket of its partition.
 
     Also records the partition's terminal states and, for values, the edges (parent, action,
     chance weight, and the child as a destination partition and a place in its bucket) and
-    each node's number of actions.  Checks that every child lies one level further."""
-    rows = store.load(level, f"p{part}.rows")
+    each node's number of actions.  Checks that every child lies one level further.  With a
+    ``segment`` (rows), parents are read and children flushed to the buckets (as runs) so
+    that the task holds about that many rows at once (:mod:`tablerules.proofs.exact_runs`).
+    The losers at the ends are written for each of ``scorings`` (default: the kernel alone)."""
+    scorings = scorings or (kernel,)
+    source = store.path(level, f"p{part}.rows")
+    n = runs_mod.read_header(source)[1][0]
     counts = LevelCounts()
     width = kernel.width
-    got: list[tuple] = []
-    pass_parts: list[np.ndarray] = []
-    actions_all = np.zeros(len(rows), dtype=np.int64)
-    for lo in range(0, len(rows), CHUNK):
-        for name, clause, bad in kernel.invariants(rows[lo:lo + CHUNK]):
+    children_out = _Spill(store, level + 1, f"b{part}-", parts, kernel.table_width)
+    passes_out = _Spill(store, level + 1, f"q{part}-", parts, kernel.table_width)
+    tables_out = _Spill(store, level, f"t{part}", 1, kernel.table_width)
+    names = ["edges", "actions", "terminal"] + [f"losers{i}" for i in range(len(scorings))]
+    out = {name: runs_mod.Appender(store.path(level, f"p{part}.{name}")) for name in names} if keep_edges else {}
+    held: list[tuple] = []
+    held_rows = 0
+    chunk = CHUNK if segment is None else max(1, min(CHUNK, segment // 64))
+
+    def flush() -> None:
+        nonlocal held, held_rows
+        if not held:
+            return
+        children = np.concatenate([g[0] for g in held])
+        dest, place = children_out.flush(children)
+        if keep_edges:
+            cols = [np.concatenate([g[i] for g in held]) for i in range(1, 5)]
+            out["edges"].add(np.stack(cols + [dest, place], axis=1).astype(np.int64))
+        held, held_rows = [], 0
+
+    lo = 0
+    while lo < n:
+        rows = runs_mod.read_slice(source, lo, lo + chunk)
+        ex = kernel.expand(rows)
+        if segment is not None and len(ex.children) > segment and len(rows) > 1:
+            chunk = max(1, len(rows) // 2)  # too many children for the segment: again, with fewer parents
+            continue
+        for name, clause, bad in kernel.invariants(rows):
             if bad.any():
                 counts.violations[name] = counts.violations.get(name, 0) + int(bad.sum())
-                counts.example.setdefault(name, rows[lo:lo + CHUNK][bad][0].tobytes())
-        ex = kernel.expand(rows[lo:lo + CHUNK])
-        actions_all[lo:lo + len(ex.actions)] = ex.actions
+                counts.example.setdefault(name, rows[bad][0].tobytes())
         counts.children += len(ex.children)
+        counts.held_rows = max(counts.held_rows, len(rows), len(ex.children))
         if len(ex.passes):
-            pass_parts.append(ex.passes)
-        if not len(ex.children):
-            continue
-        if np.any(kernel.level(ex.children) != level + 1):
-            raise ProgressMeasureBroken(f"level {level}: a child is not at level {level + 1}")
-        denom = ex.actions[ex.parent] * ex.p_den
-        for value in np.unique(denom):
-            counts.weight_lcm = math.lcm(counts.weight_lcm, int(value))
-        got.append((ex.children, ex.parent + lo, ex.action, ex.p_num, ex.p_den))
-    children = np.concatenate([g[0] for g in got]) if got else np.zeros((0, width), dtype=np.uint8)
-    words = words_of(children)
-    hashes = loops.hash_words(words, words.shape[1])
-    firsts, inverse = loops.dedupe(words, hashes)  # children met twice in this partition are sent once
-    unique = children[firsts]
-    unique_hash = hashes[firsts]
-    dest = partition_of(unique, kernel.table_width, parts)
-    order = np.argsort(dest, kind="stable")
-    bounds = np.searchsorted(dest[order], np.arange(parts + 1))
-    place = np.empty(len(order), dtype=np.int64)  # each distinct child's place in its bucket
-    place[order] = np.arange(len(order)) - bounds[dest[order]]
-    passes = distinct(np.concatenate(pass_parts))[0] if pass_parts else np.zeros((0, width), dtype=np.uint8)
-    pass_dest = partition_of(passes, kernel.table_width, parts) if len(passes) else np.zeros(0, dtype=np.int64)
-    for d in range(parts):
-        pick = order[bounds[d]:bounds[d + 1]]
-        store.save(level + 1, f"b{part}-{d}.rows", unique[pick])
-        store.save(level + 1, f"b{part}-{d}.hash", unique_hash[pick])
-        store.save(level + 1, f"b{part}-{d}.passes", passes[pass_dest == d])
-    terminal = np.nonzero(actions_all == 0)[0]
-    if len(terminal):
-        t_all, _, t_reduced = table_counts(kernel, rows[terminal])
-        counts.terminal_states, counts.terminal_up_to_colours_and_kinds = t_all, t_reduced
-    if keep_edges:
-        store.save(level, f"p{part}.terminal", terminal)
-        store.save(level, f"p{part}.losers", kernel.outcome(rows[terminal]).losers.astype(np.uint8))
-        store.save(level, f"p{part}.actions", actions_all)
-        cols = [np.concatenate([g[i] for g in got]) if got else np.zeros(0, dtype=np.int64) for i in range(1, 5)]
-        edges = np.stack(cols + [dest[inverse], place[inverse]], axis=1).astype(np.int64)
-        store.save(level, f"p{part}.edges", edges)
+            passes_out.flush(ex.passes)
+        terminal = np.nonzero(ex.actions == 0)[0]
+        if len(terminal):
+            tables_out.flush(table_parts(kernel, rows[terminal]), dest_of=False)
+        if keep_edges:
+            out["actions"].add(ex.actions.astype(np.int64))
+            out["terminal"].add((terminal + lo).astype(np.int64))
+            for i, scoring in enumerate(scorings):
+                out[f"losers{i}"].add(scoring.outcome(rows[terminal]).losers.astype(np.uint8))
+        if len(ex.children):
+            if np.any(kernel.level(ex.children) != level + 1):
+                raise ProgressMeasureBroken(f"level {level}: a child is not at level {level + 1}")
+            denom = ex.actions[ex.parent] * ex.p_den
+            for value in np.unique(denom):
+                counts.weight_lcm = math.lcm(counts.weight_lcm, int(value))
+            if segment is not None and held_rows and held_rows + len(ex.children) > segment:
+                flush()
+            held.append((ex.children, ex.parent + lo, ex.action, ex.p_num, ex.p_den))
+            held_rows += len(ex.children)
+            counts.held_rows = max(counts.held_rows, held_rows)
+            if segment is not None and held_rows >= segment:
+                flush()
+        lo += len(rows)
+        if segment is not None and len(rows):  # as many parents as keep their children within the segment
+            per_parent = max(1, -(-len(ex.children) // len(rows)))
+            chunk = max(1, min(CHUNK, segment // per_parent))
+    flush()
+    counts.terminal_states, counts.terminal_up_to_colours_and_kinds = _distinct_tables(
+        kernel, store, level, f"t{part}0", segment)
+    empty = {"edges": np.zeros((0, 6), dtype=np.int64), "actions": np.zeros(0, dtype=np.int64),
+             "terminal": np.zeros(0, dtype=np.int64)}
+    for name, appender in out.items():
+        appender.close(empty.get(name, np.zeros((0, kernel.players), dtype=np.uint8)))
     return counts
 
 
-def merge_task(kernel: Kernel, store: Store, level: int, part: int, parts: int, keep_edges: bool) -> LevelCounts:
+def merge_task(kernel: Kernel, store: Store, level: int, part: int, parts: int, keep_edges: bool,
+               segment: int | None = None) -> LevelCounts:
     """Gather the buckets of one partition of the next level; keep each row once.
 
-    The distinct rows are written sorted by hash (so a row is found again by binary search);
-    for values, each bucket's rows are written as indices into them."""
-    rows_in = [store.load(level, f"b{src}-{part}.rows") for src in range(parts)]
-    hashes_in = np.concatenate([store.load(level, f"b{src}-{part}.hash") for src in range(parts)])
-    sizes = [len(r) for r in rows_in]
-    rows, inverse, hashes = distinct(np.concatenate(rows_in), hashes_in)
-    store.save(level, f"p{part}.rows", rows)
-    store.save(level, f"p{part}.hash", hashes)
-    if keep_edges:
+    The distinct rows are written sorted by key (so a row is found again by binary search);
+    for values, each bucket's rows are written as indices into them.  With a ``segment``
+    (rows), the buckets' runs are merged one key range at a time
+    (:mod:`tablerules.proofs.exact_runs`)."""
+    folder = store.folder(level)
+    child_runs = [(src, name) for src in range(parts) for name in runs_mod.run_names(folder, f"b{src}-{part}")]
+    pass_runs = [name for src in range(parts) for name in runs_mod.run_names(folder, f"q{src}-{part}")]
+    bucket_start, filled = [], [0] * parts
+    for src, name in child_runs:
+        bucket_start.append(filled[src])
+        filled[src] += runs_mod.read_header(folder / f"{name}.hash.npy")[1][0]
+    child = {src: runs_mod.Filler(store.path(level - 1, f"c{src}-{part}.child"), np.int64, (filled[src],))
+             for src in range(parts)} if keep_edges else {}
+    rows_out = runs_mod.Appender(store.path(level, f"p{part}.rows"))
+    keys_out = runs_mod.Appender(store.path(level, f"p{part}.hash"))
+    counts = LevelCounts()
+    names = [name for _, name in child_runs] + pass_runs
+    for pieces in runs_mod.ranges(folder, names, segment):
+        got = pieces[:len(child_runs)]
+        empty = np.zeros((0, kernel.width), dtype=np.uint8)
+        rows_in = [r for _, r, _ in got]
+        rows, inverse, keys = distinct(np.concatenate(rows_in) if got else empty,
+                                       np.concatenate([k for _, _, k in got]) if got else np.zeros(0, np.uint64))
+        passes = distinct(np.concatenate([r for _, r, _ in pieces[len(child_runs):]] or [empty]))[0]
+        counts.held_rows = max(counts.held_rows, sum(len(r) for _, r, _ in pieces))
         offset = 0
-        for src in range(parts):
-            store.save(level - 1, f"c{src}-{part}.child", inverse[offset:offset + sizes[src]])
-            offset += sizes[src]
-    passes = distinct(np.concatenate([store.load(level, f"b{src}-{part}.passes") for src in range(parts)]))[0]
+        for (src, _), (start, r, _), base in zip(child_runs, got, bucket_start):
+            if keep_edges and len(r):
+                child[src].put(base + start, inverse[offset:offset + len(r)] + rows_out.rows)
+            offset += len(r)
+        rows_out.add(rows)
+        keys_out.add(keys)
+        counts.nodes += len(rows)
+        t_all, t_colours, t_reduced = table_counts(kernel, np.concatenate([rows, passes]))
+        counts.table_states += t_all
+        counts.up_to_colours += t_colours
+        counts.up_to_colours_and_kinds += t_reduced
+        if len(passes):
+            counts.passes += table_counts(kernel, passes)[0]
+    rows_out.close(np.zeros((0, kernel.width), dtype=np.uint8))
+    keys_out.close(np.zeros(0, dtype=np.uint64))
+    for filler in child.values():
+        filler.close()
     store.drop(level, f"b*-{part}.*")
-    counts = LevelCounts(nodes=len(rows))
-    counts.table_states, counts.up_to_colours, counts.up_to_colours_and_kinds = table_counts(
-        kernel, np.concatenate([rows, passes]))
-    if len(passes):
-        counts.passes = table_counts(kernel, passes)[0]
+    store.drop(level, f"q*-{part}.*")
     return counts
 
 
@@ -280,18 +406,21 @@ def primes_below(limit: int, count: int) -> list[int]:
     return out
 
 
-def level_task(kernel: Kernel, store: Store, level: int, parts: int, sizes: list[int], next_sizes: list[int] | None) -> None:
+def level_task(kernel: Kernel, store: Store, level: int, parts: int, sizes: list[int],
+               next_sizes: list[int] | None, scorings: int = 1) -> None:
     """Gather a whole level for the value tasks, once: its nodes (who moves, history weight,
     actions, terminals and their losers) and its edges in (parent, action) order with
     global parent and child indices (partitions in order)."""
-    rows, actions, term, losers = [], [], [], []
+    rows, actions, term = [], [], []
+    losers: list[list[np.ndarray]] = [[] for _ in range(scorings)]
     offset = 0
     for p in range(parts):
         r = store.load(level, f"p{p}.rows")
         rows.append(r)
         actions.append(store.load(level, f"p{p}.actions"))
         term.append(store.load(level, f"p{p}.terminal") + offset)
-        losers.append(store.load(level, f"p{p}.losers"))
+        for i in range(scorings):
+            losers[i].append(store.load(level, f"p{p}.losers{i}"))
         offset += len(r)
     rows_all = np.concatenate(rows)
     actions_all = np.concatenate(actions)
@@ -299,7 +428,8 @@ def level_task(kernel: Kernel, store: Store, level: int, parts: int, sizes: list
     store.save(level, "n.mover", rows_all[:, 0].astype(np.int64))
     store.save(level, "n.actions", actions_all)
     store.save(level, "n.term", np.concatenate(term).astype(np.int64))
-    store.save(level, "n.losers", np.concatenate(losers))
+    for i in range(scorings):
+        store.save(level, f"n.losers{i}", np.concatenate(losers[i]))
     if next_sizes is None:
         store.save(level, "e.all", np.zeros((0, 5), dtype=np.int32))
         return
@@ -318,32 +448,36 @@ def level_task(kernel: Kernel, store: Store, level: int, parts: int, sizes: list
     store.save(level, "e.all", np.concatenate(out))
 
 
-def optimal_task(kernel: Kernel, store: Store, level: int, last: bool) -> None:
-    """Optimal-play values of a whole level from the next level's (``optimal``)."""
+def optimal_task(kernel: Kernel, store: Store, level: int, last: bool, scoring: int = 0) -> None:
+    """Optimal-play values of a whole level from the next level's (``optimal{scoring}``)."""
     e = store.load(level, "e.all")
-    child_vals = store.load(level + 1, "optimal") if not last else np.zeros((0, 2 * kernel.players + 1), dtype=np.int64)
+    child_vals = (store.load(level + 1, f"optimal{scoring}") if not last
+                  else np.zeros((0, 2 * kernel.players + 1), dtype=np.int64))
     weight = store.load(level, "n.weight")
     out = loops.optimal_values(len(weight), kernel.players, weight, store.load(level, "n.mover"),
-                               store.load(level, "n.term"), store.load(level, "n.losers"),
+                               store.load(level, "n.term"), store.load(level, f"n.losers{scoring}"),
                                e[:, 0], e[:, 1], e[:, 4], child_vals)
-    store.save(level, "optimal", out)
+    store.save(level, f"optimal{scoring}", out)
 
 
-def random_task(kernel: Kernel, store: Store, level: int, last: bool, chunk: int, primes: list[int]) -> None:
-    """Uniform-random-play values of a whole level modulo some primes (``random{chunk}``)."""
+def random_task(kernel: Kernel, store: Store, level: int, last: bool, chunk: int, primes: list[int],
+                scoring: int = 0) -> None:
+    """Uniform-random-play values of a whole level modulo some primes (``random{scoring}-{chunk}``)."""
     e = store.load(level, "e.all")
     n_nodes = len(store.load(level, "n.mover"))
     V = 2 * kernel.players + 1
-    child_vals = store.load(level + 1, f"random{chunk}") if not last else np.zeros((0, V, len(primes)), dtype=np.uint32)
+    child_vals = (store.load(level + 1, f"random{scoring}-{chunk}") if not last
+                  else np.zeros((0, V, len(primes)), dtype=np.uint32))
     denom = e[:, 3]
     values = np.unique(denom)
     inverses = np.zeros((len(primes), int(values.max()) + 1 if len(values) else 1), dtype=np.int64)
     for j, p in enumerate(primes):
         for x in values:
             inverses[j, x] = pow(int(x), -1, p)
-    out = loops.random_values(n_nodes, kernel.players, store.load(level, "n.term"), store.load(level, "n.losers"),
+    out = loops.random_values(n_nodes, kernel.players, store.load(level, "n.term"),
+                              store.load(level, f"n.losers{scoring}"),
                               e[:, 0], e[:, 2], denom, e[:, 4], child_vals, np.array(primes, dtype=np.int64), inverses)
-    store.save(level, f"random{chunk}", out)
+    store.save(level, f"random{scoring}-{chunk}", out)
 
 
 # --------------------------------------------------------------------------- rebuilding exact fractions
@@ -419,7 +553,7 @@ def seat_values(vec: list[Fraction], n: int) -> SeatValues:
 def locate(store: Store, kernel: Kernel, level: int, parts: int, sizes: list[int], row: np.ndarray) -> int:
     """The index in its level (partitions in order) of a canonical row; KeyError if absent."""
     part = int(partition_of(row[None, :], kernel.table_width, parts)[0])
-    h = loops.hash_words(words_of(row[None, :]), len(row) // 8)[0]
+    h = row_keys(row[None, :], kernel.table_width)[0]
     hashes = store.load(level, f"p{part}.hash")
     i = int(np.searchsorted(hashes, h))
     rows = store.load(level, f"p{part}.rows")
@@ -431,12 +565,14 @@ def locate(store: Store, kernel: Kernel, level: int, parts: int, sizes: list[int
 
 
 def values_at(store: Store, kernel: Kernel, level: int, parts: int, sizes: list[int], row: np.ndarray,
-              prime_chunks: list[list[int]], denominator: int) -> tuple[list[Fraction], list[Fraction]]:
+              prime_chunks: list[list[int]], denominator: int,
+              scoring: int = 0) -> tuple[list[Fraction], list[Fraction]]:
     """(optimal, random) values of one canonical row of a level, as exact fractions."""
     idx = locate(store, kernel, level, parts, sizes, row)
     w = int(kernel.history_weight(row[None, :])[0])
-    opt = store.load(level, "optimal")[idx]
-    residues = np.concatenate([store.load(level, f"random{c}")[idx] for c in range(len(prime_chunks))], axis=1)
+    opt = store.load(level, f"optimal{scoring}")[idx]
+    residues = np.concatenate([store.load(level, f"random{scoring}-{c}")[idx] for c in range(len(prime_chunks))],
+                              axis=1)
     primes = [p for chunk in prime_chunks for p in chunk]
     optimal = [Fraction(int(x), w) for x in opt]
     random = [crt_fraction([int(r) for r in residues[v]], primes, denominator) for v in range(len(opt))]

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from tablerules.model import registry
 from tablerules.model.core import STRICT, SetupError, ruling_fields
 
-from .exact_run import Executor, solve
+from .exact_run import Executor, play_key, solve_together
 
 def sources_digest() -> str:
     """The digest a solved document carries as ``sources``: what decides its figures
@@ -60,31 +60,50 @@ def _fraction(f: Fraction) -> str:
 def solve_alternatives(ruleset: str, players: int, components: Any, *, run: Executor | None = None,
                        parts: int | None = None, max_states: int | None = None, max_seconds: float | None = None,
                        progress: Callable[[str], None] | None = None,
-                       labels: set[str] | None = None) -> dict[str, Any]:
+                       labels: set[str] | None = None, segment: int | None = None,
+                       share: bool = True) -> dict[str, Any]:
     """Solve the default and every finite alternative; a JSON-able document of the results.
 
     ``max_states`` and ``max_seconds`` apply to each alternative on its own: an alternative
     whose game is too large for the machine stops at the state budget, deterministically,
-    and its row says so.  ``labels``: only the rows of these labels (``default``,
-    ``stuck-player=game-ends``...)."""
+    and its row says so.  ``segment`` (rows) bounds each counting task (no figure changes).
+    ``labels``: only the rows of these labels (``default``,
+    ``stuck-player=game-ends``...).  With ``share``, alternatives that play the same game and
+    only score its ends otherwise are solved over one state graph (counted once); each row's
+    ``seconds`` then counts the counting for the first of them only."""
     rules = registry.get(ruleset)
     say = progress or (lambda text: None)
 
     def setup_for(options: Any) -> Any:
         return rules.setup(players, options, components)
 
-    rows = []
+    chosen = []
     for rid, alt, options in finite_alternatives(ruleset, setup_for, players):
         label = "default" if rid == "default" else f"{rid.split('.ruling.')[-1]}={alt}"
-        if labels is not None and label not in labels:
-            continue
-        say(f"solving {label}")
+        if labels is None or label in labels:
+            chosen.append((rid, alt, label, options))
+    kernels: dict[str, Any] = {}
+    for rid, alt, label, options in chosen:
         try:
-            setup = setup_for(options)
+            kernels[label] = registry.kernel(ruleset, setup_for(options))
         except SetupError as e:
-            rows.append({"ruling": rid, "alternative": alt, "label": label, "complete": False, "stopped": str(e)})
+            kernels[label] = e
+    keys = {label: play_key(k) if share and not isinstance(k, SetupError) else None for label, k in kernels.items()}
+    solved: dict[str, Any] = {}
+    rows = []
+    for rid, alt, label, options in chosen:
+        kern = kernels[label]
+        if isinstance(kern, SetupError):
+            rows.append({"ruling": rid, "alternative": alt, "label": label, "complete": False, "stopped": str(kern)})
             continue
-        sol = solve(registry.kernel(ruleset, setup), run=run, parts=parts, max_states=max_states, max_seconds=max_seconds)
+        if label not in solved:
+            group = [other for other in kernels if other not in solved
+                     and (other == label or (keys[label] is not None and keys[other] == keys[label]))]
+            say(f"solving {', '.join(group)}" + (" over one state graph" if len(group) > 1 else ""))
+            sols = solve_together([kernels[g] for g in group], run=run, parts=parts, max_states=max_states,
+                                  max_seconds=max_seconds, segment=segment)
+            solved.update(zip(group, sols))
+        sol = solved[label]
         row: dict[str, Any] = {"ruling": rid, "alternative": alt, "label": label, "complete": sol.complete,
                                "stopped": sol.stopped or None, "table_states": sol.total("table_states"),
                                "engine_states": sol.total("nodes"), "longest_game_actions": sol.longest_game_actions,
@@ -96,7 +115,8 @@ def solve_alternatives(ruleset: str, players: int, components: Any, *, run: Exec
                              "expected_actions": _fraction(values.expected_actions)}
         rows.append(row)
     return {"ruleset": ruleset, "players": players, "components": components.name, "sources": sources_digest(),
-            "command": f"tablerules solve {ruleset} --players {players} --deck {deck_argument(components)} --every-alternative "
+            "command": f"tablerules solve {ruleset} --players {players} --deck {deck_argument(components)} "
+                       "--every-alternative "
                        + (f"--max-states {max_states} " if max_states is not None else "")
                        + (f"--partitions {parts} " if parts is not None else "")
                        + f"--out {default_path(ruleset, players, components)}",
@@ -143,6 +163,7 @@ def random_play_on_record(rules: Any, setup: Any) -> tuple[dict[str, list[Fracti
     want = ("default", "") if not changed else changed[0] if len(changed) == 1 else None
     row = next((r for r in doc["alternatives"] if want is not None and (r["ruling"], r["alternative"]) == want), None)
     if row is None or not row.get("random_play"):
-        return None, "none on record for these rulings (spec/solved/ holds the default and one ruling changed at a time)"
+        return None, ("none on record for these rulings (spec/solved/ holds the default and one ruling changed "
+                      "at a time)")
     values = {key: [Fraction(x) for x in row["random_play"][f"seat_{key}"]] for key in ("among_losers", "sole_loser")}
     return values, f"{default_path(rules.id, setup.players, setup.components)}, {row['label']}"

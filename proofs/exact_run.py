@@ -13,6 +13,8 @@ play and one per group of primes for random play).  The tasks are plain function
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import math
 import os
 import resource
@@ -210,14 +212,40 @@ FirstMoves = Callable[[], list[tuple[str, int, list[tuple[np.ndarray, Fraction]]
 
 def solve(kernel: Kernel, *, name: str = "", values: bool = True, run: Executor | None = None, parts: int | None = None,
           store_root: str | None = None, max_states: int | None = None, max_seconds: float | None = None,
-          progress: Progress | None = None, first_moves: FirstMoves | None = None) -> Solution:
+          progress: Progress | None = None, first_moves: FirstMoves | None = None,
+          segment: int | None = None) -> Solution:
     """Count (and, with ``values``, solve) the game of ``kernel`` from its start.
 
     ``max_states`` (engine states) bounds what the run covers: it is checked after each
     level, so the same inputs always cover the same levels.  ``max_seconds`` only stops the
     run, within a level if need be (the level in progress is dropped), and marks it
-    incomplete.  ``first_moves`` gives the first actions at the real start (text, mover,
+    incomplete.  ``segment`` (rows) bounds what one counting task holds at once
+    (:mod:`tablerules.proofs.exact_runs`; None: a whole partition).  ``first_moves`` gives
+    the first actions at the real start (text, mover,
     and each chance outcome as a canonical row of level 1)."""
+    return solve_together([kernel], name=name, values=values, run=run, parts=parts, store_root=store_root,
+                          max_states=max_states, max_seconds=max_seconds, progress=progress, first_moves=first_moves,
+                          segment=segment)[0]
+
+
+def play_key(kernel: Kernel) -> bytes | None:
+    """What decides a kernel's state graph (start, moves, chance, weights, levels), if it says:
+    kernels with equal keys differ at most in who loses at an end."""
+    key = getattr(kernel, "play_key", None)
+    return None if key is None else key()
+
+
+def solve_together(kernels: Sequence[Kernel], *, name: str = "", values: bool = True, run: Executor | None = None,
+                   parts: int | None = None, store_root: str | None = None, max_states: int | None = None,
+                   max_seconds: float | None = None, progress: Progress | None = None,
+                   first_moves: FirstMoves | None = None, segment: int | None = None) -> list[Solution]:
+    """:func:`solve` for kernels that play one game and score its ends each their own way
+    (equal :func:`play_key`): the levels are counted once, over the first kernel, and the
+    values are computed for each.  Each solution's ``seconds``: the first's counts the
+    counting, every one its own values."""
+    kernel = kernels[0]
+    if len(kernels) > 1 and (play_key(kernel) is None or any(play_key(k) != play_key(kernel) for k in kernels)):
+        raise ValueError("kernels solved together must play the same game (equal play keys)")
     t0 = time.perf_counter()
     deadline = None if max_seconds is None else t0 + max_seconds
     own = run is None
@@ -225,8 +253,10 @@ def solve(kernel: Kernel, *, name: str = "", values: bool = True, run: Executor 
     parts = parts or max(1, 2 * run.workers)
     store = Store(store_root)
     sol = Solution(kernel_name=name, players=kernel.players)
+    sols = [sol]
     say = progress or (lambda text: None)
     sizes: list[list[int]] = []
+    scorings = tuple(kernels) if len(kernels) > 1 else None
     try:
         starts = kernel.start()
         sizes.append(_write_start(kernel, store, parts, np.stack([r for r, _ in starts])))
@@ -239,19 +269,22 @@ def solve(kernel: Kernel, *, name: str = "", values: bool = True, run: Executor 
             elapsed = time.perf_counter() - t0
             say(f"level {level}: {sol.levels[level].nodes:,} engine states to expand; {seen:,} distinct engine states "
                 f"so far; {elapsed:.0f} s ({seen / max(elapsed, 1e-9):,.0f} engine states/s)")
-            grown = run.run([("expand", kernel, str(store.root), level, p, parts, values) for p in range(parts)], deadline)
+            grown = run.run([("expand", kernel, str(store.root), level, p, parts, values, segment, scorings)
+                            for p in range(parts)], deadline)
             for c in grown:
                 for f in ("terminal_states", "terminal_up_to_colours_and_kinds", "children"):
                     setattr(sol.levels[level], f, getattr(sol.levels[level], f) + getattr(c, f))
                 sol.levels[level].weight_lcm = math.lcm(sol.levels[level].weight_lcm, c.weight_lcm)
+                sol.levels[level].held_rows = max(sol.levels[level].held_rows, c.held_rows)
                 for name, count in c.violations.items():
                     sol.levels[level].violations[name] = sol.levels[level].violations.get(name, 0) + count
                     sol.levels[level].example.setdefault(name, c.example[name])
             if not sol.levels[level].children:
                 sol.counted = True
-                store.drop(level + 1, "b*")
+                store.drop(level + 1, "[bq]*")
                 break
-            merged = run.run([("merge", kernel, str(store.root), level + 1, p, parts, values) for p in range(parts)], deadline)
+            merged = run.run([("merge", kernel, str(store.root), level + 1, p, parts, values, segment)
+                             for p in range(parts)], deadline)
             nxt = LevelCounts()
             for c in merged:
                 nxt.add(c)
@@ -264,35 +297,47 @@ def solve(kernel: Kernel, *, name: str = "", values: bool = True, run: Executor 
             if max_states is not None and seen > max_states:
                 sol.stopped = f"the state budget of {max_states:,} engine states"
                 break
-        if sol.counted and values:
-            _values(kernel, store, run, parts, sizes, sol, starts, say, first_moves, deadline)
-        sol.complete = sol.counted
-    except TimeUp:
-        sol.stopped = f"the time limit of {max_seconds:g} s" + (" (every level counted; values not finished)" if sol.counted else "")
-    except WorkerLost:
-        sol.stopped = ("a worker process that died at level " + str(len(sol.levels) - 1) + " (killed by the system, most "
-                       "often for lack of memory: more --partitions make each task smaller)")
-    finally:
+        sols += [dataclasses.replace(sol, levels=copy.deepcopy(sol.levels)) for _ in kernels[1:]]
         sol.seconds = time.perf_counter() - t0
+        if sol.counted and values:
+            _values(kernels, store, run, parts, sizes, sols, starts, say, first_moves, deadline)
+        for s in sols:
+            s.complete = s.counted
+    except TimeUp:
+        for s in sols:
+            s.stopped = (f"the time limit of {max_seconds:g} s"
+                         + (" (every level counted; values not finished)" if s.counted else ""))
+    except WorkerLost:
+        for s in sols:
+            s.stopped = ("a worker process that died at level " + str(len(s.levels) - 1)
+                         + " (killed by the system, most "
+                         "often for lack of memory: more --partitions or --segment-rows make each task smaller)")
+    finally:
+        if len(sols) == 1:
+            sol.seconds = time.perf_counter() - t0
         if own:
             run.close()
-        sol.peak_memory_mb = run.peak_memory_mb()
+        for s in sols:
+            s.peak_memory_mb = run.peak_memory_mb()
         store.close()
-    return sol
+    return sols
 
 
 def _write_start(kernel: Kernel, store: Store, parts: int, rows: np.ndarray) -> list[int]:
     dest = exact.partition_of(rows, kernel.table_width, parts)
     sizes = []
     for p in range(parts):
-        distinct, _, hashes = exact.distinct(rows[dest == p])
+        mine = rows[dest == p]
+        distinct, _, hashes = exact.distinct(mine, exact.row_keys(mine, kernel.table_width))
         store.save(0, f"p{p}.rows", distinct)
         store.save(0, f"p{p}.hash", hashes)
         sizes.append(len(distinct))
     return sizes
 
 
-def _values(kernel, store, run, parts, sizes, sol, starts, say, first_moves, deadline):
+def _values(kernels, store, run, parts, sizes, sols, starts, say, first_moves, deadline):
+    """The values of every level, backward, for each scoring; each solution's ``seconds`` gains its own."""
+    kernel, sol = kernels[0], sols[0]
     last = len(sol.levels) - 1
     denominator = math.prod(lv.weight_lcm for lv in sol.levels)
     bound = 2 * (last + 2) * denominator  # values are at most the number of levels
@@ -300,33 +345,40 @@ def _values(kernel, store, run, parts, sizes, sol, starts, say, first_moves, dea
     while math.prod(primes) <= bound:
         primes = exact.primes_below(exact.PRIME_LIMIT, len(primes) + 1)
     chunks = [primes[i:i + exact.PRIMES_PER_TASK] for i in range(0, len(primes), exact.PRIMES_PER_TASK)]
-    sol.primes_used = len(primes)
+    root = str(store.root)
     for level in range(last, -1, -1):
         say(f"values: level {level}, {sol.levels[level].nodes:,} engine states ({len(primes)} primes for random play)")
         nxt = sizes[level + 1] if level < last else None
-        root = str(store.root)
-        run.run([("level", kernel, root, level, parts, sizes[level], nxt)], deadline)
-        calls = [("optimal", kernel, root, level, level == last)]
-        calls += [("random", kernel, root, level, level == last, c, chunk) for c, chunk in enumerate(chunks)]
-        run.run(calls, deadline)
+        t0 = time.perf_counter()
+        run.run([("level", kernel, root, level, parts, sizes[level], nxt, len(kernels))], deadline)
+        shared = (time.perf_counter() - t0) / len(kernels)
+        for i, s in enumerate(sols):
+            t0 = time.perf_counter()
+            calls = [("optimal", kernel, root, level, level == last, i)]
+            calls += [("random", kernel, root, level, level == last, c, chunk, i) for c, chunk in enumerate(chunks)]
+            run.run(calls, deadline)
+            s.seconds += shared + time.perf_counter() - t0
         if level + 1 <= last and level + 1 != 1:  # level 1 stays for the first moves
             store.drop(level + 1, "*")
     n = kernel.players
-    opt_total = [Fraction(0)] * (2 * n + 1)
-    rnd_total = [Fraction(0)] * (2 * n + 1)
-    for row, p in starts:
-        opt, rnd = exact.values_at(store, kernel, 0, parts, sizes[0], row, chunks, denominator)
-        opt_total = [a + p * b for a, b in zip(opt_total, opt)]
-        rnd_total = [a + p * b for a, b in zip(rnd_total, rnd)]
-    sol.optimal_play = seat_values(opt_total, n)
-    sol.random_play = seat_values(rnd_total, n)
-    if first_moves is None or last < 1:
-        return
-    child_denominator = denominator // sol.levels[0].weight_lcm
-    for move, mover, outcomes in first_moves():
-        opt = [Fraction(0)] * (2 * n + 1)
-        for row, q in outcomes:
-            o, _ = exact.values_at(store, kernel, 1, parts, sizes[1], row, chunks, child_denominator)
-            opt = [a + q * b for a, b in zip(opt, o)]
-        opt[2 * n] += 1
-        sol.first_moves.append(FirstMove(move, mover, seat_values(opt, n)))
+    for i, s in enumerate(sols):
+        t0 = time.perf_counter()
+        s.primes_used = len(primes)
+        opt_total = [Fraction(0)] * (2 * n + 1)
+        rnd_total = [Fraction(0)] * (2 * n + 1)
+        for row, p in starts:
+            opt, rnd = exact.values_at(store, kernel, 0, parts, sizes[0], row, chunks, denominator, i)
+            opt_total = [a + p * b for a, b in zip(opt_total, opt)]
+            rnd_total = [a + p * b for a, b in zip(rnd_total, rnd)]
+        s.optimal_play = seat_values(opt_total, n)
+        s.random_play = seat_values(rnd_total, n)
+        if first_moves is not None and last >= 1:
+            child_denominator = denominator // sol.levels[0].weight_lcm
+            for move, mover, outcomes in first_moves():
+                opt = [Fraction(0)] * (2 * n + 1)
+                for row, q in outcomes:
+                    o, _ = exact.values_at(store, kernel, 1, parts, sizes[1], row, chunks, child_denominator, i)
+                    opt = [a + q * b for a, b in zip(opt, o)]
+                opt[2 * n] += 1
+                s.first_moves.append(FirstMove(move, mover, seat_values(opt, n)))
+        s.seconds += time.perf_counter() - t0

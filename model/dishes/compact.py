@@ -123,8 +123,8 @@ class DishesKernel:
         if o.voluntary_pass == "allowed":  # rule: dishes.ruling.voluntary-pass
             raise KernelUnavailable("dishes.ruling.voluntary-pass=allowed has no progress measure: play can go on "
                                     "for ever (proof termination-voluntary-pass); the exact engine needs finite games")
-        # plumbing: the engine needs a complete rule set (strict alternatives raise gaps)
-        strict = [f for f, v in vars_of(o).items() if v == STRICT]
+        strict = [f for f, v in vars_of(o).items()  # plumbing: the engine needs a complete rule set (strict ones gap)
+                  if v == STRICT]
         if strict:  # plumbing: the engine needs a complete rule set (strict alternatives raise gaps)
             raise KernelUnavailable(f"strict rulings ({', '.join(strict)}) stop play at a gap; the exact engine needs "
                                     "a complete rule set")
@@ -138,8 +138,8 @@ class DishesKernel:
         L = g.layouts
         S = L * NT
         self.S = S
-        # plumbing: a fixed deal or every deal
-        self.fixed_deal = None if deal is None else np.array(deal, dtype=np.uint8)
+        self.fixed_deal = (None if deal is None  # plumbing: a fixed deal or every deal
+                           else np.array(deal, dtype=np.uint8))
         """A fixed deal (colour per place): chance has nothing left to choose and no memory is kept."""
         self.symmetric = deal is None
         """Rows are reduced by relabelling kinds and colours (not with a fixed deal, which relabelling changes)."""
@@ -156,10 +156,10 @@ class DishesKernel:
         self.slot_layout = np.arange(S) // NT
         self.slot_kind = np.arange(S) % NT
         self.spare_tiles = sum(g.types for o_ in g.owners if o_ is None)  # rule: dishes.ruling.deal-3-players
-        # rule: dishes.setup.layout
-        self.own_slots = [np.array([s for s in range(S) if self.slot_owner[s] == t and s % NT < g.types]) for t in range(self.players)]
-        # plumbing: a fixed deal or every deal
-        self.group_order = factorial(self.colours) * factorial(g.types) if dealt else 1
+        self.own_slots = [np.array([s for s in range(S)  # rule: dishes.setup.layout
+                                    if self.slot_owner[s] == t and s % NT < g.types]) for t in range(self.players)]
+        self.group_order = (factorial(self.colours) * factorial(g.types)  # plumbing: a fixed deal or every deal
+                            if dealt else 1)
         self.colour_group_order = factorial(self.colours) if dealt else 1  # plumbing: a fixed deal or every deal
         self.weight_scale = self._weight_scale() if dealt else 1  # plumbing: a fixed deal or every deal
         self.clean_counts = o.clean_at_end == "dishes"
@@ -167,8 +167,8 @@ class DishesKernel:
         self.no_loser_on_tie = o.tie_for_most == "no-loser"
         self.stuck_ends = o.stuck_player == "game-ends"
         self.movable = o.movable_stacks
-        # plumbing: a fixed deal or every deal
-        self.fixed = self.fixed_deal if self.fixed_deal is not None else np.zeros(S, dtype=np.uint8)
+        self.fixed = (self.fixed_deal  # plumbing: a fixed deal or every deal
+                      if self.fixed_deal is not None else np.zeros(S, dtype=np.uint8))
         self.prm = self._params()
 
     # ------------------------------------------------------------------ rows <-> model states
@@ -222,7 +222,8 @@ class DishesKernel:
                 continue
             row = self.canonical(self.encode(state)[None, :])[0]
             key = row.tobytes()
-            out[key] = (row, out[key][1] + p) if key in out else (row, p)
+            out[key] = ((row, out[key][1] + p)  # plumbing: follows chance before play through the model
+                        if key in out else (row, p))
         return [out[k] for k in sorted(out)]
 
     def chance(self, state: State) -> list[tuple[Any, Fraction]]:  # plumbing: a fixed deal decides every colour
@@ -231,8 +232,9 @@ class DishesKernel:
         from .game import RULES
 
         outcomes = RULES.chance_outcomes(state)
-        if self.fixed_deal is not None and state.reveal:
-            return [(m, Fraction(1)) for m, _ in outcomes if m.colour == self.fixed_deal[m.place]]
+        if self.fixed_deal is not None and state.reveal:  # plumbing: a fixed deal decides every colour
+            return [(m, Fraction(1)) for m, _ in outcomes  # plumbing: a fixed deal decides every colour
+                    if m.colour == self.fixed_deal[m.place]]
         return list(outcomes)
 
     def describe_action(self, code: int) -> str:  # plumbing: names an action
@@ -271,8 +273,8 @@ class DishesKernel:
         # per column, tiles whose colour is known; a column not in play counts as all known (factor 1)
         shown = L - np.sum(clean, axis=1)
         if self.deal == "four-sets":  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
-            # rule: dishes.ruling.colour-model, dishes.components.colour-sets
-            table = np.array([factorial(C - r) // factorial(C - L) if r <= L else 0 for r in range(L + 1)], dtype=np.int64)
+            table = np.array([  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+                factorial(C - r) // factorial(C - L) if r <= L else 0 for r in range(L + 1)], dtype=np.int64)
             return np.prod(table[shown], axis=1)
         if self.deal == "free-colours":  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
             return C ** np.sum(clean, axis=(1, 2)).astype(np.int64)
@@ -286,8 +288,8 @@ class DishesKernel:
         for c in range(C):
             seen += np.any(colours == c, axis=1) | ((rows[:, self.layout.used] >> c) & 1).astype(bool)
         fact = np.array([factorial(max(n - r, 0)) for r in range(L + 1)], dtype=np.int64)
-        # rule: dishes.ruling.colour-model, dishes.components.colour-sets
-        ways = np.array([comb(C - u, n - u) if u <= n else 0 for u in range(C + 1)], dtype=np.int64)
+        ways = np.array([  # rule: dishes.ruling.colour-model, dishes.components.colour-sets
+            comb(C - u, n - u) if u <= n else 0 for u in range(C + 1)], dtype=np.int64)
         return ways[seen] * np.prod(fact[shown], axis=1)
 
     def outcome(self, rows: np.ndarray) -> Outcomes:
@@ -324,12 +326,21 @@ class DishesKernel:
         if self.deal in ("four-sets", "colour-sets") and self.fixed_deal is None:  # rule: dishes.components.colour-sets
             code = np.where(pile, kind.astype(np.int64) * 8 + colour, -1 - np.arange(S)[None, :])
             srt = np.sort(code, axis=1)
-            bad_colours |= np.any((srt[:, 1:] == srt[:, :-1]) & (srt[:, 1:] >= 0), axis=1)  # one tile per kind and colour
+            # one tile per kind and colour
+            bad_colours |= np.any((srt[:, 1:] == srt[:, :-1]) & (srt[:, 1:] >= 0), axis=1)
         out.append(("colour-model", "dishes.components.colour-sets", bad_colours))
         out.append(("turn-is-a-seat", "dishes.play.clockwise", rows[:, 0] >= self.players))
         return out
 
     # ------------------------------------------------------------------ moves and symmetry (compiled loops)
+
+    def play_key(self) -> bytes:  # plumbing: what decides the state graph, for the engine to share it
+        """Everything the start, the moves, chance, the weights and the levels depend on; the
+        scoring rulings (dishes-count, tie-for-most, clean-at-end) only decide ``outcome``."""
+        arrays = (self.prm, self.slot_owner, self.layout_owner, self.fixed)
+        starts = [(row.tobytes(), str(p)) for row, p in self.start()]
+        return repr((self.weight_scale, self.symmetric, self.spare_tiles, self.g.owners, starts)).encode() + b"".join(
+            np.ascontiguousarray(a).tobytes() for a in arrays)
 
     def _params(self) -> np.ndarray:
         lay, g, o = self.layout, self.g, self.setup.options
@@ -385,7 +396,8 @@ class DishesKernel:
 def vars_of(options: Options) -> dict[str, str]:  # plumbing: lists the rulings
     from dataclasses import fields
 
-    return {f.metadata["ruling"]: getattr(options, f.name) for f in fields(options) if "ruling" in f.metadata}
+    return {f.metadata["ruling"]: getattr(options, f.name)  # plumbing: lists the rulings
+            for f in fields(options) if "ruling" in f.metadata}
 
 
 def kernel(setup: Setup, deal: str | None = None) -> DishesKernel:  # plumbing: a fixed deal or every deal
@@ -393,7 +405,8 @@ def kernel(setup: Setup, deal: str | None = None) -> DishesKernel:  # plumbing: 
     ``tablerules.model.dishes.parse_deal`` (KernelUnavailable names why not)."""
     from .game import parse_deal
 
-    return DishesKernel(setup, None if deal is None else parse_deal(deal, setup))
+    return DishesKernel(setup, None if deal is None  # plumbing: a fixed deal or every deal
+                        else parse_deal(deal, setup))
 
 
 __all__ = ["DishesKernel", "KernelUnavailable", "kernel", "TYPES"]

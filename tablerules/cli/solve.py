@@ -28,6 +28,7 @@ EXAMPLES = """examples:
   tablerules solve dishes --players 2 --deal red,yellow,c3,c4,red,yellow/yellow,c3,c4,red,yellow,c3
   tablerules solve dishes --players 2 --deck 3x4 --trace longest   # and show a longest game
   tablerules solve dishes --players 3 --count-only --max-seconds 600 --executor dask
+  tablerules solve dishes --players 2 --segment-rows 2000000   # each counting task holds at most ~2M rows
 
 Units: table states (what the players see, the figures of the game), actions (flips and
 placements; forced passes are not actions), and engine states (what the engine stores, for
@@ -36,8 +37,14 @@ progress and memory; not table states): see docs/exact.rst.
 Time, measured on this project's 2-core machine (docs/exact.rst): the boxed two-player game
 192 s (108 s counting forward, 84 s of values; 1.7 GB peak in the main process); one fixed
 --deal of it 22.7 s; --every-alternative with --max-states 50000000 --partitions 16 (the
-command that writes spec/solved/dishes-2p-box.json) about 70 minutes; the first run on a
-machine also compiles the engine's loops (15 to 20 s).
+command that writes spec/solved/dishes-2p-box.json) about 70 minutes before the alternatives
+that only score the ends otherwise shared the default's state graph (those four: 796 s alone,
+352 s shared, side by side; docs/exact.rst); the first run on a machine also compiles the
+engine's loops (15 to 20 s).
+
+Memory: without --segment-rows a counting task holds a whole partition and its children;
+with it, at most ROWS rows at once (the boxed game counted: 183 MB per worker process with
+--segment-rows 200000, 1,124 MB without; docs/exact.rst sizes a cluster run from it).
 """
 
 UNITS = ("a table state is whose turn it is plus, for every place, empty / clean / a dirty pile given by its top "
@@ -61,7 +68,8 @@ def add_parser(sub: Any, setup_args: Any) -> None:
                "(1-6 kinds, 1-4 colours, e.g. 3x4); only rule sets with a progress measure can be solved (dishes)")
     s.add_argument("--deal", metavar="DEAL", help="one fixed physical deal instead of every deal: per layout the "
                    "colours of its tiles in layout kind order, layouts separated by '/'")
-    s.add_argument("--count-only", action="store_true", help="count states only (no values; keeps nothing between levels)")
+    s.add_argument("--count-only", action="store_true",
+                   help="count states only (no values; keeps nothing between levels)")
     s.add_argument("--executor", choices=("processes", "serial", "dask"), default="processes",
                    help="where the tasks run (default: a process per core)")
     s.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
@@ -69,6 +77,10 @@ def add_parser(sub: Any, setup_args: Any) -> None:
                    help="split every level into N partitions by a hash of the table state (default: two per worker); "
                         "each task holds one partition's states and children in memory, so more partitions mean "
                         "less memory per worker for large levels (at most 65,536)")
+    s.add_argument("--segment-rows", type=number(int, 1, 1 << 40), default=None, metavar="ROWS",
+                   help="bound what one counting task holds: parents read and children written in segments of "
+                        "at most ROWS engine states, merged range by range (default: a whole partition at once); "
+                        "the figures do not change; see docs/exact.rst for memory per task")
     s.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler address (default: a local cluster)")
     s.add_argument("--store", metavar="DIR", help="folder for the level files (default: a temporary folder; "
                    "on a multi-machine dask cluster, a shared folder)")
@@ -97,9 +109,10 @@ def run(args: argparse.Namespace, build_setup: Any) -> int:
     kern = registry.kernel(rules.id, setup, **({"deal": args.deal} if args.deal is not None else {}))
     run_on = _executor(args)
     try:
-        sol = solve(kern, name=rules.id, values=not args.count_only, run=run_on, parts=args.partitions, store_root=args.store,
+        sol = solve(kern, name=rules.id, values=not args.count_only, run=run_on, parts=args.partitions,
+                    store_root=args.store,
                     max_states=args.max_states, max_seconds=args.max_seconds, progress=_say,
-                    first_moves=lambda: first_moves(rules, setup, kern))
+                    first_moves=lambda: first_moves(rules, setup, kern), segment=args.segment_rows)
     finally:
         run_on.close()
     doc = document(rules, setup, kern, sol, args, run_on)
@@ -168,7 +181,8 @@ def _executor(args: argparse.Namespace) -> Any:
     try:
         return executor(args.executor, args.workers, args.scheduler)
     except ImportError as e:
-        raise SetupError(f"--executor {args.executor}: {e.name} is not installed (pip install 'dask[distributed]')") from None
+        raise SetupError(f"--executor {args.executor}: {e.name} is not installed "
+                         "(pip install 'dask[distributed]')") from None
     except (OSError, ValueError) as e:
         if args.scheduler is None:
             raise
@@ -187,7 +201,8 @@ def _every_alternative(rules: Any, setup: Any, args: argparse.Namespace) -> int:
     run_on = _executor(args)
     try:
         doc = solve_alternatives(rules.id, setup.players, setup.components, run=run_on, parts=args.partitions,
-                                 max_states=args.max_states, max_seconds=args.max_seconds, progress=_say)
+                                 max_states=args.max_states, max_seconds=args.max_seconds, progress=_say,
+                                 segment=args.segment_rows)
     finally:
         run_on.close()
     if args.out:
@@ -197,7 +212,8 @@ def _every_alternative(rules: Any, setup: Any, args: argparse.Namespace) -> int:
         print()
     else:
         table(((r["label"], "yes" if r["complete"] else f"no ({r['stopped']})",
-                _short(r.get("random_play", {}).get("seat_among_losers")), _short(r.get("optimal_play", {}).get("seat_among_losers")),
+                _short(r.get("random_play", {}).get("seat_among_losers")),
+                _short(r.get("optimal_play", {}).get("seat_among_losers")),
                 r.get("seconds", "-")) for r in doc["alternatives"]),
               header=("alternative", "solved", "random play: P(seat loses)", "optimal play: P(seat loses)", "seconds"),
               out=sys.stdout)
@@ -323,7 +339,8 @@ def _num(text: str | None) -> str:
     p, q = (int(x) for x in text.split("/"))
     f = Fraction(p, q)
     digits = len(str(q))
-    return f"{float(f):.6f}" + (f" (exact: {text})" if digits <= 12 else f" (exact, {digits}-digit denominator: --json)")
+    exact = f" (exact: {text})" if digits <= 12 else f" (exact, {digits}-digit denominator: --json)"
+    return f"{float(f):.6f}" + exact
 
 
 def print_report(doc: dict[str, Any], sol: Any, default_options: dict[str, Any]) -> None:
@@ -335,19 +352,23 @@ def print_report(doc: dict[str, Any], sol: Any, default_options: dict[str, Any])
         print("default rulings")
     status = "complete" if doc["complete"] else f"INCOMPLETE: stopped by {doc['stopped']}"
     print(f"\nexact engine: {status}; {doc['seconds']} s; peak memory {doc['peak_memory_mb']:,.0f} MB; "
-          f"{doc['executor']['name']} ({doc['executor']['workers']} worker{'s' if doc['executor']['workers'] != 1 else ''})")
+          f"{doc['executor']['name']} ({doc['executor']['workers']} "
+          f"worker{'s' if doc['executor']['workers'] != 1 else ''})")
     print(f"units: {doc['units']}\n")
     rows = [("table states", f"{doc['table_states']:,}")]
     if doc["up_to_colours"] is not None:
-        rows += [("  up to colours", f"{doc['up_to_colours']:,}"), ("  up to colours and kinds", f"{doc['up_to_colours_and_kinds']:,}")]
+        rows += [("  up to colours", f"{doc['up_to_colours']:,}"),
+                 ("  up to colours and kinds", f"{doc['up_to_colours_and_kinds']:,}")]
     rows += [("  of which the player to move must pass", f"{doc['forced_pass_states']:,}"),
              ("terminal table states", f"{doc['terminal_states']:,}"),
-             ("longest game (actions)", doc["longest_game_actions"] if doc["longest_game_actions"] is not None else "-"),
+             ("longest game (actions)",
+              doc["longest_game_actions"] if doc["longest_game_actions"] is not None else "-"),
              ("engine states (canonical; table state + memory)", f"{doc['engine_states']:,}")]
     table(rows, out=sys.stdout)
     print()
     symmetric = doc["up_to_colours"] is not None
-    table(((a, f"{lv.table_states:,}", f"{lv.up_to_colours_and_kinds:,}" if symmetric else "-", f"{lv.terminal_states:,}",
+    table(((a, f"{lv.table_states:,}", f"{lv.up_to_colours_and_kinds:,}" if symmetric else "-",
+            f"{lv.terminal_states:,}",
             f"{lv.nodes:,}") for a, lv in enumerate(sol.levels)),
           header=("actions played", "table states", "up to colours+kinds", "terminal", "engine states"), out=sys.stdout)
     for name, title in (("random_play", "uniform random play"), ("optimal_play", "optimal play")):
@@ -355,7 +376,8 @@ def print_report(doc: dict[str, Any], sol: Any, default_options: dict[str, Any])
         if not v:
             continue
         print(f"\n{title}:")
-        table(((f"seat {i}", _num(a), _num(b)) for i, (a, b) in enumerate(zip(v["seat_among_losers"], v["seat_sole_loser"]))),
+        pairs = enumerate(zip(v["seat_among_losers"], v["seat_sole_loser"]))
+        table(((f"seat {i}", _num(a), _num(b)) for i, (a, b) in pairs),
               header=("seat", "P(does the dishes, ties included)", "P(sole loser)"), out=sys.stdout)
         print(f"expected actions: {_num(v['expected_actions'])}")
         if name == "optimal_play":

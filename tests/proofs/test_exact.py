@@ -45,7 +45,8 @@ CASES = list(_alternatives())
 
 
 def _tiles(players: int, options: Options) -> Tiles:
-    if (options.deal_2_players == "two-layouts" and players == 2) or (options.deal_3_players == "spare-layout" and players == 3):
+    if ((options.deal_2_players == "two-layouts" and players == 2)
+            or (options.deal_3_players == "spare-layout" and players == 3)):
         return Tiles(1, 4)  # four layouts need four colours
     return SMALL[players]
 
@@ -193,6 +194,11 @@ def test_canonical_rows_are_the_same_for_relabelled_states():
             state = RULES.apply(state, rng.choice(RULES.legal_moves(state)))
 
 
+def _figures(sol) -> list[dict]:
+    """Every figure of every level; not ``held_rows``, which measures the tasks, not the game."""
+    return [{k: v for k, v in dataclasses.asdict(lv).items() if k != "held_rows"} for lv in sol.levels]
+
+
 def test_worker_processes_give_the_same_figures_as_one_process():
     setup = RULES.setup(2, Options(), Tiles(3, 4))
     kern = registry.kernel("dishes", setup)
@@ -202,8 +208,38 @@ def test_worker_processes_give_the_same_figures_as_one_process():
         parallel = solve(kern, run=run, parts=3)
     finally:
         run.close()
-    assert [dataclasses.astuple(a) for a in serial.levels] == [dataclasses.astuple(b) for b in parallel.levels]
+    assert _figures(serial) == _figures(parallel)
     assert serial.random_play == parallel.random_play and serial.optimal_play == parallel.optimal_play
+
+
+SEGMENTED = [("default-2p", 2, Options(), Tiles(3, 4), 100), ("default-3p", 3, Options(), Tiles(2, 3), 40),
+             ("own-top-2p", 2, Options(movable_stacks="own-top"), Tiles(2, 4), 8)]
+
+
+@pytest.mark.parametrize("label,players,options,tiles,segment", SEGMENTED, ids=[c[0] for c in SEGMENTED])
+def test_segments_bound_what_a_task_holds_and_change_no_figure(label, players, options, tiles, segment):
+    """With a segment of a few rows every counting task holds at most that many rows at once
+    (parents read, children flushed and runs merged in pieces), where the same run without a
+    segment holds more; every figure and value is the same, bit for bit."""
+    kern = registry.kernel("dishes", RULES.setup(players, options, tiles))
+    whole = solve(kern, parts=2)
+    pieces = solve(kern, parts=2, segment=segment)
+    assert whole.complete and pieces.complete
+    assert _figures(whole) == _figures(pieces)
+    assert whole.random_play == pieces.random_play and whole.optimal_play == pieces.optimal_play
+    assert max(lv.held_rows for lv in whole.levels) > segment
+    assert max(lv.held_rows for lv in pieces.levels) <= segment
+
+
+def test_segments_in_worker_processes_give_the_figures_of_one_process():
+    kern = registry.kernel("dishes", RULES.setup(2, Options(), Tiles(3, 4)))
+    run = ProcessExecutor(2)
+    try:
+        pieces = solve(kern, run=run, parts=3, segment=64)
+    finally:
+        run.close()
+    whole = solve(kern)
+    assert _figures(whole) == _figures(pieces) and whole.optimal_play == pieces.optimal_play
 
 
 @pytest.mark.slow
@@ -219,7 +255,7 @@ def test_a_dask_cluster_gives_the_same_figures_as_one_process():
         spread = solve(kern, run=run, parts=4)
     finally:
         run.close()
-    assert [dataclasses.astuple(a) for a in serial.levels] == [dataclasses.astuple(b) for b in spread.levels]
+    assert _figures(serial) == _figures(spread)
     assert serial.random_play == spread.random_play and serial.optimal_play == spread.optimal_play
 
 
@@ -270,7 +306,7 @@ def test_a_time_limit_stops_a_level_in_progress_and_only_marks_the_run_incomplet
         assert took < 45, "the workers were not stopped mid-task"
         again = solve(kern, run=run)
         full = solve(kern)
-        assert again.complete and [dataclasses.astuple(a) for a in again.levels] == [dataclasses.astuple(b) for b in full.levels]
+        assert again.complete and _figures(again) == _figures(full)
     finally:
         run.close()
 
@@ -376,3 +412,27 @@ def test_a_longest_game_is_found_again_and_replays_on_the_model():
     for step in steps:  # every step is a real, legal move of the model
         state = RULES.apply(state, RULES.parse_move(step.move, setup))
     assert state == end
+
+
+def test_alternatives_that_only_score_the_ends_otherwise_share_one_state_graph():
+    """dishes-count, tie-for-most and clean-at-end change only who loses at an end: solved
+    over the default's state graph (counted once) they give every figure they give alone;
+    alternatives that change play are not shared, and solving them together is refused."""
+    from tablerules.proofs import exact_impact
+    from tablerules.proofs.exact_run import play_key, solve_together
+
+    labels = {"default", "dishes-count=stacks", "tie-for-most=no-loser", "clean-at-end=dishes",
+              "stuck-player=game-ends"}
+    said: list[str] = []
+    apart = exact_impact.solve_alternatives("dishes", 2, Tiles(2, 4), labels=labels, share=False)
+    together = exact_impact.solve_alternatives("dishes", 2, Tiles(2, 4), labels=labels, progress=said.append)
+    assert [{k: v for k, v in r.items() if k != "seconds"} for r in apart["alternatives"]] == \
+        [{k: v for k, v in r.items() if k != "seconds"} for r in together["alternatives"]]
+    shared = "solving default, dishes-count=stacks, tie-for-most=no-loser, clean-at-end=dishes over one state graph"
+    assert shared in said
+    assert "solving stuck-player=game-ends" in said
+    default = registry.kernel("dishes", RULES.setup(2, Options(), Tiles(2, 4)))
+    stuck = registry.kernel("dishes", RULES.setup(2, Options(stuck_player="game-ends"), Tiles(2, 4)))
+    assert play_key(default) != play_key(stuck)
+    with pytest.raises(ValueError, match="play the same game"):
+        solve_together([default, stuck])

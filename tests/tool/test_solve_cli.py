@@ -137,3 +137,17 @@ def test_first_player_advantage_is_not_claimed_when_chance_picks_the_first_playe
             for alt in ("seat-0", "random")}
     assert isinstance(docs["seat-0"]["optimal_play"]["first_player_advantage"], bool)
     assert docs["random"]["optimal_play"]["first_player_advantage"] is None
+
+
+@pytest.mark.slow
+def test_segment_rows_change_no_figure_and_a_bad_size_is_one_line():
+    """--segment-rows bounds what a counting task holds; the JSON document is the same but for
+    the clock and the memory."""
+    varying = ("seconds", "peak_memory_mb")
+    whole = run_cli(*SMALL, "--json", timeout=120)
+    pieces = run_cli(*SMALL, "--json", "--segment-rows", "16", timeout=120)
+    assert whole.returncode == 0 and pieces.returncode == 0, pieces.stderr
+    a, b = json.loads(whole.stdout), json.loads(pieces.stdout)
+    assert {k: v for k, v in a.items() if k not in varying} == {k: v for k, v in b.items() if k not in varying}
+    bad = run_cli(*SMALL, "--segment-rows", "0", timeout=60)
+    assert bad.returncode == 2 and "--segment-rows" in one_line_error(bad.stderr)
