@@ -17,7 +17,9 @@ KIND_CLEAN, KIND_EMPTY, NO_COLOUR = 6, 7, 4
 NT = 6
 
 # positions in the parameter vector
-P_S, P_L, P_C, P_N, P_TRACK, P_MASKS, P_USED, P_LC, P_NLC, P_TW, P_W, P_MOVE, P_DEAL, P_STUCK_ENDS, P_SETS, P_TYPES = range(16)
+P_S, P_L, P_C, P_N, P_TRACK, P_MASKS, P_USED, P_LC, P_NLC, P_TW, P_W, P_MOVE, P_DEAL, P_STUCK_ENDS, P_SETS, P_TYPES = (
+    range(16)
+)
 P_SIZE = 16
 MOVE_OWN_PLACES, MOVE_OWN_TOP, MOVE_ANY = 0, 1, 2
 DEAL_FOUR_SETS, DEAL_COLOUR_SETS, DEAL_FREE, DEAL_LAYOUT_SETS, DEAL_FIXED = 0, 1, 2, 3, 4
@@ -497,7 +499,10 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
     kbits = np.zeros(NT, dtype=np.int64)
     ctop = np.zeros(8, dtype=np.bool_)
     fact_table = np.array([1, 1, 2, 6, 24, 120, 720, 5040], dtype=np.int64)
-    P1, P2, P3, P4 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9), np.uint64(0xD6E8FEB86659FD93)
+    P1, P2, P3, P4 = (
+        np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9),
+        np.uint64(0xD6E8FEB86659FD93),
+    )
     for i in range(N):
         row = rows[i]
         for s in range(S):
@@ -517,7 +522,13 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
         for s in range(S):
             if row[1 + s] < 6:
                 c = row[1 + S + s]
-                b0[c] += _h(shape[s] * np.uint64(8) + np.uint64(s // NT) + np.uint64(0x3000) + a0[s % NT] * P1 + a0[row[1 + s]] * P2)
+                b0[c] += _h(
+                    shape[s] * np.uint64(8)
+                    + np.uint64(s // NT)
+                    + np.uint64(0x3000)
+                    + a0[s % NT] * P1
+                    + a0[row[1 + s]] * P2
+                )
         for c in range(C):
             b0[c] = _h(b0[c])
         # keys: exact for what is referenced by nothing
