@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import math
 import signal
+import sys
 import textwrap
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -169,7 +170,14 @@ def interrupt(signum: int, frame: object) -> None:
     if Stop.signum is None:
         Stop.signum = signum
     Stop.state = "raised"
+    sys.unraisablehook = _after_interruption
     raise KeyboardInterrupt
+
+
+def _after_interruption(unraisable: object) -> None:
+    """After a signal, what a half-built object's ``__del__`` raises while it is torn down (an
+    LLVM pass cut short inside a cold Numba compile) is no news: the run says it was interrupted,
+    in one line, and nothing else."""
 
 
 def install() -> None:
