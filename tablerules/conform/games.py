@@ -204,7 +204,7 @@ def vector_games(rules: RuleSet, folder: Path | None = None, seed: int = 0) -> V
             except VectorError as e:
                 out.notes.append(f"{path.name}: unreadable ({e})")
     else:
-        out.notes.append(f"no golden vectors at {folder}")
+        out.notes.append(f"no golden vectors at {folder} (they come with a checkout of the project: run there)")
     for path in witness_files():
         vectors, problems = witness_vectors(rules, path)
         out.notes += problems

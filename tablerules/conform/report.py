@@ -72,6 +72,8 @@ def write_text(stream: TextIO, out: Findings, status_line: str, vector_path: str
     stream.write(f"clauses of play reached: {reached} of {len(out.universe)} (clauses and rulings)\n")
     for reason in out.skipped_reasons:
         stream.write(f"skipped: {reason}\n")
+    for note in out.notes[:5]:
+        stream.write(f"note: {note}\n")
     diff = out.difference
     if diff is not None:
         played = out.shrunk.played if out.shrunk else out.failing

@@ -219,7 +219,8 @@ def test_the_guides_table_of_planted_faults_is_what_the_command_prints(tmp_path)
     shown = _table_rows((REPO / "docs" / "guides" / "conform-planted.txt").read_text())
     fresh = []
     for ruleset in ("dishes", "just-desserts", "just-desserts-2.3"):
-        r = run_cli("conform", ruleset, "--planted-faults", cwd=tmp_path, timeout=1200)
+        # from the checkout's root, where an installed package finds the golden vectors too
+        r = run_cli("conform", ruleset, "--planted-faults", cwd=REPO, timeout=1200)
         assert r.returncode == 0, r.stderr[-2000:]
         assert f"{len(faults(ruleset))} of {len(faults(ruleset))} caught" in r.stdout
         fresh += _table_rows(r.stdout)
