@@ -195,7 +195,7 @@ class VectorGames:
 def vector_games(rules: RuleSet, folder: Path | None = None, seed: int = 0) -> VectorGames:
     """Every golden vector of the rule set and every witness in spec/witnesses/, as games."""
     out = VectorGames()
-    folder = folder if folder is not None else golden_folder() / rules.id
+    folder = folder if folder is not None else default_out() / rules.id
     docs: list[tuple[str, dict[str, Any]]] = []
     if folder.is_dir():
         for path in sorted(folder.glob("*.itf.json")):
@@ -216,11 +216,6 @@ def vector_games(rules: RuleSet, folder: Path | None = None, seed: int = 0) -> V
         else:
             out.games.append(game)
     return out
-
-
-def golden_folder() -> Path:
-    """The checkout's vectors/ folder, else ./vectors (the vector generator's default)."""
-    return default_out()
 
 
 def _document_game(rules: RuleSet, label: str, doc: dict[str, Any], seed: int) -> Game | str:
