@@ -22,14 +22,16 @@ states, pairs or games.  The limit only stops a run, which then reports itself i
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import math
 import signal
 import sys
 import textwrap
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 EXIT_OK = 0
 EXIT_FAIL = 1
@@ -174,10 +176,14 @@ def interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def _after_interruption(unraisable: object) -> None:
+def _after_interruption(unraisable: Any) -> None:
     """After a signal, what a half-built object's ``__del__`` raises while it is torn down (an
     LLVM pass cut short inside a cold Numba compile) is no news: the run says it was interrupted,
-    in one line, and nothing else."""
+    in one line, and nothing else.  A signal whose KeyboardInterrupt itself landed in such a
+    ``__del__`` was lost there: it is delivered again, so the run still stops."""
+    if issubclass(unraisable.exc_type, KeyboardInterrupt) and Stop.state == "raised" and Stop.signum is not None:
+        # from another thread a moment later: the handler must run once this hook has returned
+        threading.Timer(0.01, _thread.interrupt_main, (Stop.signum,)).start()
 
 
 def install() -> None:

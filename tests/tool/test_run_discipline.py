@@ -258,3 +258,25 @@ def test_after_a_signal_a_del_that_raises_adds_no_traceback():
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and r.stdout == "done\n", r.stderr
     assert r.stderr.count("Traceback") == 1, r.stderr  # the one before the signal only
+
+
+def test_a_signal_lost_in_a_del_is_delivered_again():
+    """A signal whose KeyboardInterrupt lands in a ``__del__`` is swallowed there by Python (an
+    unraisable exception); the run must still stop, with the signal's status."""
+    script = (
+        "import gc, signal, sys\n"
+        "from tablerules import limits\n"
+        "limits.install()\n"
+        "class Collected:\n"
+        "    def __del__(self):\n"
+        "        limits.interrupt(signal.SIGTERM, None)\n"  # the signal lands here
+        "try:\n"
+        "    Collected(); gc.collect()\n"
+        "    for _ in range(1000000):\n"
+        "        pass\n"
+        "    print('went on')\n"
+        "except KeyboardInterrupt:\n"
+        "    print('stopped', limits.interrupted_status())\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert r.stdout.strip() == "stopped 143", (r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr, r.stderr
