@@ -21,6 +21,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from .limits import remind, swallowed
+
 PLAIN_WIDTH = 200
 """Width of tables written to a file or a pipe (a terminal uses its own width)."""
 TIMING_WIDTH = 10
@@ -139,6 +141,7 @@ class Progress:
         return f"{self.label}: " + ", ".join(parts)
 
     def __call__(self, search: Any) -> None:
+        swallowed()
         now = time.perf_counter()
         if self.tty:
             if now - self.last < 0.2:
@@ -230,14 +233,18 @@ if hasattr(os, "register_at_fork"):
 
 def activity(what: str, total: int | None = None, unit: str = "") -> None:
     """Name what the run does now (``[9/69] dishes: mutation coverage``); with ``total``, the
-    heartbeat also says how far it got (:func:`advance`) and at what rate."""
+    heartbeat also says how far it got (:func:`advance`) and at what rate.  A signal that
+    something swallowed ends the run here (:func:`tablerules.limits.swallowed`)."""
+    swallowed()
     with _Beat.lock:
         _Beat.what, _Beat.since = what, time.monotonic()
         _Beat.done, _Beat.total, _Beat.unit = (0 if total is not None or unit else None), total, unit
 
 
 def advance(done: int) -> None:
-    """How many ``unit`` of the current activity are done (cheap: no output; the heartbeat reads it)."""
+    """How many ``unit`` of the current activity are done (cheap: no output; the heartbeat reads
+    it).  A signal that something swallowed ends the run here."""
+    swallowed()
     _Beat.done = done
 
 
@@ -291,6 +298,7 @@ def _beat_loop(stop: threading.Event, out: TextIO, every: float) -> None:
     tick = min(every / 10, 0.5)
     while not stop.wait(tick):  # speaks after every - 2 ticks of silence: a line at least every ``every`` s
         now = time.monotonic()
+        remind(now)  # a signal the main thread swallowed and never met again
         with _Beat.lock:
             if now - _Beat.last < every - 2 * tick or _Beat.open_line or _Beat.live:
                 continue

@@ -14,7 +14,9 @@ causes: :class:`Statuses`):
 
 A signal always ends the run with its status and is never turned into a verdict: the handler
 records it before it raises, so a run that swallowed the interruption somewhere (a worker that
-died of it, a broad ``except``) still ends with 130 or 143 (:func:`signalled`).
+died of it, a broad ``except``, a C extension that cleared the error) still ends with 130 or
+143 (:func:`signalled`), and ends soon: at its next progress step (:func:`swallowed`), or when
+the heartbeat delivers the signal again (:func:`remind`).
 
 A wall-clock limit never decides a verdict: what a run covers is fixed by budgets counted in
 states, pairs or games.  The limit only stops a run, which then reports itself incomplete.
@@ -22,13 +24,14 @@ states, pairs or games.  The limit only stops a run, which then reports itself i
 
 from __future__ import annotations
 
-import _thread
 import argparse
 import math
+import os
 import signal
 import sys
 import textwrap
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
@@ -157,10 +160,18 @@ def time_limit(seconds: float | None) -> Iterator[None]:
 
 class Stop:
     """Where an interruption stands: None, "raised" (on its way up), "handled" (the run is
-    ending: later signals change nothing); ``signum``: the first signal that came."""
+    ending: later signals change nothing); ``signum``: the first signal that came; ``at``: when
+    it came, and ``reminded``: when it was last delivered again (time.monotonic())."""
 
     state: str | None = None
     signum: int | None = None
+    at = 0.0
+    reminded = 0.0
+
+
+REMIND_AFTER = 5.0
+"""Seconds a signal may stay on its way up (state "raised") before :func:`remind` delivers it
+again: longer than any clean-up a run does while it unwinds."""
 
 
 def interrupt(signum: int, frame: object) -> None:
@@ -170,28 +181,68 @@ def interrupt(signum: int, frame: object) -> None:
     if Stop.state == "handled":
         return
     if Stop.signum is None:
-        Stop.signum = signum
+        Stop.signum, Stop.at = signum, time.monotonic()
     Stop.state = "raised"
-    sys.unraisablehook = _after_interruption
     raise KeyboardInterrupt
 
 
-def _after_interruption(unraisable: Any) -> None:
-    """After a signal, what a half-built object's ``__del__`` raises while it is torn down (an
-    LLVM pass cut short inside a cold Numba compile) is no news: the run says it was interrupted,
-    in one line, and nothing else.  A signal whose KeyboardInterrupt itself landed in such a
-    ``__del__`` was lost there: it is delivered again, so the run still stops."""
-    if issubclass(unraisable.exc_type, KeyboardInterrupt) and Stop.state == "raised" and Stop.signum is not None:
-        # from another thread a moment later: the handler must run once this hook has returned
-        threading.Timer(0.01, _thread.interrupt_main, (Stop.signum,)).start()
+def unraisable_hook(default: Callable[[Any], None]) -> Callable[[Any], None]:
+    """``sys.unraisablehook`` for a run.  An interruption (a signal, the time limit) that lands
+    inside a finalizer (``__del__``) cannot leave it, and Python would print it and carry on:
+    it is delivered again instead, a moment later.  After a signal, whatever else a half-built
+    object's finalizer raises while it is torn down (an LLVM pass cut short inside a cold Numba
+    compile) is no news: the run says it was interrupted, in one line.  Anything else goes to
+    ``default``."""
+
+    def handle(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            if Stop.state != "handled":
+                _deliver_again(Stop.signum or signal.SIGINT)
+        elif isinstance(unraisable.exc_value, TimeLimit) and callable(signal.getsignal(signal.SIGALRM)):
+            _deliver_again(signal.SIGALRM)
+        elif Stop.signum is None:
+            default(unraisable)
+
+    return handle
+
+
+def _deliver_again(signum: int) -> None:
+    """Send ``signum`` again a moment later, from another thread: raised in the thread that
+    calls this (inside an unraisable hook), the handler's exception would be lost with the hook's."""
+    timer = threading.Timer(0.01, os.kill, (os.getpid(), signum))
+    timer.daemon = True
+    timer.start()
+
+
+def swallowed() -> None:
+    """Raise KeyboardInterrupt if a signal came and the run is not ending: called where the main
+    thread says how far it got (progress lines, the heartbeat's counters), so that a signal that
+    something swallowed on its way up (a C extension that cleared the error, a bare ``except``)
+    still ends the run at the next step of the work."""
+    if Stop.state == "raised" and threading.current_thread() is threading.main_thread():
+        raise KeyboardInterrupt
+
+
+def remind(now: float | None = None) -> None:
+    """Deliver the signal again if it has been on its way up for :data:`REMIND_AFTER` seconds
+    without the run handling it (called from the heartbeat's thread): the last resort for work
+    that swallowed a signal and reports no progress."""
+    if Stop.state != "raised" or Stop.signum is None:
+        return
+    now = time.monotonic() if now is None else now
+    if now - max(Stop.at, Stop.reminded) >= REMIND_AFTER:
+        Stop.reminded = now
+        os.kill(os.getpid(), Stop.signum)
 
 
 def install() -> None:
     """Take Ctrl-C and SIGTERM from here on (the first thing a run does: before any heavy
     import, so that a signal during start-up or a compile ends the run too)."""
     Stop.state = Stop.signum = None
+    Stop.at = Stop.reminded = 0.0
     signal.signal(signal.SIGINT, interrupt)
     signal.signal(signal.SIGTERM, interrupt)
+    sys.unraisablehook = unraisable_hook(sys.__unraisablehook__)
 
 
 def signalled() -> bool:

@@ -27,7 +27,7 @@ from .common import Parser, UsageError, add_setup_args, build_setup
 from tablerules.proofs.files import OutputError, describe
 from ..limits import (
     EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USAGE, STATUS_TEXT, Stop, TimeLimit, handled, interrupt,
-    interrupted_status, interrupted_text, signalled,
+    interrupted_status, interrupted_text, signalled, unraisable_hook,
 )
 from ..schemas import tool_version
 
@@ -99,31 +99,6 @@ def _module(name: str) -> Any:
         raise
 
 
-def _unraisable(hook: Any) -> Any:
-    """An interruption (Ctrl-C, the time limit) that lands inside a finalizer (``__del__``)
-    cannot leave it: Python would print it and carry on.  Deliver it again instead, at the
-    next instruction outside the finalizer."""
-
-    def handle(unraisable: Any) -> None:
-        if isinstance(unraisable.exc_value, KeyboardInterrupt):
-            if Stop.state != "handled":
-                _redeliver(Stop.signum or signal.SIGINT)
-        elif isinstance(unraisable.exc_value, TimeLimit) and callable(signal.getsignal(signal.SIGALRM)):
-            _redeliver(signal.SIGALRM)
-        else:
-            hook(unraisable)
-
-    return handle
-
-
-def _redeliver(signum: int) -> None:
-    """Send ``signum`` again a moment later, from another thread: raised here, inside the hook,
-    the handler's exception would be lost with the hook's."""
-    timer = threading.Timer(0.01, os.kill, (os.getpid(), signum))
-    timer.daemon = True
-    timer.start()
-
-
 def main(argv: Sequence[str] | None = None, *, last: bool = False) -> int:
     """Run one command; its exit status (see the module docstring).  ``last``: nothing runs
     after this in the process, so a signal that comes once the work is done is ignored."""
@@ -134,7 +109,7 @@ def main(argv: Sequence[str] | None = None, *, last: bool = False) -> int:
         Stop.state = Stop.signum = None
     signal.signal(signal.SIGTERM, interrupt)
     signal.signal(signal.SIGINT, interrupt)
-    sys.unraisablehook = _unraisable(saved[2])
+    sys.unraisablehook = unraisable_hook(saved[2])
     try:
         with console.heartbeat():
             status = _main(argv)

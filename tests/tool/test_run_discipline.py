@@ -245,6 +245,7 @@ def test_after_a_signal_a_del_that_raises_adds_no_traceback():
     script = (
         "import gc, signal\n"
         "from tablerules import limits\n"
+        "limits.install()\n"
         "class HalfBuilt:\n"
         "    def __del__(self):\n"
         "        raise AttributeError('no attribute _as_parameter_')\n"
@@ -280,3 +281,51 @@ def test_a_signal_lost_in_a_del_is_delivered_again():
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert r.stdout.strip() == "stopped 143", (r.stdout, r.stderr)
     assert "Traceback" not in r.stderr, r.stderr
+
+
+_SWALLOWED = (
+    "import signal, sys\n"
+    "from tablerules import limits\n"
+    "limits.install()\n"
+    "try:\n"
+    "    limits.interrupt(signal.SIGTERM, None)\n"  # the signal lands in start-up ...
+    "except KeyboardInterrupt:\n"
+    "    pass\n"  # ... and something there swallows it
+    "from tablerules.cli import main\n"
+)
+
+
+def test_a_signal_swallowed_in_start_up_ends_the_run_at_its_first_progress_step():
+    """explore reports progress: the first report after a swallowed signal ends the run (not
+    the end of the search, which would then be mistaken for its result)."""
+    script = _SWALLOWED + "sys.exit(main(['explore', 'dishes', '--players', '4', '--max-states', '100000'], last=True))\n"
+    r = subprocess.run([sys.executable, "-P", "-c", script], capture_output=True, text=True, timeout=120,
+                       env=_environment({"TABLERULES_PROGRESS_SECONDS": "0.01"}))
+    assert r.returncode == 143 and "Traceback" not in r.stderr, r.stderr[-3000:]
+    assert "distinct states" not in r.stderr, r.stderr[-3000:]
+    assert r.stderr.splitlines()[-1] == "tablerules: interrupted (SIGTERM)"
+
+
+def test_a_signal_swallowed_by_work_that_reports_nothing_is_delivered_again_by_the_heartbeat():
+    """Work that never says how far it got: the heartbeat's thread delivers the signal again
+    once it has waited REMIND_AFTER seconds to be handled."""
+    script = (
+        "import signal, sys, time\n"
+        "from tablerules import limits\n"
+        "from tablerules.cli import listing, main\n"
+        "def silent(args):\n"
+        "    try:\n"
+        "        limits.interrupt(signal.SIGTERM, None)\n"  # the signal lands in the work ...
+        "    except KeyboardInterrupt:\n"
+        "        pass\n"  # ... which swallows it and goes on
+        "    for n in range(600):\n"
+        "        print('tick', n, file=sys.stderr, flush=True)\n"
+        "        time.sleep(0.1)\n"
+        "    return 0\n"
+        "listing.run = silent\n"
+        "sys.exit(main(['list'], last=True))\n")
+    r = subprocess.run([sys.executable, "-P", "-c", script], capture_output=True, text=True, timeout=120,
+                       env=_environment(None))
+    ticks = [x for x in r.stderr.splitlines() if x.startswith("tick ")]
+    assert r.returncode == 143 and "Traceback" not in r.stderr, r.stderr[-3000:]
+    assert 0 < len(ticks) < 600, r.stderr[-3000:]  # stopped by the reminder, not by the work's end
