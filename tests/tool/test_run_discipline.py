@@ -298,7 +298,8 @@ _SWALLOWED = (
 def test_a_signal_swallowed_in_start_up_ends_the_run_at_its_first_progress_step():
     """explore reports progress: the first report after a swallowed signal ends the run (not
     the end of the search, which would then be mistaken for its result)."""
-    script = _SWALLOWED + "sys.exit(main(['explore', 'dishes', '--players', '4', '--max-states', '100000'], last=True))\n"
+    command = "['explore', 'dishes', '--players', '4', '--max-states', '100000']"
+    script = _SWALLOWED + f"sys.exit(main({command}, last=True))\n"
     r = subprocess.run([sys.executable, "-P", "-c", script], capture_output=True, text=True, timeout=120,
                        env=_environment({"TABLERULES_PROGRESS_SECONDS": "0.01"}))
     assert r.returncode == 143 and "Traceback" not in r.stderr, r.stderr[-3000:]
