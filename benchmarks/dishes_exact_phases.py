@@ -5,8 +5,9 @@ Usage: python benchmarks/dishes_exact_phases.py [--deck 5x4] [--label default --
 Solves (counts and values) the given alternatives of 2-player Dishes on one tile set, one
 after the other in one run, on one warm pool of two worker processes, and prints per
 alternative the wall-clock seconds of each phase: ``expand`` and ``merge`` (counting,
-forward), ``level`` (gathering a level's nodes and edges for the values), ``optimal`` and
-``random`` (one batch per level, both kinds together: they run side by side), and the
+forward), ``level`` (gathering the last level's nodes and edges for the values; every level
+below is gathered beside the values of the one above, and counts there), ``values``
+(``optimal`` and ``random``, one batch per level: they run side by side), and the
 engine states and store bytes written.  The last column is the share of the alternative's
 time spent forward, which a shared state graph could save for the alternatives that only
 change how an end is scored.  Ratios are against the first alternative, measured in this run.
@@ -36,7 +37,7 @@ class TimedPool(ProcessExecutor):
         self.seconds: dict[str, float] = defaultdict(float)
 
     def run(self, calls, deadline=None):
-        kind = calls[0][0] if calls[0][0] in ("expand", "merge", "level") else "values"
+        kind = "values" if {c[0] for c in calls} & {"optimal", "random"} else calls[0][0]
         t0 = time.perf_counter()
         try:
             return super().run(calls, deadline)

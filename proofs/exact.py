@@ -468,15 +468,16 @@ def random_task(kernel: Kernel, store: Store, level: int, last: bool, chunk: int
     V = 2 * kernel.players + 1
     child_vals = (store.load(level + 1, f"random{scoring}-{chunk}") if not last
                   else np.zeros((0, V, len(primes)), dtype=np.uint32))
-    denom = e[:, 3]
-    values = np.unique(denom)
-    inverses = np.zeros((len(primes), int(values.max()) + 1 if len(values) else 1), dtype=np.int64)
-    for j, p in enumerate(primes):
-        for x in values:
-            inverses[j, x] = pow(int(x), -1, p)
+    p_num, denom = e[:, 2], e[:, 3]
+    shape = (int(p_num.max()) + 1, int(denom.max()) + 1) if len(e) else (1, 1)
+    a, d = np.nonzero(loops.chance_pairs(p_num, denom, shape))
+    coef = np.zeros(shape + (len(primes),), dtype=np.uint64)  # a / d modulo each prime, for the pairs used
+    for j, q in enumerate(primes):
+        inverse = {x: pow(x, -1, q) for x in np.unique(d).tolist()}
+        coef[a, d, j] = [x % q * inverse[y] % q for x, y in zip(a.tolist(), d.tolist())]
     out = loops.random_values(n_nodes, kernel.players, store.load(level, "n.term"),
                               store.load(level, f"n.losers{scoring}"),
-                              e[:, 0], e[:, 2], denom, e[:, 4], child_vals, np.array(primes, dtype=np.int64), inverses)
+                              e[:, 0], p_num, denom, e[:, 4], child_vals, np.array(primes, dtype=np.int64), coef)
     store.save(level, f"random{scoring}-{chunk}", out)
 
 

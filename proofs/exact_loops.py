@@ -138,10 +138,26 @@ def _prefer(a, b, seat, players):
 
 
 @njit(cache=True)
-def random_values(n_nodes, players, term, losers, parent, p_num, denom, child, child_vals, primes, inverses):
+def chance_pairs(p_num, denom, shape):
+    """Which (chance numerator, denominator) pairs the edges use: a table of ``shape``."""
+    seen = np.zeros(shape, dtype=np.bool_)
+    for e in range(p_num.shape[0]):
+        seen[p_num[e], denom[e]] = True
+    return seen
+
+
+REDUCE_EVERY = 32
+"""Edges summed before the sums are reduced: residues and coefficients are below 2^29, so a
+product is below 2^58 and 32 of them stay below 2^63."""
+
+
+@njit(cache=True)
+def random_values(n_nodes, players, term, losers, parent, p_num, denom, child, child_vals, primes, coef):
     """(P(among losers) per seat, P(sole loser) per seat, E(actions left)) under uniform
     random play, modulo each prime; edges sorted by parent.  ``denom`` is the parent's
-    number of actions times the chance denominator; ``inverses[j, x]`` is 1/x mod primes[j]."""
+    number of actions times the chance denominator; ``coef[a, d, j]`` is a / d mod primes[j]
+    for each pair the edges use (:func:`chance_pairs`), so the loop over edges divides
+    nothing."""
     V = 2 * players + 1
     P = primes.shape[0]
     out = np.zeros((n_nodes, V, P), dtype=np.uint32)
@@ -155,6 +171,9 @@ def random_values(n_nodes, players, term, losers, parent, p_num, denom, child, c
                     if sole:
                         out[t, players + s, j] = 1
     acc = np.zeros((V, P), dtype=np.uint64)
+    q = np.empty(P, dtype=np.uint64)
+    for j in range(P):
+        q[j] = np.uint64(primes[j])
     E = parent.shape[0]
     e = 0
     while e < E:
@@ -165,22 +184,23 @@ def random_values(n_nodes, players, term, losers, parent, p_num, denom, child, c
         n_e = 0
         while e < E and parent[e] == p:
             c = child[e]
-            for j in range(P):
-                q = np.uint64(primes[j])
-                coef = (np.uint64(p_num[e]) % q) * np.uint64(inverses[j, denom[e]]) % q
-                for v in range(V):
-                    acc[v, j] += coef * np.uint64(child_vals[c, v, j])
+            k = coef[p_num[e], denom[e]]
+            vals = child_vals[c]
+            for v in range(V):
+                for j in range(P):
+                    acc[v, j] += k[j] * np.uint64(vals[v, j])
             n_e += 1
             e += 1
-            if n_e % 8 == 0:  # residues < 2^29: eight products of two stay below 2^61
+            if n_e % REDUCE_EVERY == 0:
                 for v in range(V):
                     for j in range(P):
-                        acc[v, j] %= np.uint64(primes[j])
+                        acc[v, j] %= q[j]
+        for v in range(V):
+            for j in range(P):
+                acc[v, j] %= q[j]
         for j in range(P):
-            q = np.uint64(primes[j])
-            for v in range(V):
-                acc[v, j] %= q
-            acc[V - 1, j] = (acc[V - 1, j] + np.uint64(1)) % q  # one more action played
-            for v in range(V):
+            acc[V - 1, j] = (acc[V - 1, j] + np.uint64(1)) % q[j]  # one more action played
+        for v in range(V):
+            for j in range(P):
                 out[p, v, j] = np.uint32(acc[v, j])
     return out

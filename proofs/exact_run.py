@@ -336,7 +336,10 @@ def _write_start(kernel: Kernel, store: Store, parts: int, rows: np.ndarray) -> 
 
 
 def _values(kernels, store, run, parts, sizes, sols, starts, say, first_moves, deadline):
-    """The values of every level, backward, for each scoring; each solution's ``seconds`` gains its own."""
+    """The values of every level, backward, for each scoring.  One batch of tasks a level: the
+    values of every scoring side by side, and beside them the gathering of the level below
+    (it needs only what the counting wrote), so no worker waits for it; each solution's
+    ``seconds`` gains an equal share of each batch."""
     kernel, sol = kernels[0], sols[0]
     last = len(sol.levels) - 1
     denominator = math.prod(lv.weight_lcm for lv in sol.levels)
@@ -346,18 +349,22 @@ def _values(kernels, store, run, parts, sizes, sols, starts, say, first_moves, d
         primes = exact.primes_below(exact.PRIME_LIMIT, len(primes) + 1)
     chunks = [primes[i:i + exact.PRIMES_PER_TASK] for i in range(0, len(primes), exact.PRIMES_PER_TASK)]
     root = str(store.root)
+
+    def gather(level: int) -> tuple:
+        return ("level", kernel, root, level, parts, sizes[level], sizes[level + 1] if level < last else None,
+                len(kernels))
+
+    run.run([gather(last)], deadline)
     for level in range(last, -1, -1):
         say(f"values: level {level}, {sol.levels[level].nodes:,} engine states ({len(primes)} primes for random play)")
-        nxt = sizes[level + 1] if level < last else None
         t0 = time.perf_counter()
-        run.run([("level", kernel, root, level, parts, sizes[level], nxt, len(kernels))], deadline)
-        shared = (time.perf_counter() - t0) / len(kernels)
-        for i, s in enumerate(sols):
-            t0 = time.perf_counter()
-            calls = [("optimal", kernel, root, level, level == last, i)]
+        calls = [gather(level - 1)] if level else []  # the next level down is gathered beside these values
+        for i in range(len(sols)):
+            calls.append(("optimal", kernel, root, level, level == last, i))
             calls += [("random", kernel, root, level, level == last, c, chunk, i) for c, chunk in enumerate(chunks)]
-            run.run(calls, deadline)
-            s.seconds += shared + time.perf_counter() - t0
+        run.run(calls, deadline)
+        for s in sols:
+            s.seconds += (time.perf_counter() - t0) / len(sols)
         if level + 1 <= last and level + 1 != 1:  # level 1 stays for the first moves
             store.drop(level + 1, "*")
     n = kernel.players
