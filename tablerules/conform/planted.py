@@ -36,7 +36,8 @@ class Fault:
 
 # Judged killed on 2026-12-05: the five of dishes by `tablerules mutants dishes` (all 603 mutants),
 # the nine of just-desserts by `tablerules mutants just-desserts --mutant ID ...` (those nine), the
-# eight of just-desserts-2.3 by `tablerules mutants just-desserts-2.3` (all 708 mutants).
+# eight of just-desserts-2.3 by `tablerules mutants just-desserts-2.3` (all 708 mutants); jd23.serve's
+# m68585a9f by `tablerules mutants just-desserts-2.3 --mutant m68585a9f` (killed: a move's text reads back as the move).
 FAULTS: tuple[Fault, ...] = (
     Fault("dishes", "dishes.play", "m1e1b4e0c", "real_moves: placing ignores whether the two tiles match "
           "(place-match)"),
@@ -72,6 +73,8 @@ FAULTS: tuple[Fault, ...] = (
           "(closes)"),
     Fault("just-desserts-2.3", "jd23.round", "m2deb46c3", "_answer: the round goes on as if nobody called "
           "(turn-up-guest)"),
+    Fault("just-desserts-2.3", "jd23.serve", "m68585a9f", "illegal_reason: a serving of one card is refused "
+          "(one-to-three)"),
     Fault("just-desserts-2.3", "jd23.score", "m97b35e11", "outcome: a tie for most guests has a single winner "
           "(guests)"),
     Fault("just-desserts-2.3", "jd23.setup", "m39d28c23", "chance_outcomes: the deal deals no desserts "
