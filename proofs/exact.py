@@ -34,7 +34,7 @@ table state plus what chance still needs to remember.
 
 Store layout, per level ``L{a}``: ``p{p}.rows`` (distinct rows, sorted by hash),
 ``p{p}.hash``; with values also ``p{p}.edges`` (parent, action, p_num, p_den, destination
-partition, place in the bucket; in expansion order), ``p{p}.actions``, ``p{p}.terminal`` / ``p{p}.losers{s}``,
+partition, place in the bucket; 32-bit, in expansion order), ``p{p}.actions``, ``p{p}.terminal`` / ``p{p}.losers{s}``,
 ``c{src}-{d}.child`` (each bucket's rows as indices into partition d of the next level), ``n.*`` and
 ``e.all`` (the whole level's nodes and edges, gathered once for the
 value tasks), ``optimal{s}`` and ``random{s}-{chunk}`` (values of the whole level, partitions in order).
@@ -140,6 +140,14 @@ class LevelCounts:
 
 CHUNK = 50_000
 """Parents expanded at once (bounds the memory of one task unless a segment bounds it tighter)."""
+
+
+def narrow(array: np.ndarray, what: str) -> np.ndarray:
+    """``array`` as 32-bit integers (edges are stored so: half the bytes of 64-bit ones), or
+    OverflowError naming ``what`` where a value does not fit (a partition past 2^31 rows)."""
+    if array.size and (array.max() > np.iinfo(np.int32).max or array.min() < 0):
+        raise OverflowError(f"{what} does not fit in 32 bits: use more --partitions")
+    return array.astype(np.int32)
 
 
 def words_of(rows: np.ndarray) -> np.ndarray:
@@ -285,7 +293,7 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
         dest, place = children_out.flush(children)
         if keep_edges:
             cols = [np.concatenate([g[i] for g in held]) for i in range(1, 5)]
-            out["edges"].add(np.stack(cols + [dest, place], axis=1).astype(np.int64))
+            out["edges"].add(narrow(np.stack(cols + [dest, place], axis=1), "an edge"))
         held, held_rows = [], 0
 
     lo = 0
@@ -331,7 +339,7 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
     flush()
     counts.terminal_states, counts.terminal_up_to_colours_and_kinds = _distinct_tables(
         kernel, store, level, f"t{part}0", segment)
-    empty = {"edges": np.zeros((0, 6), dtype=np.int64), "actions": np.zeros(0, dtype=np.int64),
+    empty = {"edges": np.zeros((0, 6), dtype=np.int32), "actions": np.zeros(0, dtype=np.int64),
              "terminal": np.zeros(0, dtype=np.int64)}
     for name, appender in out.items():
         appender.close(empty.get(name, np.zeros((0, kernel.players), dtype=np.uint8)))
@@ -353,7 +361,7 @@ def merge_task(kernel: Kernel, store: Store, level: int, part: int, parts: int, 
     for src, name in child_runs:
         bucket_start.append(filled[src])
         filled[src] += runs_mod.read_header(folder / f"{name}.hash.npy")[1][0]
-    child = {src: runs_mod.Filler(store.path(level - 1, f"c{src}-{part}.child"), np.int64, (filled[src],))
+    child = {src: runs_mod.Filler(store.path(level - 1, f"c{src}-{part}.child"), np.int32, (filled[src],))
              for src in range(parts)} if keep_edges else {}
     rows_out = runs_mod.Appender(store.path(level, f"p{part}.rows"))
     keys_out = runs_mod.Appender(store.path(level, f"p{part}.hash"))
@@ -370,7 +378,7 @@ def merge_task(kernel: Kernel, store: Store, level: int, part: int, parts: int, 
         offset = 0
         for (src, _), (start, r, _), base in zip(child_runs, got, bucket_start):
             if keep_edges and len(r):
-                child[src].put(base + start, inverse[offset:offset + len(r)] + rows_out.rows)
+                child[src].put(base + start, narrow(inverse[offset:offset + len(r)] + rows_out.rows, "a row's index"))
             offset += len(r)
         rows_out.add(rows)
         keys_out.add(keys)
@@ -438,13 +446,13 @@ def level_task(kernel: Kernel, store: Store, level: int, parts: int, sizes: list
     out = []
     for p in range(parts):
         edges = store.load(level, f"p{p}.edges")
-        child = np.empty(len(edges), dtype=np.int64)
-        for d in range(parts):
-            sel = edges[:, 4] == d
-            child[sel] = next_offsets[d] + store.load(level, f"c{p}-{d}.child")[edges[sel, 5]]
+        maps = [store.load(level, f"c{p}-{d}.child") for d in range(parts)]  # each bucket's rows in partition d
+        start = np.concatenate([[0], np.cumsum([len(m) for m in maps])])
+        dest = edges[:, 4]
+        child = next_offsets[dest] + np.concatenate(maps)[start[dest] + edges[:, 5]]
         parent = edges[:, 0] + offsets[p]
         denom = actions_all[parent] * edges[:, 3]
-        out.append(np.stack([parent, edges[:, 1], edges[:, 2], denom, child], axis=1).astype(np.int32))
+        out.append(narrow(np.stack([parent, edges[:, 1], edges[:, 2], denom, child], axis=1), "an edge of the level"))
     store.save(level, "e.all", np.concatenate(out))
 
 

@@ -436,3 +436,11 @@ def test_alternatives_that_only_score_the_ends_otherwise_share_one_state_graph()
     assert play_key(default) != play_key(stuck)
     with pytest.raises(ValueError, match="play the same game"):
         solve_together([default, stuck])
+
+
+def test_edges_are_stored_in_32_bits_and_a_value_past_them_is_refused_by_name():
+    from tablerules.proofs.exact import narrow
+
+    assert narrow(np.array([[0, 2**31 - 1]]), "an edge").dtype == np.int32
+    with pytest.raises(OverflowError, match="an edge does not fit in 32 bits: use more --partitions"):
+        narrow(np.array([2**31]), "an edge")
