@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import tomllib
 from pathlib import Path
 
@@ -45,7 +46,7 @@ def _verify(tmp_path: Path, doc: dict, mapping: str | None = None) -> tuple[int,
 
 
 def _mapping_file(tmp_path: Path, old: str, new: str, name: str = "m.toml") -> str:
-    """A copy of the mapping with one change (a new file name per change: loaded mappings are cached by name)."""
+    """A copy of the mapping with one change."""
     text = MAPPING.read_text()
     assert old in text
     p = tmp_path / name
@@ -111,6 +112,16 @@ def test_a_colliding_names_table_is_refused_naming_the_key(tmp_path):
         load_mapping(bad)
     status, line = _verify(tmp_path, _doc(), mapping=bad)
     assert status == 2 and "[names].colour" in line and "\n" not in line
+
+
+def test_a_mapping_file_changed_under_the_same_name_is_read_again(tmp_path):
+    """load_mapping caches what it read, keyed by the file's size and modification time."""
+    p = Path(_mapping_file(tmp_path, 'c2 = "c3", c3 = "c4"', 'c2 = "c3", c3 = "c4"'))
+    load_mapping(str(p))
+    p.write_text(p.read_text().replace('c2 = "c3", c3 = "c4"', 'c2 = "c3", c3 = "c3"', 1))
+    os.utime(p, ns=(p.stat().st_atime_ns, p.stat().st_mtime_ns + 10**9))  # a later modification time, whatever the clock
+    with pytest.raises(MappingError, match=r"\[names\]\.colour: 'c2' and 'c3' both name 'c3'"):
+        load_mapping(str(p))
 
 
 def test_a_value_a_table_does_not_name_is_a_mapping_problem(tmp_path):

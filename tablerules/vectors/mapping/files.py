@@ -306,9 +306,10 @@ def read_mapping_text(text: str, name: str) -> Mapping:
     return parse_mapping(data, name)
 
 
-@lru_cache(maxsize=32)
 def load_mapping(name_or_file: str) -> Mapping:
-    """A shipped mapping by name (``quint-dishes``) or a mapping file; MappingError (one line)."""
+    """A shipped mapping by name (``quint-dishes``) or a mapping file; MappingError (one line).
+    Read again whenever the file changed (its size or modification time): a long-lived caller
+    that edits a mapping sees the edit."""
     path = Path(name_or_file)
     if not path.suffix and name_or_file in shipped_mapping_names():
         path = _mapping_folder() / (name_or_file + MAPPING_SUFFIX)
@@ -316,12 +317,21 @@ def load_mapping(name_or_file: str) -> Mapping:
         known = ", ".join(shipped_mapping_names()) or "none"
         raise MappingError(f"mapping {name_or_file!r}: no such file or shipped mapping (shipped: {known}; see {GUIDE})")
     try:
-        text = read_regular_file(path, MAX_MAPPING_BYTES).decode("utf-8")
+        seen = path.stat()
+    except OSError as e:
+        raise MappingError(f"mapping {name_or_file}: cannot read: {e.strerror or e}") from None
+    return _read_mapping(str(path.resolve()), seen.st_mtime_ns, seen.st_size, name_or_file)
+
+
+@lru_cache(maxsize=32)
+def _read_mapping(path: str, mtime_ns: int, size: int, name: str) -> Mapping:  # noqa: ARG001 - the cache's key
+    try:
+        text = read_regular_file(Path(path), MAX_MAPPING_BYTES).decode("utf-8")
     except UnreadableFile as e:
-        raise MappingError(f"mapping {name_or_file}: cannot read: {e}") from None
+        raise MappingError(f"mapping {name}: cannot read: {e}") from None
     except UnicodeDecodeError as e:
-        raise MappingError(f"mapping {name_or_file}: cannot read: not UTF-8 text (byte {e.start})") from None
-    return read_mapping_text(text, name_or_file)
+        raise MappingError(f"mapping {name}: cannot read: not UTF-8 text (byte {e.start})") from None
+    return read_mapping_text(text, name)
 
 
 def is_ours(document: dict[str, Any]) -> bool:
