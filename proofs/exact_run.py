@@ -144,7 +144,8 @@ class ProcessExecutor(Executor):
         self.pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self.workers, initializer=reuse_freed_memory if self.keep_freed else None)
+        start = reuse_freed_memory if self.keep_freed else None
+        return ProcessPoolExecutor(max_workers=self.workers, initializer=start)
 
     def run(self, calls: Sequence[tuple], deadline: float | None = None) -> list[Any]:
         futures = [self.pool.submit(_task, *c) for c in calls]

@@ -119,7 +119,8 @@ def test_a_mapping_file_changed_under_the_same_name_is_read_again(tmp_path):
     p = Path(_mapping_file(tmp_path, 'c2 = "c3", c3 = "c4"', 'c2 = "c3", c3 = "c4"'))
     load_mapping(str(p))
     p.write_text(p.read_text().replace('c2 = "c3", c3 = "c4"', 'c2 = "c3", c3 = "c3"', 1))
-    os.utime(p, ns=(p.stat().st_atime_ns, p.stat().st_mtime_ns + 10**9))  # a later modification time, whatever the clock
+    later = p.stat().st_mtime_ns + 10**9  # a later modification time, whatever the clock
+    os.utime(p, ns=(p.stat().st_atime_ns, later))
     with pytest.raises(MappingError, match=r"\[names\]\.colour: 'c2' and 'c3' both name 'c3'"):
         load_mapping(str(p))
 
