@@ -101,7 +101,8 @@ def solve_alternatives(ruleset: str, players: int, components: Any, *, run: Exec
                      and (other == label or (keys[label] is not None and keys[other] == keys[label]))]
             say(f"solving {', '.join(group)}" + (" over one state graph" if len(group) > 1 else ""))
             sols = solve_together([kernels[g] for g in group], run=run, parts=parts, max_states=max_states,
-                                  max_seconds=max_seconds, segment=segment)
+                                  max_seconds=max_seconds, segment=segment,
+                                  progress=lambda text, name=group[0]: say(f"{name}: {text}"))  # its levels too
             solved.update(zip(group, sols))
         sol = solved[label]
         row: dict[str, Any] = {"ruling": rid, "alternative": alt, "label": label, "complete": sol.complete,

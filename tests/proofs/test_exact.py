@@ -431,6 +431,8 @@ def test_alternatives_that_only_score_the_ends_otherwise_share_one_state_graph()
     shared = "solving default, dishes-count=stacks, tie-for-most=no-loser, clean-at-end=dishes over one state graph"
     assert shared in said
     assert "solving stuck-player=game-ends" in said
+    levels = [x for x in said if x.startswith("stuck-player=game-ends: level ")]  # each level of a long run shows
+    assert levels and levels[0].startswith("stuck-player=game-ends: level 0: 1 engine states to expand"), said
     default = registry.kernel("dishes", RULES.setup(2, Options(), Tiles(2, 4)))
     stuck = registry.kernel("dishes", RULES.setup(2, Options(stuck_player="game-ends"), Tiles(2, 4)))
     assert play_key(default) != play_key(stuck)
