@@ -243,6 +243,19 @@ def install() -> None:
     signal.signal(signal.SIGINT, interrupt)
     signal.signal(signal.SIGTERM, interrupt)
     sys.unraisablehook = unraisable_hook(sys.__unraisablehook__)
+    sys.excepthook = _quiet_after_signal(sys.__excepthook__)
+
+
+def _quiet_after_signal(default: Callable[..., None]) -> Callable[..., None]:
+    """``sys.excepthook`` for a run: C code that prints the error it met and goes on
+    (``PyErr_Print``, seen when a signal landed in an import such code made) prints nothing
+    for the interruption itself, which the run reports in one line; anything else as always."""
+
+    def hook(exc_type: type, value: BaseException, tb: Any) -> None:
+        if not (issubclass(exc_type, KeyboardInterrupt) and Stop.signum is not None):
+            default(exc_type, value, tb)
+
+    return hook
 
 
 def signalled() -> bool:

@@ -261,6 +261,25 @@ def test_after_a_signal_a_del_that_raises_adds_no_traceback():
     assert r.stderr.count("Traceback") == 1, r.stderr  # the one before the signal only
 
 
+def test_an_interruption_that_c_code_prints_and_swallows_prints_nothing():
+    """PyErr_Print hands the error to sys.excepthook: after a signal, the interruption is the
+    run's one line, not a traceback; before any signal, errors print as always."""
+    script = (
+        "import signal, sys\n"
+        "from tablerules import limits\n"
+        "limits.install()\n"
+        "sys.excepthook(KeyboardInterrupt, KeyboardInterrupt(), None)\n"  # no signal yet: printed
+        "try:\n"
+        "    limits.interrupt(signal.SIGTERM, None)\n"
+        "except KeyboardInterrupt as e:\n"
+        "    sys.excepthook(KeyboardInterrupt, e, e.__traceback__)\n"  # after it: quiet
+        "sys.excepthook(ValueError, ValueError('shown'), None)\n"
+        "print('done')\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert r.stdout == "done\n", r.stderr
+    assert r.stderr.count("KeyboardInterrupt") == 1 and "ValueError: shown" in r.stderr, r.stderr
+
+
 def test_a_signal_lost_in_a_del_is_delivered_again():
     """A signal whose KeyboardInterrupt lands in a ``__del__`` is swallowed there by Python (an
     unraisable exception); the run must still stop, with the signal's status."""
