@@ -1,20 +1,24 @@
-"""Random-play values of one level: dividing per edge (before) against a table of chance
-coefficients (now), side by side in one run on the same inputs.
+"""Random-play values of a whole game: backward once per scoring (before) against forward
+once for all scorings (now), side by side in one run on the same inputs.
 
 Usage: python benchmarks/dishes_exact_random_values.py [--deck 5x4] [--repeat 3]
 
-Solves 2-player Dishes (default rulings) on the tile set in this process (serial executor),
-keeps the inputs of the largest random-values task the engine ran (one level, one chunk of
-primes), and times on them
+Solves 2-player Dishes on the tile set in this process (serial executor) for the four
+alternatives that share one state graph (default rulings, ``dishes-count=stacks``,
+``tie-for-most=no-loser``, ``clean-at-end=dishes``), keeps every level's edges and ends as
+the engine gathered them, and times on them, for one group of primes:
 
-* ``dividing``: the loop as it was, which computed ``p_num / denom`` modulo each prime for
-  every edge (two divisions per edge and prime) and reduced its sums every 8 edges;
-* ``table``: :func:`tablerules.proofs.exact_loops.random_values`, which looks each edge's
-  coefficient up in a table made once per task (:func:`~tablerules.proofs.exact_loops.chance_pairs`)
-  and reduces every 32 edges; the table's making is timed with it.
+* ``backward``: the loop the engine ran before, kept here as the baseline: for each scoring,
+  level by level from the last, every state's (P(among losers), P(sole loser), E(actions))
+  modulo each prime, from its children's;
+* ``forward``: :func:`tablerules.proofs.exact_loops.reach_forward` and
+  :func:`~tablerules.proofs.exact_loops.end_sums`: level by level from the start, the chance
+  of reaching each state (one residue a prime), summed over each level's ends for every
+  scoring at once.
 
-Both must give the same residues.  Units: seconds of one task (best of ``--repeat``), edges
-(parent-child pairs of the level, one per action and chance outcome), primes in the chunk.
+Both must give the same values at the start.  Units: seconds for the whole game (best of
+``--repeat``, the chance tables' making included), edges (parent-child pairs, one per action
+and chance outcome, over every level), primes in the group.
 """
 
 from __future__ import annotations
@@ -27,13 +31,16 @@ import numpy as np
 from numba import njit
 
 from tablerules.model import registry
-from tablerules.proofs import exact, exact_loops
-from tablerules.proofs.exact_run import Executor, solve
+from tablerules.proofs import exact, exact_impact, exact_loops
+from tablerules.proofs.exact_run import Executor, solve_together
+
+SHARED = ("default", "dishes-count=stacks", "tie-for-most=no-loser", "clean-at-end=dishes")
 
 
 @njit(cache=True)
-def random_values_dividing(n_nodes, players, term, losers, parent, p_num, denom, child, child_vals, primes, inverses):
-    """The loop before the coefficient table (kept here as the baseline)."""
+def random_values_backward(n_nodes, players, term, losers, parent, p_num, denom, child, child_vals, primes, coef):
+    """The engine's loop before forward reach (kept here as the baseline): one level's values
+    from the next level's, edges sorted by parent, sums reduced every 32 edges."""
     V = 2 * players + 1
     P = primes.shape[0]
     out = np.zeros((n_nodes, V, P), dtype=np.uint32)
@@ -58,15 +65,14 @@ def random_values_dividing(n_nodes, players, term, losers, parent, p_num, denom,
                 acc[v, j] = 0
         n_e = 0
         while e < E and parent[e] == p:
-            c = child[e]
-            for j in range(P):
-                q = np.uint64(primes[j])
-                coef = (np.uint64(p_num[e]) % q) * np.uint64(inverses[j, denom[e]]) % q
-                for v in range(V):
-                    acc[v, j] += coef * np.uint64(child_vals[c, v, j])
+            k = coef[p_num[e], denom[e]]
+            vals = child_vals[child[e]]
+            for v in range(V):
+                for j in range(P):
+                    acc[v, j] += k[j] * np.uint64(vals[v, j])
             n_e += 1
             e += 1
-            if n_e % 8 == 0:
+            if n_e % 32 == 0:
                 for v in range(V):
                     for j in range(P):
                         acc[v, j] %= np.uint64(primes[j])
@@ -80,26 +86,32 @@ def random_values_dividing(n_nodes, players, term, losers, parent, p_num, denom,
     return out
 
 
-def _dividing(args: tuple) -> np.ndarray:
-    n_nodes, players, term, losers, parent, p_num, denom, child, child_vals, primes, _ = args
-    inverses = np.zeros((len(primes), int(denom.max()) + 1), dtype=np.int64)
-    for j, q in enumerate(primes.tolist()):
-        for x in np.unique(denom).tolist():
-            inverses[j, x] = pow(x, -1, q)
-    return random_values_dividing(n_nodes, players, term, losers, parent, p_num, denom, child, child_vals, primes,
-                                  inverses)
+def _backward(levels: list[dict], players: int, primes: np.ndarray, start: int) -> list[np.ndarray]:
+    out = []
+    for i in range(len(levels[0]["losers"])):
+        vals = np.zeros((0, 2 * players + 1, len(primes)), dtype=np.uint32)
+        for lv in reversed(levels):
+            e = lv["edges"]
+            coef = exact.chance_coefficients(e[:, 2], e[:, 3], primes.tolist())
+            vals = random_values_backward(lv["nodes"], players, lv["term"], lv["losers"][i], e[:, 0], e[:, 2],
+                                          e[:, 3], e[:, 4], vals, primes, coef)
+        out.append(vals[start].astype(np.uint64))
+    return out
 
 
-def _table(args: tuple) -> np.ndarray:
-    n_nodes, players, term, losers, parent, p_num, denom, child, child_vals, primes, _ = args
-    shape = (int(p_num.max()) + 1, int(denom.max()) + 1)
-    a, d = np.nonzero(exact_loops.chance_pairs(p_num, denom, shape))
-    coef = np.zeros(shape + (len(primes),), dtype=np.uint64)
-    for j, q in enumerate(primes.tolist()):
-        inverse = {x: pow(x, -1, q) for x in np.unique(d).tolist()}
-        coef[a, d, j] = [x % q * inverse[y] % q for x, y in zip(a.tolist(), d.tolist())]
-    return exact_loops.random_values(n_nodes, players, term, losers, parent, p_num, denom, child, child_vals, primes,
-                                     coef)
+def _forward(levels: list[dict], players: int, primes: np.ndarray, start: int) -> list[np.ndarray]:
+    reach = np.zeros((levels[0]["nodes"], len(primes)), dtype=np.uint32)
+    reach[start] = 1
+    sums = [np.zeros((2 * players + 1, len(primes)), dtype=np.uint64) for _ in levels[0]["losers"]]
+    for a, lv in enumerate(levels):
+        for i, losers in enumerate(lv["losers"]):
+            sums[i] = (sums[i] + exact_loops.end_sums(reach, lv["term"], losers, players, a, primes)) % primes
+        if a + 1 < len(levels):
+            e = lv["edges"]
+            coef = exact.chance_coefficients(e[:, 2], e[:, 3], primes.tolist())
+            reach = exact_loops.reach_forward(reach, e[:, 0], e[:, 2], e[:, 3], e[:, 4], levels[a + 1]["nodes"],
+                                              primes, coef)
+    return sums
 
 
 def main(argv: list[str]) -> int:
@@ -108,40 +120,52 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args(argv)
     rules = registry.get("dishes")
-    kern = registry.kernel("dishes", rules.setup(2, rules.Options(), rules.load_components(args.deck)))
-    biggest: list[tuple] = []
-    engine_loop = exact_loops.random_values
+    components = rules.load_components(args.deck)
+    options = {"default": rules.Options()}
+    for rid, alt, opts in exact_impact.finite_alternatives("dishes", lambda o: rules.setup(2, o, components), 2):
+        options[f"{rid.split('.ruling.')[-1]}={alt}"] = opts
+    kernels = [registry.kernel("dishes", rules.setup(2, options[label], components)) for label in SHARED]
+    levels: dict[int, dict] = {}
+    engine_task = exact.reach_task
 
-    def keep(*call):
-        if not biggest or len(call[4]) > len(biggest[0][4]):
-            biggest[:] = [call]
-        return engine_loop(*call)
+    def keep(kernel, store, level, last, chunk, primes, scorings, next_nodes):
+        if chunk == 0:
+            levels[level] = {"edges": store.load(level, "e.all"), "term": store.load(level, "n.term"),
+                             "nodes": len(store.load(level, "n.mover")), "primes": primes,
+                             "losers": [store.load(level, f"n.losers{i}") for i in range(scorings)]}
+        return engine_task(kernel, store, level, last, chunk, primes, scorings, next_nodes)
 
-    exact.loops.random_values = keep
+    exact.reach_task = keep
     try:
-        solve(kern, run=Executor(), parts=4)  # serial: the tasks run in this process
+        sols = solve_together(kernels, run=Executor(), parts=4)  # serial: the tasks run in this process
     finally:
-        exact.loops.random_values = engine_loop
-    call = biggest[0]
-    edges, primes = len(call[4]), len(call[9])
-    for f in (_dividing, _table):  # compile and warm up
-        f(call)
-    seconds = {}
-    results = {}
-    for f in (_dividing, _table):
+        exact.reach_task = engine_task
+    game = [levels[a] for a in range(len(levels))]
+    primes = np.array(game[0]["primes"], dtype=np.int64)
+    start = 0  # one start: the deal is fixed before play
+    assert len(kernels[0].start()) == 1 and game[0]["nodes"] == 1
+    edges = sum(len(lv["edges"]) for lv in game)
+    small = [dict(lv, edges=lv["edges"][:0]) for lv in game[:2]]
+    for f in (_backward, _forward):  # compile and warm up
+        f(small, 2, primes, start)
+    seconds, results = {}, {}
+    for f in (_backward, _forward):
         best = float("inf")
         for _ in range(args.repeat):
             t0 = time.perf_counter()
-            results[f.__name__] = f(call)
+            results[f.__name__] = f(game, 2, primes, start)
             best = min(best, time.perf_counter() - t0)
         seconds[f.__name__] = best
-    assert np.array_equal(results["_dividing"], results["_table"]), "the two loops disagree"
-    print(f"dishes, 2 players, deck {args.deck}: the largest random-values task, {call[0]:,} engine states, "
-          f"{edges:,} edges, {primes} primes; best of {args.repeat}, one process")
-    print("loop | seconds | edges x primes per second | x dividing")
-    for name in ("_dividing", "_table"):
+    for a, b in zip(results["_backward"], results["_forward"]):
+        assert np.array_equal(a % primes, b % primes), "the two passes disagree"
+    assert sols[0].complete
+    print(f"dishes, 2 players, deck {args.deck}: random play over the whole game, {sum(lv['nodes'] for lv in game):,} "
+          f"engine states, {edges:,} edges, {len(primes)} primes, {len(SHARED)} scorings; best of {args.repeat}, "
+          "one process")
+    print("pass | seconds | edges x primes x scorings per second | x backward")
+    for name in ("_backward", "_forward"):
         s = seconds[name]
-        print(f"{name[1:]} | {s:.3f} | {edges * primes / s:,.0f} | {seconds['_dividing'] / s:.2f}")
+        print(f"{name[1:]} | {s:.3f} | {edges * len(primes) * len(SHARED) / s:,.0f} | {seconds['_backward'] / s:.2f}")
     return 0
 
 

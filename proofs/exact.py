@@ -18,14 +18,16 @@ move a player chooses (a pass forced by the rules is not one).  Counts *up to co
 are sums of orbit sizes.  *Engine states* are the canonical rows the engine stores: a
 table state plus what chance still needs to remember.
 
-**Values** (backward induction, exact):
+**Values** (exact):
 
 * *uniform random play*: the player to move picks each of its legal actions with equal
-  probability; chance follows the rules.  Probabilities are computed modulo primes and
-  rebuilt exactly by the Chinese remainder theorem: the denominator is known to divide the
-  product over levels of the least common multiple of the branch weights' denominators.
-* *optimal play*: each player picks the action that makes its own chance of being among
-  the losers smallest.  Ties are broken, in order, by: its own chance of being the only
+  probability; chance follows the rules.  Computed forward, once for every scoring: the
+  probability of reaching each state, summed over the ends.  Probabilities are computed
+  modulo primes and rebuilt exactly by the Chinese remainder theorem: the denominator is
+  known to divide the product over levels of the least common multiple of the branch
+  weights' denominators.
+* *optimal play* (backward induction): each player picks the action that makes its own
+  chance of being among the losers smallest.  Ties are broken, in order, by: its own chance of being the only
   loser (smaller first); the other players' total chance of losing (larger first); the
   expected number of actions left (smaller first); then the value vector in seat order
   (smaller first), a fixed convention that never decides a two-player figure.  Values are
@@ -37,7 +39,8 @@ Store layout, per level ``L{a}``: ``p{p}.rows`` (distinct rows, sorted by hash),
 partition, place in the bucket; 32-bit, in expansion order), ``p{p}.actions``, ``p{p}.terminal`` / ``p{p}.losers{s}``,
 ``c{src}-{d}.child`` (each bucket's rows as indices into partition d of the next level), ``n.*`` and
 ``e.all`` (the whole level's nodes and edges, gathered once for the
-value tasks), ``optimal{s}`` and ``random{s}-{chunk}`` (values of the whole level, partitions in order).
+value tasks), ``optimal{s}`` (values of the whole level, partitions in order) and ``reach{chunk}`` (the
+probability of reaching each state, modulo a group of primes).
 ``{s}`` numbers the *scorings*: kernels that play the same game and differ only in who loses
 at an end (``play_key``), solved over one state graph.
 """
@@ -398,11 +401,13 @@ def merge_task(kernel: Kernel, store: Store, level: int, part: int, parts: int, 
     return counts
 
 
-# --------------------------------------------------------------------------- values (backward)
+# --------------------------------------------------------------------------- values
 
 PRIME_LIMIT = 1 << 29
-"""Primes for the random-play values lie below this (see exact_loops.random_values)."""
-PRIMES_PER_TASK = 8
+"""Primes for the random-play values lie below this (see exact_loops.TOP)."""
+PRIMES_PER_TASK = 16
+"""At most this many primes in one random-play task (its memory: 12 bytes a prime for each
+state of the level and the next)."""
 
 
 def primes_below(limit: int, count: int) -> list[int]:
@@ -468,25 +473,35 @@ def optimal_task(kernel: Kernel, store: Store, level: int, last: bool, scoring: 
     store.save(level, f"optimal{scoring}", out)
 
 
-def random_task(kernel: Kernel, store: Store, level: int, last: bool, chunk: int, primes: list[int],
-                scoring: int = 0) -> None:
-    """Uniform-random-play values of a whole level modulo some primes (``random{scoring}-{chunk}``)."""
-    e = store.load(level, "e.all")
-    n_nodes = len(store.load(level, "n.mover"))
-    V = 2 * kernel.players + 1
-    child_vals = (store.load(level + 1, f"random{scoring}-{chunk}") if not last
-                  else np.zeros((0, V, len(primes)), dtype=np.uint32))
-    p_num, denom = e[:, 2], e[:, 3]
-    shape = (int(p_num.max()) + 1, int(denom.max()) + 1) if len(e) else (1, 1)
+def chance_coefficients(p_num: np.ndarray, denom: np.ndarray, primes: list[int]) -> np.ndarray:
+    """``coef[a, d, j]`` = a / d modulo primes[j], for each (chance numerator, denominator) pair
+    the edges use (:func:`~tablerules.proofs.exact_loops.chance_pairs`); zero elsewhere."""
+    shape = (int(p_num.max()) + 1, int(denom.max()) + 1) if len(p_num) else (1, 1)
     a, d = np.nonzero(loops.chance_pairs(p_num, denom, shape))
-    coef = np.zeros(shape + (len(primes),), dtype=np.uint64)  # a / d modulo each prime, for the pairs used
+    coef = np.zeros(shape + (len(primes),), dtype=np.uint64)
     for j, q in enumerate(primes):
         inverse = {x: pow(x, -1, q) for x in np.unique(d).tolist()}
         coef[a, d, j] = [x % q * inverse[y] % q for x, y in zip(a.tolist(), d.tolist())]
-    out = loops.random_values(n_nodes, kernel.players, store.load(level, "n.term"),
-                              store.load(level, f"n.losers{scoring}"),
-                              e[:, 0], p_num, denom, e[:, 4], child_vals, np.array(primes, dtype=np.int64), coef)
-    store.save(level, f"random{scoring}-{chunk}", out)
+    return coef
+
+
+def reach_task(kernel: Kernel, store: Store, level: int, last: bool, chunk: int, primes: list[int],
+               scorings: int, next_nodes: int) -> list[np.ndarray]:
+    """Random play, forward, for one level and some primes: from the chance of reaching each
+    of its states (``reach{chunk}``), the sums over its ends for each scoring
+    (:func:`~tablerules.proofs.exact_loops.end_sums`, returned) and, below the last level, the
+    chance of reaching each state of the next (written there as ``reach{chunk}``)."""
+    reach = store.load(level, f"reach{chunk}")
+    term = store.load(level, "n.term")
+    q = np.array(primes, dtype=np.int64)
+    sums = [loops.end_sums(reach, term, store.load(level, f"n.losers{i}"), kernel.players, level, q)
+            for i in range(scorings)]
+    if not last:
+        e = store.load(level, "e.all")
+        coef = chance_coefficients(e[:, 2], e[:, 3], primes)
+        store.save(level + 1, f"reach{chunk}", loops.reach_forward(reach, e[:, 0], e[:, 2], e[:, 3], e[:, 4],
+                                                                    next_nodes, q, coef))
+    return sums
 
 
 # --------------------------------------------------------------------------- rebuilding exact fractions
@@ -573,16 +588,9 @@ def locate(store: Store, kernel: Kernel, level: int, parts: int, sizes: list[int
     raise KeyError("row not found in level")
 
 
-def values_at(store: Store, kernel: Kernel, level: int, parts: int, sizes: list[int], row: np.ndarray,
-              prime_chunks: list[list[int]], denominator: int,
-              scoring: int = 0) -> tuple[list[Fraction], list[Fraction]]:
-    """(optimal, random) values of one canonical row of a level, as exact fractions."""
+def optimal_at(store: Store, kernel: Kernel, level: int, parts: int, sizes: list[int], row: np.ndarray,
+               scoring: int = 0) -> list[Fraction]:
+    """The optimal-play values of one canonical row of a level, as exact fractions."""
     idx = locate(store, kernel, level, parts, sizes, row)
     w = int(kernel.history_weight(row[None, :])[0])
-    opt = store.load(level, f"optimal{scoring}")[idx]
-    residues = np.concatenate([store.load(level, f"random{scoring}-{c}")[idx] for c in range(len(prime_chunks))],
-                              axis=1)
-    primes = [p for chunk in prime_chunks for p in chunk]
-    optimal = [Fraction(int(x), w) for x in opt]
-    random = [crt_fraction([int(r) for r in residues[v]], primes, denominator) for v in range(len(opt))]
-    return optimal, random
+    return [Fraction(int(x), w) for x in store.load(level, f"optimal{scoring}")[idx]]

@@ -146,61 +146,58 @@ def chance_pairs(p_num, denom, shape):
     return seen
 
 
-REDUCE_EVERY = 32
-"""Edges summed before the sums are reduced: residues and coefficients are below 2^29, so a
-product is below 2^58 and 32 of them stay below 2^63."""
+TOP = np.uint64(1) << np.uint64(63)
+"""A sum of residues is reduced once it reaches this: residues and coefficients lie below
+2^29, so a product is below 2^58 and a sum below 2^63 plus one product never overflows."""
 
 
 @njit(cache=True)
-def random_values(n_nodes, players, term, losers, parent, p_num, denom, child, child_vals, primes, coef):
-    """(P(among losers) per seat, P(sole loser) per seat, E(actions left)) under uniform
-    random play, modulo each prime; edges sorted by parent.  ``denom`` is the parent's
-    number of actions times the chance denominator; ``coef[a, d, j]`` is a / d mod primes[j]
-    for each pair the edges use (:func:`chance_pairs`), so the loop over edges divides
-    nothing."""
-    V = 2 * players + 1
+def reach_forward(reach, parent, p_num, denom, child, n_next, primes, coef):
+    """The chance of reaching each state of the next level under uniform random play, modulo
+    each prime, from the chance of reaching each state of this one (``reach``, states x
+    primes); edges in any order.  ``denom`` is the parent's number of actions times the chance
+    denominator; ``coef[a, d, j]`` is a / d mod primes[j] for each pair the edges use
+    (:func:`chance_pairs`), so the loop over edges divides nothing."""
     P = primes.shape[0]
-    out = np.zeros((n_nodes, V, P), dtype=np.uint32)
-    for x in range(term.shape[0]):
-        t = term[x]
-        sole = _loser_count(losers, x, players) == 1
-        for s in range(players):
-            if losers[x, s]:
-                for j in range(P):
-                    out[t, s, j] = 1
-                    if sole:
-                        out[t, players + s, j] = 1
-    acc = np.zeros((V, P), dtype=np.uint64)
     q = np.empty(P, dtype=np.uint64)
     for j in range(P):
         q[j] = np.uint64(primes[j])
-    E = parent.shape[0]
-    e = 0
-    while e < E:
-        p = parent[e]
-        for v in range(V):
-            for j in range(P):
-                acc[v, j] = 0
-        n_e = 0
-        while e < E and parent[e] == p:
-            c = child[e]
-            k = coef[p_num[e], denom[e]]
-            vals = child_vals[c]
-            for v in range(V):
-                for j in range(P):
-                    acc[v, j] += k[j] * np.uint64(vals[v, j])
-            n_e += 1
-            e += 1
-            if n_e % REDUCE_EVERY == 0:
-                for v in range(V):
-                    for j in range(P):
-                        acc[v, j] %= q[j]
-        for v in range(V):
-            for j in range(P):
-                acc[v, j] %= q[j]
+    acc = np.zeros((n_next, P), dtype=np.uint64)
+    for e in range(parent.shape[0]):
+        r = reach[parent[e]]
+        k = coef[p_num[e], denom[e]]
+        a = acc[child[e]]
         for j in range(P):
-            acc[V - 1, j] = (acc[V - 1, j] + np.uint64(1)) % q[j]  # one more action played
-        for v in range(V):
-            for j in range(P):
-                out[p, v, j] = np.uint32(acc[v, j])
+            x = a[j] + k[j] * np.uint64(r[j])
+            if x >= TOP:
+                x %= q[j]
+            a[j] = x
+    out = np.empty((n_next, P), dtype=np.uint32)
+    for c in range(n_next):
+        for j in range(P):
+            out[c, j] = np.uint32(acc[c, j] % q[j])
     return out
+
+
+@njit(cache=True)
+def end_sums(reach, term, losers, players, level, primes):
+    """Over the ends of one level, modulo each prime: the chance of reaching an end where each
+    seat is among the losers, where it is the sole loser, and the chance times the actions
+    played (``level``); summed over every level these are the values of random play at the
+    start, (P(among losers) per seat, P(sole loser) per seat, E(actions))."""
+    V = 2 * players + 1
+    P = primes.shape[0]
+    acc = np.zeros((V, P), dtype=np.uint64)
+    for x in range(term.shape[0]):
+        t = term[x]
+        sole = _loser_count(losers, x, players) == 1
+        for j in range(P):
+            r = np.uint64(reach[t, j])
+            q = np.uint64(primes[j])
+            for s in range(players):
+                if losers[x, s]:
+                    acc[s, j] = (acc[s, j] + r) % q
+                    if sole:
+                        acc[players + s, j] = (acc[players + s, j] + r) % q
+            acc[V - 1, j] = (acc[V - 1, j] + r * np.uint64(level)) % q
+    return acc

@@ -1,8 +1,9 @@
 """Running the exact engine: the level loop, and where its tasks run.
 
 :func:`solve` drives :mod:`tablerules.proofs.exact`: forward, level by level (expand every
-partition, then merge every partition), then backward for the values (one task for optimal
-play and one per group of primes for random play).  The tasks are plain functions of
+partition, then merge every partition), then the values: backward for optimal play (one
+task a level and scoring), forward for random play (one task a level and group of primes,
+every scoring at once).  The tasks are plain functions of
 (kernel, store folder, level, partition), so any executor can run them:
 
 * ``serial``: in this process;
@@ -39,7 +40,7 @@ def _task(kind: str, kernel: Kernel, root: str, level: int, *args: Any) -> tuple
     """Run one task; return its result and the peak memory (kB) of the process that ran it."""
     store = Store(root)
     fn = {"expand": exact.expand_task, "merge": exact.merge_task, "level": exact.level_task,
-          "optimal": exact.optimal_task, "random": exact.random_task}[kind]
+          "optimal": exact.optimal_task, "reach": exact.reach_task}[kind]
     return fn(kernel, store, level, *args), _own_peak_kb()
 
 
@@ -365,55 +366,82 @@ def _write_start(kernel: Kernel, store: Store, parts: int, rows: np.ndarray) -> 
 
 
 def _values(kernels, store, run, parts, sizes, sols, starts, say, first_moves, deadline):
-    """The values of every level, backward, for each scoring.  One batch of tasks a level: the
-    values of every scoring side by side, and beside them the gathering of the level below
-    (it needs only what the counting wrote), so no worker waits for it; each solution's
-    ``seconds`` gains an equal share of each batch."""
+    """The values of every level for each scoring.  Optimal play goes backward, one batch of
+    tasks a level: every scoring's values side by side and, beside them, the gathering of the
+    level below (it needs only what the counting wrote), so no worker waits for it.  Random
+    play then goes forward, once for every scoring: the chance of reaching each state, by
+    groups of primes, summed over the ends of each level.  Each solution's ``seconds`` gains
+    an equal share of each batch."""
     kernel, sol = kernels[0], sols[0]
     last = len(sol.levels) - 1
     denominator = math.prod(lv.weight_lcm for lv in sol.levels)
-    bound = 2 * (last + 2) * denominator  # values are at most the number of levels
+    start_denominator = math.lcm(*(Fraction(p).denominator for _, p in starts))
+    bound = 2 * (last + 2) * denominator * start_denominator  # values are at most the number of levels
     primes = exact.primes_below(exact.PRIME_LIMIT, 1)
     while math.prod(primes) <= bound:
         primes = exact.primes_below(exact.PRIME_LIMIT, len(primes) + 1)
-    chunks = [primes[i:i + exact.PRIMES_PER_TASK] for i in range(0, len(primes), exact.PRIMES_PER_TASK)]
     root = str(store.root)
 
     def gather(level: int) -> tuple:
         return ("level", kernel, root, level, parts, sizes[level], sizes[level + 1] if level < last else None,
                 len(kernels))
 
-    run.run([gather(last)], deadline)
-    for level in range(last, -1, -1):
-        say(f"values: level {level}, {sol.levels[level].nodes:,} engine states ({len(primes)} primes for random play)")
+    def batch(calls: list[tuple]) -> list:
         t0 = time.perf_counter()
-        calls = [gather(level - 1)] if level else []  # the next level down is gathered beside these values
-        for i in range(len(sols)):
-            calls.append(("optimal", kernel, root, level, level == last, i))
-            calls += [("random", kernel, root, level, level == last, c, chunk, i) for c, chunk in enumerate(chunks)]
-        run.run(calls, deadline)
+        out = run.run(calls, deadline)
         for s in sols:
             s.seconds += (time.perf_counter() - t0) / len(sols)
+        return out
+
+    run.run([gather(last)], deadline)
+    for level in range(last, -1, -1):
+        say(f"values: optimal play, level {level}, {sol.levels[level].nodes:,} engine states")
+        calls = [gather(level - 1)] if level else []  # the next level down is gathered beside these values
+        batch(calls + [("optimal", kernel, root, level, level == last, i) for i in range(len(sols))])
         if level + 1 <= last and level + 1 != 1:  # level 1 stays for the first moves
-            store.drop(level + 1, "*")
+            for pattern in ("p*", "c*", "optimal*"):  # what random play needs going forward stays
+                store.drop(level + 1, pattern)
+    groups = -(-len(primes) // exact.PRIMES_PER_TASK)
+    groups = min(len(primes), max(groups, run.workers))
+    chunks = [primes[i::groups] for i in range(groups)]
+    n0 = sum(sizes[0])
+    for c, chunk in enumerate(chunks):
+        reach = np.zeros((n0, len(chunk)), dtype=np.uint64)
+        for row, p in starts:
+            at = exact.locate(store, kernel, 0, parts, sizes[0], row)
+            p = Fraction(p)
+            reach[at] += np.array([p.numerator % q * pow(p.denominator, -1, q) % q for q in chunk], dtype=np.uint64)
+        store.save(0, f"reach{c}", (reach % np.array(chunk, dtype=np.uint64)).astype(np.uint32))
     n = kernel.players
+    ends = [np.zeros((2 * n + 1, len(primes)), dtype=object) for _ in sols]
+    order = [p for chunk in chunks for p in chunk]
+    for level in range(last + 1):
+        say(f"values: random play, level {level}, {sol.levels[level].nodes:,} engine states "
+            f"({len(primes)} primes)")
+        nxt = sum(sizes[level + 1]) if level < last else 0
+        got = batch([("reach", kernel, root, level, level == last, c, chunk, len(sols), nxt)
+                     for c, chunk in enumerate(chunks)])
+        for i in range(len(sols)):
+            ends[i] += np.concatenate([g[i] for g in got], axis=1).astype(object)
+        store.drop(level, "reach*")
+        if level > 1:
+            store.drop(level, "*")
     for i, s in enumerate(sols):
         t0 = time.perf_counter()
         s.primes_used = len(primes)
         opt_total = [Fraction(0)] * (2 * n + 1)
-        rnd_total = [Fraction(0)] * (2 * n + 1)
         for row, p in starts:
-            opt, rnd = exact.values_at(store, kernel, 0, parts, sizes[0], row, chunks, denominator, i)
+            opt = exact.optimal_at(store, kernel, 0, parts, sizes[0], row, i)
             opt_total = [a + p * b for a, b in zip(opt_total, opt)]
-            rnd_total = [a + p * b for a, b in zip(rnd_total, rnd)]
         s.optimal_play = seat_values(opt_total, n)
-        s.random_play = seat_values(rnd_total, n)
+        s.random_play = seat_values([exact.crt_fraction([int(r) % q for r, q in zip(ends[i][v], order)], order,
+                                                        denominator * start_denominator)
+                                     for v in range(2 * n + 1)], n)
         if first_moves is not None and last >= 1:
-            child_denominator = denominator // sol.levels[0].weight_lcm
             for move, mover, outcomes in first_moves():
                 opt = [Fraction(0)] * (2 * n + 1)
                 for row, q in outcomes:
-                    o, _ = exact.values_at(store, kernel, 1, parts, sizes[1], row, chunks, child_denominator, i)
+                    o = exact.optimal_at(store, kernel, 1, parts, sizes[1], row, i)
                     opt = [a + q * b for a, b in zip(opt, o)]
                 opt[2 * n] += 1
                 s.first_moves.append(FirstMove(move, mover, seat_values(opt, n)))
