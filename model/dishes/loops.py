@@ -381,16 +381,38 @@ def _shape(row, S, s, track):  # plumbing: canonical form (relabelling kinds and
     return np.uint64(v)
 
 
+@njit(cache=True, inline="always")
+def _cx(a, i, j):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+    x, y = a[i], a[j]
+    a[i] = x if x < y else y
+    a[j] = y if x < y else x
+
+
 @njit(cache=True)
-def _sort_keys(keys, n, order):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-    """Stable insertion sort of positions 0..n-1 by keys."""
-    for i in range(n):
-        order[i] = i
-    for i in range(1, n):
-        j = i
-        while j > 0 and keys[order[j - 1]] > keys[order[j]]:
-            order[j - 1], order[j] = order[j], order[j - 1]
-            j -= 1
+def _sort6(a):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+    """Sort 6 words by a network of compare-exchanges (no branch on the data, which is random)."""
+    _cx(a, 0, 5)
+    _cx(a, 1, 3)
+    _cx(a, 2, 4)
+    _cx(a, 1, 2)
+    _cx(a, 3, 4)
+    _cx(a, 0, 3)
+    _cx(a, 2, 5)
+    _cx(a, 0, 1)
+    _cx(a, 2, 3)
+    _cx(a, 4, 5)
+    _cx(a, 1, 2)
+    _cx(a, 3, 4)
+
+
+@njit(cache=True)
+def _sort4(a):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+    """Sort 4 words by a network of compare-exchanges."""
+    _cx(a, 0, 1)
+    _cx(a, 2, 3)
+    _cx(a, 0, 2)
+    _cx(a, 1, 3)
+    _cx(a, 1, 2)
 
 
 # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
@@ -428,15 +450,13 @@ def _encode(row, out, prm, ko, co, memory, krank, crank):
             m = row[base + ko[i]]
             v = 0
             for c in range(C):
-                if (m >> c) & 1:
-                    v |= 1 << crank[c]
+                v |= ((m >> c) & 1) << crank[c]  # no branch on the data
             out[base + i] = v
     if deal == DEAL_COLOUR_SETS:
         m = row[prm[P_USED]]
         v = 0
         for c in range(C):
-            if (m >> c) & 1:
-                v |= 1 << crank[c]
+            v |= ((m >> c) & 1) << crank[c]
         out[prm[P_USED]] = v
     if deal == DEAL_LAYOUT_SETS:
         for m in range(L):
@@ -473,13 +493,10 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
     out = np.zeros((N, W), dtype=np.uint8)
     stab = np.ones(N, dtype=np.int64)
     cstab = np.ones(N, dtype=np.int64)
-    shape = np.empty(S, dtype=np.uint64)
     a0 = np.zeros(8, dtype=np.uint64)
     a1 = np.zeros(8, dtype=np.uint64)
     b0 = np.zeros(8, dtype=np.uint64)
     b1 = np.zeros(8, dtype=np.uint64)
-    kkey = np.zeros(NT, dtype=np.uint64)
-    ckey = np.zeros(8, dtype=np.uint64)
     korder = np.zeros(NT, dtype=np.int64)
     corder = np.zeros(8, dtype=np.int64)
     kfree = np.zeros(NT, dtype=np.bool_)
@@ -503,105 +520,113 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
         np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9),
         np.uint64(0xD6E8FEB86659FD93),
     )
+    sk = np.zeros(NT, dtype=np.uint64)
+    sc = np.zeros(4, dtype=np.uint64)
+    base = np.zeros(S, dtype=np.uint64)
+    piles = np.zeros(S, dtype=np.int64)
+    LOW = ~np.uint64(7)
+    PAD = ~np.uint64(0)
+    four = deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS
     for i in range(N):
         row = rows[i]
-        for s in range(S):
-            shape[s] = _shape(row, S, s, track)
-        # kinds: their places, and where tiles of the kind lie on top
-        for k in range(8):
+        # one pass over the places: their label-free shapes, the kinds' sums, what is referenced
+        for k in range(NT):
             a0[k] = 0
-            b0[k] = 0
-        for s in range(S):
-            x = shape[s] * np.uint64(8) + np.uint64(s // NT)  # (shape, layout) < 2048
-            a0[s % NT] += H_PLACE[x]
-            if row[1 + s] < 6:
-                a0[row[1 + s]] += H_TOP[x]
-        for k in range(NT):
-            a0[k] = _h(a0[k])
-        # colours: where they lie on top, and the kinds around them
-        for s in range(S):
-            if row[1 + s] < 6:
-                c = row[1 + S + s]
-                b0[c] += _h(
-                    shape[s] * np.uint64(8)
-                    + np.uint64(s // NT)
-                    + np.uint64(0x3000)
-                    + a0[s % NT] * P1
-                    + a0[row[1 + s]] * P2
-                )
-        for c in range(C):
-            b0[c] = _h(b0[c])
-        # keys: exact for what is referenced by nothing
-        for k in range(NT):
             kref[k] = False
             kbits[k] = 0
         for c in range(C):
+            b0[c] = 0
             ctop[c] = False
+        n_piles = 0
         for s in range(S):
+            x = _shape(row, S, s, track) * np.uint64(8) + np.uint64(s // NT)  # (shape, layout) < 2048
+            base[s] = x
+            col = s % NT
+            a0[col] += H_PLACE[x]
             v = row[1 + s]
             if v < 6:
-                kref[s % NT] = True  # a pile lies in the kind's column
+                a0[v] += H_TOP[x]
+                piles[n_piles] = s
+                n_piles += 1
+                kref[col] = True  # a pile lies in the kind's column
                 kref[v] = True  # a tile of the kind lies on top
                 ctop[row[1 + S + s]] = True
             elif v == KIND_CLEAN:
-                kbits[s % NT] |= 1 << (s // NT)
-        # round 0 keys from a0/b0; only where they leave a hard tie, refine once (a1/b1) and sort again:
-        # whether round 0 ties is itself invariant, so the form stays canonical
+                kbits[col] |= 1 << (s // NT)
+        for k in range(NT):
+            a0[k] = _h(a0[k])
+        # colours: where they lie on top, and the kinds around them
+        for z in range(n_piles):
+            s = piles[z]
+            b0[row[1 + S + s]] += _h(base[s] + np.uint64(0x3000) + a0[s % NT] * P1 + a0[row[1 + s]] * P2)
+        for c in range(C):
+            b0[c] = _h(b0[c])
+        memcols = 0  # colours the memory holds
+        if memory:
+            if four:
+                for k in range(NT):
+                    memcols |= row[prm[P_MASKS] + k]
+            if deal == DEAL_COLOUR_SETS:
+                memcols |= row[prm[P_USED]]
+            if deal == DEAL_LAYOUT_SETS:
+                for m in range(L):
+                    if row[prm[P_LC] + m] != NO_COLOUR:
+                        memcols |= 1 << row[prm[P_LC] + m]
+        for k in range(NT):
+            kfree[k] = not kref[k] and not (memory and four and row[prm[P_MASKS] + k] != 0)
+        for c in range(C):
+            cfree[c] = not ctop[c] and not ((memcols >> c) & 1 == 1)
+        # round 0 keys from a0/b0; only where they leave a tie between referenced kinds or shown colours,
+        # refine once (a1/b1) and sort again: whether round 0 ties is itself invariant, so the form stays canonical
         ak = a0
         bc = b0
         for rnd in range(2):
             if rnd == 1:
                 for k in range(NT):
                     a1[k] = a0[k]
-                for s in range(S):
-                    if row[1 + s] < 6:
-                        base = shape[s] * np.uint64(8) + np.uint64(s // NT)
-                        c = row[1 + S + s]
-                        a1[row[1 + s]] += _h(base + np.uint64(0x4000) + b0[c] * P3 + a0[s % NT] * P4)
-                        a1[s % NT] += _h(base + np.uint64(0x5000) + b0[c] * P1 + a0[row[1 + s]] * P3)
+                for z in range(n_piles):
+                    s = piles[z]
+                    c = row[1 + S + s]
+                    a1[row[1 + s]] += _h(base[s] + np.uint64(0x4000) + b0[c] * P3 + a0[s % NT] * P4)
+                    a1[s % NT] += _h(base[s] + np.uint64(0x5000) + b0[c] * P1 + a0[row[1 + s]] * P3)
                 for k in range(NT):
                     a1[k] = _h(a1[k])
                 for c in range(C):
                     b1[c] = b0[c]
-                for s in range(S):
-                    if row[1 + s] < 6:
-                        b1[row[1 + S + s]] += _h(shape[s] * np.uint64(8) + np.uint64(s // NT) + np.uint64(0x6000)
-                                                 + a1[s % NT] * P2 + a1[row[1 + s]] * P4)
+                for z in range(n_piles):
+                    s = piles[z]
+                    b1[row[1 + S + s]] += _h(base[s] + np.uint64(0x6000) + a1[s % NT] * P2 + a1[row[1 + s]] * P4)
+                for c in range(C):
+                    b1[c] = _h(b1[c])
                 ak = a1
                 bc = b1
+            # keys with the position in their low 3 bits, sorted by networks of compare-exchanges
             for k in range(NT):
-                mem = memory and (deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS) and row[prm[P_MASKS] + k] != 0
-                kkey[k] = (_h(ak[k]) & ~TOP_BIT) if kref[k] else (TOP_BIT | np.uint64(kbits[k]))
-                kfree[k] = not kref[k] and not mem
-            memcols = 0  # colours the memory holds
-            if memory:
-                if deal == DEAL_FOUR_SETS or deal == DEAL_COLOUR_SETS:
-                    for k in range(NT):
-                        memcols |= row[prm[P_MASKS] + k]
-                if deal == DEAL_COLOUR_SETS:
-                    memcols |= row[prm[P_USED]]
-                if deal == DEAL_LAYOUT_SETS:
-                    for m in range(L):
-                        if row[prm[P_LC] + m] != NO_COLOUR:
-                            memcols |= 1 << row[prm[P_LC] + m]
-            for c in range(C):
-                on_top = ctop[c]
-                mem = (memcols >> c) & 1 == 1
-                ckey[c] = (_h(bc[c]) & ~TOP_BIT) if on_top else TOP_BIT
-                cfree[c] = not on_top and not mem
-            _sort_keys(kkey, NT, korder)
-            _sort_keys(ckey, C, corder)
+                key = ak[k] & ~TOP_BIT if kref[k] else TOP_BIT | np.uint64(kbits[k] << 3)
+                sk[k] = (key & LOW) | np.uint64(k)
+            for c in range(4):
+                if c < C:
+                    key = bc[c] & ~TOP_BIT if ctop[c] else TOP_BIT
+                    sc[c] = (key & LOW) | np.uint64(c)
+                else:
+                    sc[c] = PAD
+            _sort6(sk)
+            _sort4(sc)
+            for x in range(NT):
+                korder[x] = np.int64(sk[x] & np.uint64(7))
+            for x in range(C):
+                corder[x] = np.int64(sc[x] & np.uint64(7))
             # runs of equal keys: free runs (every member free) are automorphisms; the rest are tried
-            nk = _runs(kkey, korder, NT, kfree, krun_start, krun_len)
-            nc = _runs(ckey, corder, C, cfree, crun_start, crun_len)
+            nk = _packed_runs(sk, NT, kfree, krun_start, krun_len)
+            nc = _packed_runs(sc, C, cfree, crun_start, crun_len)
             # refine only where the table part alone leaves a tie between referenced kinds or shown
             # colours: the memory must not choose the round, or the table part would not be canonical
             tied = False
             for x in range(NT - 1):
-                if kkey[korder[x]] == kkey[korder[x + 1]] and kref[korder[x]]:
+                if (sk[x] >> np.uint64(3)) == (sk[x + 1] >> np.uint64(3)) and kref[korder[x]]:
                     tied = True
             for x in range(C - 1):
-                if ckey[corder[x]] == ckey[corder[x + 1]] and ctop[corder[x]]:
+                if (sc[x] >> np.uint64(3)) == (sc[x + 1] >> np.uint64(3)) and ctop[corder[x]]:
                     tied = True
             if not tied:
                 break
@@ -702,17 +727,18 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
 
 # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
 @njit(cache=True)
-def _runs(keys, order, n, free, run_start, run_len):
-    """Split the sorted positions into runs of equal keys.  run_len[r] > 0 for a run to try
-    (some member not free), -length for a run of free members (not tried), 1 for singletons."""
+def _packed_runs(sorted_keys, n, free, run_start, run_len):
+    """Runs of equal keys (bits above the low 3) among sorted packed keys whose low 3 bits are
+    the positions.  run_len[r] > 0 for a run to try, -length for a run of free members (not
+    tried), 1 for singletons."""
     r = 0
     x = 0
     while x < n:
         y = x
-        all_free = free[order[x]]
-        while y + 1 < n and keys[order[y + 1]] == keys[order[x]]:
+        all_free = free[np.int64(sorted_keys[x] & np.uint64(7))]
+        while y + 1 < n and (sorted_keys[y + 1] >> np.uint64(3)) == (sorted_keys[x] >> np.uint64(3)):
             y += 1
-            all_free = all_free and free[order[y]]
+            all_free = all_free and free[np.int64(sorted_keys[y] & np.uint64(7))]
         length = y - x + 1
         run_start[r] = x
         run_len[r] = -length if (all_free and length > 1) else length
