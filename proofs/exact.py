@@ -486,7 +486,7 @@ def optimal_task(kernel: Kernel, store: Store, level: int, last: bool, scoring: 
 
 def chance_coefficients(p_num: np.ndarray, denom: np.ndarray, primes: list[int]) -> np.ndarray:
     """``coef[a, d, j]`` = a / d modulo primes[j], for each (chance numerator, denominator) pair
-    the edges use (:func:`~tablerules.proofs.exact_loops.chance_pairs`); zero elsewhere."""
+    the edges use (``exact_loops.chance_pairs``); zero elsewhere."""
     shape = (int(p_num.max()) + 1, int(denom.max()) + 1) if len(p_num) else (1, 1)
     a, d = np.nonzero(loops.chance_pairs(p_num, denom, shape))
     coef = np.zeros(shape + (len(primes),), dtype=np.uint64)
@@ -500,7 +500,7 @@ def reach_task(kernel: Kernel, store: Store, level: int, last: bool, chunk: int,
                scorings: int, next_nodes: int) -> list[np.ndarray]:
     """Random play, forward, for one level and some primes: from the chance of reaching each
     of its states (``reach{chunk}``), the sums over its ends for each scoring
-    (:func:`~tablerules.proofs.exact_loops.end_sums`, returned) and, below the last level, the
+    (``exact_loops.end_sums``, returned) and, below the last level, the
     chance of reaching each state of the next (written there as ``reach{chunk}``)."""
     reach = store.load(level, f"reach{chunk}")
     term = store.load(level, "n.term")

@@ -194,6 +194,22 @@ def test_canonical_rows_are_the_same_for_relabelled_states():
             state = RULES.apply(state, rng.choice(RULES.legal_moves(state)))
 
 
+def test_the_canonical_forms_sorting_networks_sort_every_input():
+    """The compare-exchange networks that order kinds (6) and colours (4) sort every input: by
+    the 0-1 principle it is enough that they sort every vector of 0s and 1s; with packed
+    positions, ties keep their positions' order, as a stable sort does."""
+    from tablerules.model.dishes.loops import _sort4, _sort6
+
+    for n, network in ((6, _sort6), (4, _sort4)):
+        for bits in range(1 << n):
+            words = np.array([(bits >> i) & 1 for i in range(n)], dtype=np.uint64)
+            network(words)
+            assert list(words) == sorted(words), (n, bits)
+            packed = np.array([(((bits >> i) & 1) << 3) | i for i in range(n)], dtype=np.uint64)
+            network(packed)
+            assert [int(w) & 7 for w in packed] == sorted(range(n), key=lambda i: ((bits >> i) & 1, i))
+
+
 def _figures(sol) -> list[dict]:
     """Every figure of every level; not ``held_rows``, which measures the tasks, not the game."""
     return [{k: v for k, v in dataclasses.asdict(lv).items() if k != "held_rows"} for lv in sol.levels]
