@@ -388,31 +388,17 @@ def _cx(a, i, j):  # plumbing: canonical form (relabelling kinds and colours), d
     a[j] = y if x < y else x
 
 
-@njit(cache=True)
-def _sort6(a):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-    """Sort 6 words by a network of compare-exchanges (no branch on the data, which is random)."""
-    _cx(a, 0, 5)
-    _cx(a, 1, 3)
-    _cx(a, 2, 4)
-    _cx(a, 1, 2)
-    _cx(a, 3, 4)
-    _cx(a, 0, 3)
-    _cx(a, 2, 5)
-    _cx(a, 0, 1)
-    _cx(a, 2, 3)
-    _cx(a, 4, 5)
-    _cx(a, 1, 2)
-    _cx(a, 3, 4)
+NETWORK_6 = np.array([(0, 5), (1, 3), (2, 4), (1, 2), (3, 4), (0, 3), (2, 5), (0, 1), (2, 3), (4, 5), (1, 2), (3, 4)])
+"""Compare-exchanges that sort 6 words (kinds), in order; NETWORK_4 sorts 4 (colours)."""
+NETWORK_4 = np.array([(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)])
 
 
+# plumbing: canonical form (relabelling kinds and colours), decides nothing about play
 @njit(cache=True)
-def _sort4(a):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-    """Sort 4 words by a network of compare-exchanges."""
-    _cx(a, 0, 1)
-    _cx(a, 2, 3)
-    _cx(a, 0, 2)
-    _cx(a, 1, 3)
-    _cx(a, 1, 2)
+def _sort_by_network(a, network):
+    """Sort ``a`` by a network of compare-exchanges: no branch on the data, which is random."""
+    for x in range(network.shape[0]):
+        _cx(a, network[x, 0], network[x, 1])
 
 
 # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
@@ -610,8 +596,8 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
                     sc[c] = (key & LOW) | np.uint64(c)
                 else:
                     sc[c] = PAD
-            _sort6(sk)
-            _sort4(sc)
+            _sort_by_network(sk, NETWORK_6)
+            _sort_by_network(sc, NETWORK_4)
             for x in range(NT):
                 korder[x] = np.int64(sk[x] & np.uint64(7))
             for x in range(C):

@@ -198,15 +198,15 @@ def test_the_canonical_forms_sorting_networks_sort_every_input():
     """The compare-exchange networks that order kinds (6) and colours (4) sort every input: by
     the 0-1 principle it is enough that they sort every vector of 0s and 1s; with packed
     positions, ties keep their positions' order, as a stable sort does."""
-    from tablerules.model.dishes.loops import _sort4, _sort6
+    from tablerules.model.dishes.loops import NETWORK_4, NETWORK_6, _sort_by_network
 
-    for n, network in ((6, _sort6), (4, _sort4)):
+    for n, network in ((6, NETWORK_6), (4, NETWORK_4)):
         for bits in range(1 << n):
             words = np.array([(bits >> i) & 1 for i in range(n)], dtype=np.uint64)
-            network(words)
+            _sort_by_network(words, network)
             assert list(words) == sorted(words), (n, bits)
             packed = np.array([(((bits >> i) & 1) << 3) | i for i in range(n)], dtype=np.uint64)
-            network(packed)
+            _sort_by_network(packed, network)
             assert [int(w) & 7 for w in packed] == sorted(range(n), key=lambda i: ((bits >> i) & 1, i))
 
 
