@@ -292,7 +292,13 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
     chunk = CHUNK if segment is None else max(1, min(CHUNK, segment // 64))
 
     def flush() -> None:
-        nonlocal held, held_rows
+        nonlocal held, held_rows, held_passes, held_tables
+        passes, tables = [r for r in held_passes if len(r)], [r for r in held_tables if len(r)]
+        if passes:
+            passes_out.flush(np.concatenate(passes))
+        if tables:
+            tables_out.flush(np.concatenate(tables), dest_of=False)
+        held_passes, held_tables, held_rows = [], [], 0
         if not held:
             return
         children = np.concatenate([g[0] for g in held])
@@ -306,7 +312,9 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
     while lo < n:
         rows = runs_mod.read_slice(source, lo, lo + chunk)
         ex = kernel.expand(rows)
-        if segment is not None and len(ex.children) > segment and len(rows) > 1:
+        terminal = np.nonzero(ex.actions == 0)[0]
+        more = len(ex.children) + len(ex.passes) + len(terminal)  # rows this chunk adds to what the task holds
+        if segment is not None and more > segment and len(rows) > 1:
             chunk = max(1, len(rows) // 2)  # too many children for the segment: again, with fewer parents
             continue
         for name, clause, bad in kernel.invariants(rows):
@@ -315,15 +323,6 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
                 counts.example.setdefault(name, rows[bad][0].tobytes())
         counts.children += len(ex.children)
         counts.held_rows = max(counts.held_rows, len(rows), len(ex.children))
-        terminal = np.nonzero(ex.actions == 0)[0]
-        if segment is None:  # held to the end, like the children: one run per destination, not one per chunk
-            held_passes.append(ex.passes)
-            held_tables.append(table_parts(kernel, rows[terminal]))
-        else:
-            if len(ex.passes):
-                passes_out.flush(ex.passes)
-            if len(terminal):
-                tables_out.flush(table_parts(kernel, rows[terminal]), dest_of=False)
         if keep_edges:
             out["actions"].add(ex.actions.astype(np.int64))
             out["terminal"].add((terminal + lo).astype(np.int64))
@@ -335,22 +334,21 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
             denom = ex.actions[ex.parent] * ex.p_den
             for value in np.unique(denom):
                 counts.weight_lcm = math.lcm(counts.weight_lcm, int(value))
-            if segment is not None and held_rows and held_rows + len(ex.children) > segment:
-                flush()
+        if segment is not None and held_rows and held_rows + more > segment:
+            flush()
+        if len(ex.children):
             held.append((ex.children, ex.parent + lo, ex.action, ex.p_num, ex.p_den))
-            held_rows += len(ex.children)
-            counts.held_rows = max(counts.held_rows, held_rows)
-            if segment is not None and held_rows >= segment:
-                flush()
+        held_passes.append(ex.passes)  # held like the children: one run per destination and flush
+        held_tables.append(table_parts(kernel, rows[terminal]))
+        held_rows += more
+        counts.held_rows = max(counts.held_rows, held_rows)
+        if segment is not None and held_rows >= segment:
+            flush()
         lo += len(rows)
         if segment is not None and len(rows):  # as many parents as keep their children within the segment
-            per_parent = max(1, -(-len(ex.children) // len(rows)))
+            per_parent = max(1, -(-more // len(rows)))
             chunk = max(1, min(CHUNK, segment // per_parent))
     flush()
-    if sum(map(len, held_passes)):
-        passes_out.flush(np.concatenate(held_passes))
-    if sum(map(len, held_tables)):
-        tables_out.flush(np.concatenate(held_tables), dest_of=False)
     counts.terminal_states, counts.terminal_up_to_colours_and_kinds = _distinct_tables(
         kernel, store, level, f"t{part}0", segment)
     empty = {"edges": np.zeros((0, 6), dtype=np.int32), "actions": np.zeros(0, dtype=np.int64),
