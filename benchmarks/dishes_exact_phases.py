@@ -37,7 +37,7 @@ class TimedPool(ProcessExecutor):
         self.seconds: dict[str, float] = defaultdict(float)
 
     def run(self, calls, deadline=None):
-        kind = "values" if {c[0] for c in calls} & {"optimal", "random"} else calls[0][0]
+        kind = "values" if {c[0] for c in calls} & {"optimal", "reach"} else calls[0][0]
         t0 = time.perf_counter()
         try:
             return super().run(calls, deadline)

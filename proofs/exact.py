@@ -38,9 +38,9 @@ Store layout, per level ``L{a}``: ``p{p}.rows`` (distinct rows, sorted by hash),
 ``p{p}.hash``; with values also ``p{p}.edges`` (parent, action, p_num, p_den, destination
 partition, place in the bucket; 32-bit, in expansion order), ``p{p}.actions``, ``p{p}.terminal`` / ``p{p}.losers{s}``,
 ``c{src}-{d}.child`` (each bucket's rows as indices into partition d of the next level), ``n.*`` and
-``e.all`` (the whole level's nodes and edges, gathered once for the
-value tasks), ``optimal{s}`` (values of the whole level, partitions in order) and ``reach{chunk}`` (the
-probability of reaching each state, modulo a group of primes).
+``e.all`` (the whole level's nodes and edges, gathered once for the value tasks),
+``optimal{s}.{k}`` (values of the level's k-th range of states, partitions in order) and
+``reach{chunk}`` (the probability of reaching each state, modulo a group of primes).
 ``{s}`` numbers the *scorings*: kernels that play the same game and differ only in who loses
 at an end (``play_key``), solved over one state graph.
 """
@@ -142,7 +142,19 @@ class LevelCounts:
 # --------------------------------------------------------------------------- tasks (run anywhere)
 
 CHUNK = 200_000
-"""Parents expanded at once (bounds the memory of one task unless a segment bounds it tighter)."""
+"""Parents expanded at once, at most."""
+FLUSH_BYTES = 256 << 20
+"""Bytes of children a counting task holds at most before it writes them to the store, where no
+segment bounds it (rows: this over the row's width).  Memory a task touches for the first time is
+slow (the system zeroes it, page by page): a task that held a whole partition of the box's
+two-layouts level 9 (24 million children of 88 bytes) spent more time so than the runs it saved."""
+MERGE_BYTES = 512 << 20
+"""Bytes of rows a merge task reads at once, at most (whole key bins), where no segment bounds it."""
+
+
+def held_rows_bound(kernel: Kernel, budget: int, segment: int | None) -> int:
+    """Rows a task holds at once: the segment if given, else ``budget`` bytes of rows."""
+    return segment if segment is not None else max(1, budget // kernel.width)
 
 
 def narrow(array: np.ndarray, what: str) -> np.ndarray:
@@ -159,10 +171,8 @@ def words_of(rows: np.ndarray) -> np.ndarray:
 
 
 def partition_of(rows: np.ndarray, table_width: int, parts: int) -> np.ndarray:
-    return (loops.hash_words(words_of(rows), table_width // 8) % np.uint64(parts)).astype(np.int64)
-
-
-TABLE_BITS = np.uint64(0xFFFFFFFF00000000)
+    """Each row's partition: the hash of its table part modulo ``parts``."""
+    return loops.keys_and_parts(words_of(rows), table_width // 8, parts)[1]
 
 
 def row_keys(rows: np.ndarray, table_width: int) -> np.ndarray:
@@ -170,10 +180,7 @@ def row_keys(rows: np.ndarray, table_width: int) -> np.ndarray:
     whole row's hash (all of one hash when the row is all table).  Rows are stored sorted by
     key; every copy of a table state has keys in one bin of
     :mod:`tablerules.proofs.exact_runs`, so tables can be counted range by range."""
-    words = words_of(rows)
-    table = loops.hash_words(words, table_width // 8)
-    whole = loops.hash_words(words, words.shape[1])
-    return (table & TABLE_BITS) | (whole & ~TABLE_BITS)
+    return loops.keys_and_parts(words_of(rows), table_width // 8, 1)[0]
 
 
 def distinct(rows: np.ndarray, hashes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -185,24 +192,24 @@ def distinct(rows: np.ndarray, hashes: np.ndarray | None = None) -> tuple[np.nda
     if hashes is None:
         hashes = loops.hash_words(words, words.shape[1])
     firsts, inverse = loops.dedupe(words, hashes)
-    order = np.argsort(hashes[firsts], kind="stable")
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    chosen = firsts[order]
-    return rows[chosen], rank[inverse], hashes[chosen]
+    chosen, where = loops.sort_distinct(hashes, firsts, inverse)
+    return loops.take_rows(words, chosen).view(np.uint8), where, hashes[chosen]
 
 
 def table_counts(kernel: Kernel, rows: np.ndarray) -> tuple[int, int, int]:
     """(unreduced, up to colours, up to colours and kinds) for the distinct table parts of ``rows``."""
     if not len(rows):
         return 0, 0, 0
-    tables = table_parts(kernel, rows)
-    if kernel.table_width < kernel.width:
-        tables = distinct(tables)[0]
-    stab, colour_stab = kernel.table_stabilisers(tables)
+    words = words_of(rows)
+    table_words = kernel.table_width // 8
+    if table_words < words.shape[1]:  # the table parts, each once (found by the hash of the table part alone)
+        tables = words[:, :table_words]
+        firsts, _ = loops.dedupe(tables, loops.keys_and_parts(tables, table_words, 1)[0])
+        rows = loops.take_rows(tables, firsts).view(np.uint8)
+    stab, colour_stab = kernel.table_stabilisers(rows)
     orbit = kernel.group_order // stab
     colour_orbit = kernel.colour_group_order // colour_stab
-    return int(orbit.sum()), int((orbit // colour_orbit).sum()), len(tables)
+    return int(orbit.sum()), int((orbit // colour_orbit).sum()), len(rows)
 
 
 def table_parts(kernel: Kernel, rows: np.ndarray) -> np.ndarray:
@@ -219,9 +226,10 @@ class ProgressMeasureBroken(RuntimeError):
 
 
 class _Spill:
-    """Rows flushed to the store as runs (distinct, sorted by key), ``<prefix><d>.s<k>``
-    per destination partition ``d``; each row's place in its destination's bucket (the
-    runs of one destination one after another)."""
+    """Rows flushed to the store as runs (distinct, sorted by the key's bin: see
+    :mod:`tablerules.proofs.exact_runs`), ``<prefix><d>.s<k>`` per destination partition
+    ``d``; each row's place in its destination's bucket (the runs of one destination one after
+    another)."""
 
     def __init__(self, store: "Store", level: int, prefix: str, parts: int, table_width: int) -> None:
         self.folder, self.prefix, self.parts, self.table_width = store.folder(level), prefix, parts, table_width
@@ -230,25 +238,20 @@ class _Spill:
 
     def flush(self, rows: np.ndarray, dest_of: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """Write ``rows`` (any order, repeats allowed); per row (destination, place in bucket)."""
-        keys = row_keys(rows, self.table_width)
-        firsts, inverse = loops.dedupe(words_of(rows), keys)
-        unique, unique_keys = rows[firsts], keys[firsts]
-        dest = partition_of(unique, self.table_width, self.parts) if dest_of else np.zeros(len(unique), dtype=np.int64)
-        order = np.argsort(unique_keys, kind="stable")  # by (destination, key), as np.lexsort but faster:
-        order = order[np.argsort(dest[order].astype(np.uint16), kind="stable")]  # a radix sort (< 65,536 parts)
-        bounds = np.searchsorted(dest[order], np.arange(self.parts + 1))
-        place = np.empty(len(order), dtype=np.int64)
-        for d in range(self.parts):
-            pick = order[bounds[d]:bounds[d + 1]]
-            if not len(pick):
+        words = words_of(rows)
+        parts = self.parts if dest_of else 1
+        keys, part = loops.keys_and_parts(words, self.table_width // 8, parts)
+        firsts, inverse = loops.dedupe(words, keys)
+        order, bounds, dest, place = loops.spill_plan(keys, part, firsts, inverse, parts, self.filled)
+        unique, unique_keys = loops.take_rows(words, order).view(np.uint8), keys[order]
+        for d in range(parts):
+            if bounds[d] == bounds[d + 1]:
                 continue
-            place[pick] = self.filled[d] + np.arange(len(pick))
-            self.filled[d] += len(pick)
             name = f"{self.prefix}{d}.s{self.runs}"
-            np.save(self.folder / f"{name}.rows.npy", unique[pick], allow_pickle=False)
-            np.save(self.folder / f"{name}.hash.npy", unique_keys[pick], allow_pickle=False)
+            np.save(self.folder / f"{name}.rows.npy", unique[bounds[d]:bounds[d + 1]], allow_pickle=False)
+            np.save(self.folder / f"{name}.hash.npy", unique_keys[bounds[d]:bounds[d + 1]], allow_pickle=False)
         self.runs += 1
-        return dest[inverse], place[inverse]
+        return dest, place
 
 
 def _distinct_tables(kernel: Kernel, store: "Store", level: int, name: str, segment: int | None) -> tuple[int, int]:
@@ -271,9 +274,9 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
 
     Also records the partition's terminal states and, for values, the edges (parent, action,
     chance weight, and the child as a destination partition and a place in its bucket) and
-    each node's number of actions.  Checks that every child lies one level further.  With a
-    ``segment`` (rows), parents are read and children flushed to the buckets (as runs) so
-    that the task holds about that many rows at once (:mod:`tablerules.proofs.exact_runs`).
+    each node's number of actions.  Checks that every child lies one level further.  Parents
+    are read and children flushed to the buckets (as runs) so that the task holds about
+    ``segment`` rows at once (:mod:`tablerules.proofs.exact_runs`; default :data:`FLUSH_BYTES` of rows).
     The losers at the ends are written for each of ``scorings`` (default: the kernel alone)."""
     scorings = scorings or (kernel,)
     source = store.path(level, f"p{part}.rows")
@@ -289,7 +292,8 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
     held_rows = 0
     held_passes: list[np.ndarray] = []
     held_tables: list[np.ndarray] = []
-    chunk = CHUNK if segment is None else max(1, min(CHUNK, segment // 64))
+    bound = held_rows_bound(kernel, FLUSH_BYTES, segment)
+    chunk = max(1, min(CHUNK, bound // 64))
 
     def flush() -> None:
         nonlocal held, held_rows, held_passes, held_tables
@@ -304,8 +308,10 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
         children = np.concatenate([g[0] for g in held])
         dest, place = children_out.flush(children)
         if keep_edges:
-            cols = [np.concatenate([g[i] for g in held]) for i in range(1, 5)]
-            out["edges"].add(narrow(np.stack(cols + [dest, place], axis=1), "an edge"))
+            edges = loops.edge_rows(*[np.concatenate([g[i] for g in held]) for i in range(1, 5)], dest, place)
+            if edges is None:
+                raise OverflowError("an edge does not fit in 32 bits: use more --partitions")
+            out["edges"].add(edges)
         held, held_rows = [], 0
 
     lo = 0
@@ -314,8 +320,8 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
         ex = kernel.expand(rows)
         terminal = np.nonzero(ex.actions == 0)[0]
         more = len(ex.children) + len(ex.passes) + len(terminal)  # rows this chunk adds to what the task holds
-        if segment is not None and more > segment and len(rows) > 1:
-            chunk = max(1, len(rows) // 2)  # too many children for the segment: again, with fewer parents
+        if more > bound and len(rows) > 1:
+            chunk = max(1, len(rows) // 2)  # too many children to hold: again, with fewer parents
             continue
         for name, clause, bad in kernel.invariants(rows):
             if bad.any():
@@ -334,7 +340,7 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
             denom = ex.actions[ex.parent] * ex.p_den
             for value in np.unique(denom):
                 counts.weight_lcm = math.lcm(counts.weight_lcm, int(value))
-        if segment is not None and held_rows and held_rows + more > segment:
+        if held_rows and held_rows + more > bound:
             flush()
         if len(ex.children):
             held.append((ex.children, ex.parent + lo, ex.action, ex.p_num, ex.p_den))
@@ -342,12 +348,12 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
         held_tables.append(table_parts(kernel, rows[terminal]))
         held_rows += more
         counts.held_rows = max(counts.held_rows, held_rows)
-        if segment is not None and held_rows >= segment:
+        if held_rows >= bound:
             flush()
         lo += len(rows)
-        if segment is not None and len(rows):  # as many parents as keep their children within the segment
+        if len(rows):  # as many parents as keep their children within the bound
             per_parent = max(1, -(-more // len(rows)))
-            chunk = max(1, min(CHUNK, segment // per_parent))
+            chunk = max(1, min(CHUNK, bound // per_parent))
     flush()
     counts.terminal_states, counts.terminal_up_to_colours_and_kinds = _distinct_tables(
         kernel, store, level, f"t{part}0", segment)
@@ -367,6 +373,7 @@ def merge_task(kernel: Kernel, store: Store, level: int, part: int, parts: int, 
     (rows), the buckets' runs are merged one key range at a time
     (:mod:`tablerules.proofs.exact_runs`)."""
     folder = store.folder(level)
+    segment = held_rows_bound(kernel, MERGE_BYTES, segment)
     child_runs = [(src, name) for src in range(parts) for name in runs_mod.run_names(folder, f"b{src}-{part}")]
     pass_runs = [name for src in range(parts) for name in runs_mod.run_names(folder, f"q{src}-{part}")]
     bucket_start, filled = [], [0] * parts
@@ -457,29 +464,53 @@ def level_task(kernel: Kernel, store: Store, level: int, parts: int, sizes: list
         return
     offsets = np.concatenate([[0], np.cumsum(sizes)])
     next_offsets = np.concatenate([[0], np.cumsum(next_sizes)]).astype(np.int64)
-    out = []
+    counts = [runs_mod.read_header(store.path(level, f"p{p}.edges"))[1][0] for p in range(parts)]
+    out = np.empty((sum(counts), 5), dtype=np.int32)
+    at = 0
     for p in range(parts):
-        edges = store.load(level, f"p{p}.edges")
         maps = [store.load(level, f"c{p}-{d}.child") for d in range(parts)]  # each bucket's rows in partition d
-        start = np.concatenate([[0], np.cumsum([len(m) for m in maps])])
-        dest = edges[:, 4]
-        child = next_offsets[dest] + np.concatenate(maps)[start[dest] + edges[:, 5]]
-        parent = edges[:, 0] + offsets[p]
-        denom = actions_all[parent] * edges[:, 3]
-        out.append(narrow(np.stack([parent, edges[:, 1], edges[:, 2], denom, child], axis=1), "an edge of the level"))
-    store.save(level, "e.all", np.concatenate(out))
+        start = np.concatenate([[0], np.cumsum([len(m) for m in maps])]).astype(np.int64)
+        if not loops.gather_edges(store.load(level, f"p{p}.edges"), np.concatenate(maps), start, next_offsets,
+                                  int(offsets[p]), actions_all, out, at):
+            raise OverflowError("an edge of the level does not fit in 32 bits: use more --partitions")
+        at += counts[p]
+    store.save(level, "e.all", out)
 
 
-def optimal_task(kernel: Kernel, store: Store, level: int, last: bool, scoring: int = 0) -> None:
-    """Optimal-play values of a whole level from the next level's (``optimal{scoring}``)."""
-    e = store.load(level, "e.all")
-    child_vals = (store.load(level + 1, f"optimal{scoring}") if not last
-                  else np.zeros((0, 2 * kernel.players + 1), dtype=np.int64))
+def optimal_task(kernel: Kernel, store: Store, level: int, last: bool, scoring: int = 0, piece: int = 0,
+                 pieces: int = 1) -> None:
+    """Optimal-play values of one of ``pieces`` equal ranges of a level's states, from the
+    next level's (``optimal{scoring}.{piece}``: a level's values are its pieces in order)."""
     weight = store.load(level, "n.weight")
-    out = loops.optimal_values(len(weight), kernel.players, weight, store.load(level, "n.mover"),
-                               store.load(level, "n.term"), store.load(level, f"n.losers{scoring}"),
-                               e[:, 0], e[:, 1], e[:, 4], child_vals)
-    store.save(level, f"optimal{scoring}", out)
+    lo, hi = len(weight) * piece // pieces, len(weight) * (piece + 1) // pieces
+    e = np.load(store.path(level, "e.all"), mmap_mode="r")  # edges in parent order: this piece's are read
+    e = np.asarray(e[_first_at_least(e, lo):_first_at_least(e, hi)])
+    child_vals = (load_optimal(store, level + 1, scoring) if not last
+                  else np.zeros((0, 2 * kernel.players + 1), dtype=np.int64))
+    term = store.load(level, "n.term")
+    ends = slice(int(np.searchsorted(term, lo)), int(np.searchsorted(term, hi)))
+    out = loops.optimal_values(hi - lo, kernel.players, weight[lo:hi], store.load(level, "n.mover")[lo:hi],
+                               term[ends] - lo, store.load(level, f"n.losers{scoring}")[ends],
+                               e[:, 0] - lo, e[:, 1], e[:, 4], child_vals)
+    store.save(level, f"optimal{scoring}.{piece}", out)
+
+
+def _first_at_least(edges: np.ndarray, node: int) -> int:
+    """The first edge whose parent is at least ``node`` (binary search: reads a few rows of a memory map)."""
+    lo, hi = 0, len(edges)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if edges[mid, 0] < node:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def load_optimal(store: Store, level: int, scoring: int) -> np.ndarray:
+    """A level's optimal-play values for a scoring: its pieces (``optimal_task``) in order."""
+    found = sorted(store.folder(level).glob(f"optimal{scoring}.*.npy"), key=lambda p: int(p.name.split(".")[1]))
+    return np.concatenate([np.load(p, allow_pickle=False) for p in found])
 
 
 def chance_coefficients(p_num: np.ndarray, denom: np.ndarray, primes: list[int]) -> np.ndarray:
@@ -602,4 +633,4 @@ def optimal_at(store: Store, kernel: Kernel, level: int, parts: int, sizes: list
     """The optimal-play values of one canonical row of a level, as exact fractions."""
     idx = locate(store, kernel, level, parts, sizes, row)
     w = int(kernel.history_weight(row[None, :])[0])
-    return [Fraction(int(x), w) for x in store.load(level, f"optimal{scoring}")[idx]]
+    return [Fraction(int(x), w) for x in load_optimal(store, level, scoring)[idx]]

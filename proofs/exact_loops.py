@@ -27,6 +27,124 @@ def hash_words(words, n_words):
 
 
 @njit(cache=True)
+def keys_and_parts(words, table_words, parts):
+    """Each row's key (:func:`tablerules.proofs.exact.row_keys`) and partition
+    (:func:`tablerules.proofs.exact.partition_of`) in one pass: the hash of the whole row is
+    the hash of its table part carried on over the rest of its words."""
+    n = words.shape[0]
+    keys = np.empty(n, dtype=np.uint64)
+    part = np.empty(n, dtype=np.int64)
+    top = np.uint64(0xFFFFFFFF00000000)
+    for i in range(n):
+        h = np.uint64(0x9E3779B97F4A7C15)
+        for j in range(table_words):
+            h = mix64(h ^ words[i, j])
+        table = h
+        for j in range(table_words, words.shape[1]):
+            h = mix64(h ^ words[i, j])
+        keys[i] = (table & top) | (h & ~top)
+        part[i] = np.int64(table % np.uint64(parts))
+    return keys, part
+
+
+BIN_SHIFT = np.uint64(48)
+"""A key's bin is its top 16 bits (exact_runs.BIN_BITS): runs are sorted by bin."""
+
+
+@njit(cache=True)
+def spill_plan(keys, part, firsts, inverse, parts, filled):
+    """How a flush writes its distinct rows (``firsts``, rows by first appearance): their
+    order, by partition and then by the key's bin (two stable counting passes; runs need no
+    finer order, see exact_runs), and where each partition's rows start in it; and per row
+    (``inverse``: its distinct index) its partition and its place in that partition's bucket,
+    counting on from ``filled`` (updated)."""
+    n = firsts.shape[0]
+    bins = np.empty(n, dtype=np.int64)
+    parts_of = np.empty(n, dtype=np.int64)
+    count = np.zeros((1 << 16) + 1, dtype=np.int64)
+    bounds = np.zeros(parts + 1, dtype=np.int64)
+    for u in range(n):
+        bins[u] = np.int64(keys[firsts[u]] >> BIN_SHIFT)
+        parts_of[u] = part[firsts[u]]
+        count[bins[u] + 1] += 1
+        bounds[parts_of[u] + 1] += 1
+    for b in range(1 << 16):
+        count[b + 1] += count[b]
+    for d in range(parts):
+        bounds[d + 1] += bounds[d]
+    by_bin = np.empty(n, dtype=np.int64)
+    for u in range(n):
+        by_bin[count[bins[u]]] = u
+        count[bins[u]] += 1
+    at = bounds[:parts].copy()
+    order = np.empty(n, dtype=np.int64)
+    place = np.empty(n, dtype=np.int64)
+    for x in range(n):
+        u = by_bin[x]
+        d = parts_of[u]
+        order[at[d]] = firsts[u]
+        place[u] = filled[d] + at[d] - bounds[d]
+        at[d] += 1
+    for d in range(parts):
+        filled[d] += bounds[d + 1] - bounds[d]
+    rows = inverse.shape[0]
+    row_part = np.empty(rows, dtype=np.int64)
+    row_place = np.empty(rows, dtype=np.int64)
+    for i in range(rows):
+        row_part[i] = parts_of[inverse[i]]
+        row_place[i] = place[inverse[i]]
+    return order, bounds, row_part, row_place
+
+
+@njit(cache=True)
+def take_rows(rows, order):
+    """``rows[order]``, row by row (NumPy's fancy indexing of a uint8 matrix is slower)."""
+    out = np.empty((order.shape[0], rows.shape[1]), dtype=rows.dtype)
+    for x in range(order.shape[0]):
+        out[x] = rows[order[x]]
+    return out
+
+
+@njit(cache=True)
+def sort_distinct(hashes, firsts, inverse):
+    """For distinct rows (``firsts``, ``inverse``: :func:`dedupe`): the firsts sorted by hash
+    (a stable radix sort, 16 bits a pass) and each row's index in that order."""
+    n = firsts.shape[0]
+    key = np.empty(n, dtype=np.uint64)
+    idx = np.empty(n, dtype=np.int64)
+    for u in range(n):
+        key[u] = hashes[firsts[u]]
+        idx[u] = u
+    key2 = np.empty(n, dtype=np.uint64)
+    idx2 = np.empty(n, dtype=np.int64)
+    count = np.empty((1 << 16) + 1, dtype=np.int64)
+    mask = np.uint64(0xFFFF)
+    for shift in range(0, 64, 16):
+        s = np.uint64(shift)
+        count[:] = 0
+        for u in range(n):
+            count[np.int64((key[u] >> s) & mask) + 1] += 1
+        for b in range(1 << 16):
+            count[b + 1] += count[b]
+        for u in range(n):
+            b = np.int64((key[u] >> s) & mask)
+            key2[count[b]] = key[u]
+            idx2[count[b]] = idx[u]
+            count[b] += 1
+        key, key2 = key2, key
+        idx, idx2 = idx2, idx
+    rank = np.empty(n, dtype=np.int64)
+    chosen = np.empty(n, dtype=np.int64)
+    for x in range(n):
+        rank[idx[x]] = x
+        chosen[x] = firsts[idx[x]]
+    where = np.empty(inverse.shape[0], dtype=np.int64)
+    for i in range(inverse.shape[0]):
+        where[i] = rank[inverse[i]]
+    return chosen, where
+
+
+@njit(cache=True)
 def _same(words, a, b):
     for j in range(words.shape[1]):
         if words[a, j] != words[b, j]:
@@ -63,6 +181,48 @@ def dedupe(words, hashes):
                 break
             slot = (slot + np.uint64(1)) & mask
     return firsts[:count], inverse
+
+
+INT32_MAX = np.iinfo(np.int32).max
+
+
+@njit(cache=True)
+def edge_rows(parent, action, p_num, p_den, dest, place):
+    """The edges a counting task writes, one row each: (parent, action, chance numerator and
+    denominator, destination partition, place in its bucket) in 32 bits; None where a value
+    does not fit."""
+    n = parent.shape[0]
+    out = np.empty((n, 6), dtype=np.int32)
+    for e in range(n):
+        values = (parent[e], np.int64(action[e]), p_num[e], p_den[e], dest[e], place[e])
+        for c in range(6):
+            if values[c] < 0 or values[c] > INT32_MAX:
+                return None
+            out[e, c] = values[c]
+    return out
+
+
+@njit(cache=True)
+def gather_edges(edges, maps, map_start, next_offsets, offset, actions, out, at):
+    """Write one partition's edges (parent, action, chance numerator and denominator,
+    destination partition, place in its bucket) into ``out[at:]`` as (parent, action, chance
+    numerator, actions x chance denominator, child), with indices over the whole level
+    (``offset``: the partition's first node; ``maps[map_start[d] + place]``: a bucket row's
+    index in partition d, which starts at ``next_offsets[d]``).  False where a value does
+    not fit in 32 bits (nothing past it is written)."""
+    for e in range(edges.shape[0]):
+        d = edges[e, 4]
+        parent = np.int64(edges[e, 0]) + offset
+        child = next_offsets[d] + np.int64(maps[map_start[d] + edges[e, 5]])
+        denom = actions[parent] * np.int64(edges[e, 3])
+        if parent > INT32_MAX or child > INT32_MAX or denom > INT32_MAX:
+            return False
+        out[at + e, 0] = parent
+        out[at + e, 1] = edges[e, 1]
+        out[at + e, 2] = edges[e, 2]
+        out[at + e, 3] = denom
+        out[at + e, 4] = child
+    return True
 
 
 @njit(cache=True)

@@ -1,10 +1,10 @@
 """Running the exact engine: the level loop, and where its tasks run.
 
 :func:`solve` drives :mod:`tablerules.proofs.exact`: forward, level by level (expand every
-partition, then merge every partition), then the values: backward for optimal play (one
-task a level and scoring), forward for random play (one task a level and group of primes,
-every scoring at once).  The tasks are plain functions of
-(kernel, store folder, level, partition), so any executor can run them:
+partition, then merge every partition), then the values: backward for optimal play (per level
+and scoring, one task a range of its states, so the batch spreads over the workers), forward for
+random play (one task a level and group of primes, every scoring at once).  The tasks are plain
+functions of (kernel, store folder, level, partition), so any executor can run them:
 
 * ``serial``: in this process;
 * ``processes``: a pool of worker processes on this machine (the default: one per core);
@@ -394,10 +394,13 @@ def _values(kernels, store, run, parts, sizes, sols, starts, say, first_moves, d
         return out
 
     run.run([gather(last)], deadline)
+    # a level's optimal values in pieces, so the batch spreads evenly over the workers beside the gathering
+    pieces = 1 if run.workers == 1 else max(2, 2 * run.workers // len(sols))
     for level in range(last, -1, -1):
         say(f"values: optimal play, level {level}, {sol.levels[level].nodes:,} engine states")
         calls = [gather(level - 1)] if level else []  # the next level down is gathered beside these values
-        batch(calls + [("optimal", kernel, root, level, level == last, i) for i in range(len(sols))])
+        batch(calls + [("optimal", kernel, root, level, level == last, i, k, pieces)
+                       for i in range(len(sols)) for k in range(pieces)])
         if level + 1 <= last and level + 1 != 1:  # level 1 stays for the first moves
             for pattern in ("p*", "c*", "optimal*"):  # what random play needs going forward stays
                 store.drop(level + 1, pattern)

@@ -338,7 +338,8 @@ def expand_rows(rows, prm, slot_owner, layout_owner, fixed):
     for j in range(total):
         child = children[j]
         child[0] = (child[0] + 1) % n_pl
-        normalise(child, prm)
+        if action[j] < S:  # plumbing: a move leaves every clean tile as it was; only a flip can idle the memory
+            normalise(child, prm)
         if prm[P_STUCK_ENDS]:  # rule: dishes.ruling.stuck-player
             continue
         for _ in range(n_pl - 1):
