@@ -276,7 +276,7 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
     chance weight, and the child as a destination partition and a place in its bucket) and
     each node's number of actions.  Checks that every child lies one level further.  Parents
     are read and children flushed to the buckets (as runs) so that the task holds about
-    ``segment`` rows at once (:mod:`tablerules.proofs.exact_runs`; default :data:`FLUSH_BYTES` of rows).
+    ``segment`` rows at once (:mod:`tablerules.proofs.exact_runs`; default ``FLUSH_BYTES`` of rows).
     The losers at the ends are written for each of ``scorings`` (default: the kernel alone)."""
     scorings = scorings or (kernel,)
     source = store.path(level, f"p{part}.rows")
@@ -369,9 +369,9 @@ def merge_task(kernel: Kernel, store: Store, level: int, part: int, parts: int, 
     """Gather the buckets of one partition of the next level; keep each row once.
 
     The distinct rows are written sorted by key (so a row is found again by binary search);
-    for values, each bucket's rows are written as indices into them.  With a ``segment``
-    (rows), the buckets' runs are merged one key range at a time
-    (:mod:`tablerules.proofs.exact_runs`)."""
+    for values, each bucket's rows are written as indices into them.  The buckets' runs are
+    merged one key range of at most ``segment`` rows at a time (default: ``MERGE_BYTES``
+    of rows; :mod:`tablerules.proofs.exact_runs`)."""
     folder = store.folder(level)
     segment = held_rows_bound(kernel, MERGE_BYTES, segment)
     child_runs = [(src, name) for src in range(parts) for name in runs_mod.run_names(folder, f"b{src}-{part}")]

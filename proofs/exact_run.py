@@ -117,7 +117,7 @@ M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_MAX = -1, -2, -4
 """glibc's ``mallopt`` parameters (malloc.h)."""
 KEEP_FREED_BYTES = 2048 << 20
 """Freed memory a worker keeps for its next arrays instead of handing it back to the system: more
-than a flush of :data:`tablerules.proofs.exact.FLUSH_BYTES` of children uses, copies included."""
+than a flush of ``exact.FLUSH_BYTES`` of children uses, copies included."""
 
 
 def reuse_freed_memory() -> bool:

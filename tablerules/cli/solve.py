@@ -35,16 +35,15 @@ placements; forced passes are not actions), and engine states (what the engine s
 progress and memory; not table states): see docs/exact.rst.
 
 Time, measured on this project's 2-core machine (docs/exact.rst): the boxed two-player game
-192 s (108 s counting forward, 84 s of values; 1.7 GB peak in the main process); one fixed
---deal of it 22.7 s; --every-alternative with --max-states 50000000 --partitions 16 (the
-command that writes spec/solved/dishes-2p-box.json) about 70 minutes before the alternatives
-that only score the ends otherwise shared the default's state graph (those four: 796 s alone,
-352 s shared, side by side; docs/exact.rst); the first run on a machine also compiles the
-engine's loops (15 to 20 s).
+about 90 s; one fixed --deal of it 22.7 s; --every-alternative with --max-states 50000000
+--partitions 4 (the command that writes spec/solved/dishes-2p-box.json) 22.5 minutes, every
+figure the same as in the runs of 30, 43 and 70 minutes before it; the first run on a machine
+also compiles the engine's loops (15 to 20 s).
 
-Memory: without --segment-rows a counting task holds a whole partition and its children;
-with it, at most ROWS rows at once (the boxed game counted: 183 MB per worker process with
---segment-rows 200000, 1,124 MB without; docs/exact.rst sizes a cluster run from it).
+Memory: without --segment-rows a counting task holds at most 256 MB of children and a merge
+reads at most 512 MB of rows at once, but the rows a merge keeps and the values grow with the
+level; with --segment-rows, at most ROWS rows at once (the boxed game counted: 183 MB per
+worker process with --segment-rows 200000; docs/exact.rst sizes a cluster run from it).
 """
 
 UNITS = ("a table state is whose turn it is plus, for every place, empty / clean / a dirty pile given by its top "
