@@ -236,10 +236,10 @@ class _Spill:
         self.filled = np.zeros(parts, dtype=np.int64)
         self.runs = 0
 
-    def flush(self, rows: np.ndarray, dest_of: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    def flush(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Write ``rows`` (any order, repeats allowed); per row (destination, place in bucket)."""
         words = words_of(rows)
-        parts = self.parts if dest_of else 1
+        parts = self.parts
         keys, part = loops.keys_and_parts(words, self.table_width // 8, parts)
         firsts, inverse = loops.dedupe(words, keys)
         order, bounds, dest, place = loops.spill_plan(keys, part, firsts, inverse, parts, self.filled)
@@ -301,7 +301,7 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
         if passes:
             passes_out.flush(np.concatenate(passes))
         if tables:
-            tables_out.flush(np.concatenate(tables), dest_of=False)
+            tables_out.flush(np.concatenate(tables))  # one partition
         held_passes, held_tables, held_rows = [], [], 0
         if not held:
             return
