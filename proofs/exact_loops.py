@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tablerules.model.compact_loops import mix64
+from tablerules.model.compact_loops import AHEAD, mix64, prefetch
 
 
 @njit(cache=True)
@@ -91,6 +91,8 @@ def spill_plan(keys, part, firsts, inverse, parts, filled):
     row_part = np.empty(rows, dtype=np.int64)
     row_place = np.empty(rows, dtype=np.int64)
     for i in range(rows):
+        if i + AHEAD < rows:
+            prefetch(place, inverse[i + AHEAD])
         row_part[i] = parts_of[inverse[i]]
         row_place[i] = place[inverse[i]]
     return order, bounds, row_part, row_place
@@ -99,8 +101,11 @@ def spill_plan(keys, part, firsts, inverse, parts, filled):
 @njit(cache=True)
 def take_rows(rows, order):
     """``rows[order]``, row by row (NumPy's fancy indexing of a uint8 matrix is slower)."""
-    out = np.empty((order.shape[0], rows.shape[1]), dtype=rows.dtype)
-    for x in range(order.shape[0]):
+    n = order.shape[0]
+    out = np.empty((n, rows.shape[1]), dtype=rows.dtype)
+    for x in range(n):
+        if x + AHEAD < n:
+            prefetch(rows, order[x + AHEAD])
         out[x] = rows[order[x]]
     return out
 
@@ -140,11 +145,13 @@ def sort_distinct(hashes, firsts, inverse):
         chosen[x] = firsts[idx[x]]
     where = np.empty(inverse.shape[0], dtype=np.int64)
     for i in range(inverse.shape[0]):
+        if i + AHEAD < inverse.shape[0]:
+            prefetch(rank, inverse[i + AHEAD])
         where[i] = rank[inverse[i]]
     return chosen, where
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _same(words, a, b):
     for j in range(words.shape[1]):
         if words[a, j] != words[b, j]:
@@ -166,6 +173,8 @@ def dedupe(words, hashes):
     inverse = np.empty(n, dtype=np.int64)
     count = 0
     for i in range(n):
+        if i + AHEAD < n:
+            prefetch(table, hashes[i + AHEAD] & mask)
         slot = hashes[i] & mask
         while True:
             g = table[slot]
@@ -210,7 +219,10 @@ def gather_edges(edges, maps, map_start, next_offsets, offset, actions, out, at)
     (``offset``: the partition's first node; ``maps[map_start[d] + place]``: a bucket row's
     index in partition d, which starts at ``next_offsets[d]``).  False where a value does
     not fit in 32 bits (nothing past it is written)."""
-    for e in range(edges.shape[0]):
+    E = edges.shape[0]
+    for e in range(E):
+        if e + AHEAD < E:
+            prefetch(maps, map_start[edges[e + AHEAD, 4]] + edges[e + AHEAD, 5])
         d = edges[e, 4]
         parent = np.int64(edges[e, 0]) + offset
         child = next_offsets[d] + np.int64(maps[map_start[d] + edges[e, 5]])
@@ -225,7 +237,7 @@ def gather_edges(edges, maps, map_start, next_offsets, offset, actions, out, at)
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _loser_count(losers, x, players):
     """How many seats lose at terminal row ``x``."""
     count = 0
@@ -260,6 +272,8 @@ def optimal_values(n_nodes, players, weight, mover, term, losers, parent, action
             for v in range(V):
                 acc[v] = 0
             while e < E and parent[e] == p and action[e] == a:
+                if e + AHEAD < E:
+                    prefetch(child_vals, child[e + AHEAD])
                 for v in range(V):
                     acc[v] += child_vals[child[e], v]
                 e += 1
@@ -273,7 +287,7 @@ def optimal_values(n_nodes, players, weight, mover, term, losers, parent, action
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _prefer(a, b, seat, players):
     """Is value vector ``a`` strictly preferred to ``b`` by ``seat``? (proofs/exact.py, optimal play)"""
     if a[seat] != b[seat]:
@@ -323,7 +337,11 @@ def reach_forward(reach, parent, p_num, denom, child, n_next, primes, coef):
     for j in range(P):
         q[j] = np.uint64(primes[j])
     acc = np.zeros((n_next, P), dtype=np.uint64)
-    for e in range(parent.shape[0]):
+    E = parent.shape[0]
+    for e in range(E):
+        if e + AHEAD < E:
+            prefetch(reach, parent[e + AHEAD])
+            prefetch(acc, child[e + AHEAD])
         r = reach[parent[e]]
         k = coef[p_num[e], denom[e]]
         a = acc[child[e]]

@@ -389,7 +389,8 @@ class DishesKernel:
         if rows.shape[1] != self.width:
             rows = np.zeros((len(table_rows), self.width), dtype=np.uint8)
             rows[:, :self.table_width] = table_rows[:, :self.table_width]
-        _, stab, colour_stab = loops.canonical_rows(np.ascontiguousarray(rows), self.prm, _PERMS, _PERM_START, False)
+        _, stab, colour_stab = loops.canonical_rows(np.ascontiguousarray(rows), self.prm, _PERMS, _PERM_START, False,
+                                                     False)
         return stab, colour_stab
 
 

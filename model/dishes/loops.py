@@ -49,7 +49,7 @@ H_TOP = _hash_table(0x2000)
 # --------------------------------------------------------------------------- moves
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def movable(row, prm, slot_owner, layout_owner, seat, p):
     """May ``seat`` move the pile at place ``p``? (dishes.ruling.movable-stacks)"""
     S = prm[P_S]
@@ -63,7 +63,7 @@ def movable(row, prm, slot_owner, layout_owner, seat, p):
     return layout_owner[row[1 + 3 * S + p]] == seat  # own-top: the top tile was dealt to the seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pile_masks(row, S, kmask, cmask):  # plumbing: a pile's top tile
     """Bit masks of the places whose pile shows each kind (kmask) and each colour (cmask),
     and the mask of all piles: what a placement may land on (dishes.play.top-counts)."""
@@ -81,14 +81,14 @@ def pile_masks(row, S, kmask, cmask):  # plumbing: a pile's top tile
     return piles
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def targets(row, S, p, kmask, cmask):
     """Where the pile at ``p`` may go: another pile of the same kind or colour
     (dishes.play.place-dirty, dishes.play.place-match)."""
     return (kmask[row[1 + p]] | cmask[row[1 + S + p]]) & ~(1 << p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bits(x):  # plumbing: counts set bits
     n = 0
     while x:
@@ -97,7 +97,7 @@ def _bits(x):  # plumbing: counts set bits
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def count_actions(row, prm, slot_owner, layout_owner, seat, kmask, cmask):
     """How many actions ``seat`` has: flips of its clean tiles and placements (dishes.play.one-move)."""
     S = prm[P_S]
@@ -111,7 +111,7 @@ def count_actions(row, prm, slot_owner, layout_owner, seat, kmask, cmask):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_action(row, prm, slot_owner, layout_owner, seat, kmask, cmask):
     S = prm[P_S]
     for s in range(S):
@@ -125,7 +125,7 @@ def has_action(row, prm, slot_owner, layout_owner, seat, kmask, cmask):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fact(n):
     out = 1
     for i in range(2, n + 1):
@@ -133,14 +133,14 @@ def fact(n):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gcd(a, b):  # plumbing: arithmetic
     while b:
         a, b = b, a % b
     return a
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _uniform_free(taken, C, out_c, out_num, out_den):
     """Each of the ``C`` colours not in the bit mask ``taken``, equally likely; returns how many."""
     free = 0
@@ -155,7 +155,7 @@ def _uniform_free(taken, C, out_c, out_num, out_den):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reveal(row, prm, fixed, slot, out_c, out_num, out_den):
     """The chance outcomes when the clean tile at ``slot`` is turned: colours with exact
     probabilities (deferred decisions; dishes.ruling.colour-model and the deal rulings).
@@ -218,7 +218,7 @@ def reveal(row, prm, fixed, slot, out_c, out_num, out_den):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _popcount(x):  # plumbing: arithmetic
     n = 0
     while x:
@@ -227,7 +227,7 @@ def _popcount(x):  # plumbing: arithmetic
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remember(child, prm, slot, colour):
     """Keep what later chance events need (see compact, 'What a row keeps')."""
     if prm[P_DEAL] == DEAL_FIXED:  # plumbing: a fixed deal decides every colour
@@ -241,7 +241,7 @@ def remember(child, prm, slot, colour):
         child[prm[P_LC] + slot // NT] = colour
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def normalise(row, prm):  # plumbing: a fixed deal decides every colour
     """Forget memory no future chance event can use."""
     S, L, deal = prm[P_S], prm[P_L], prm[P_DEAL]
@@ -279,14 +279,18 @@ def expand_rows(rows, prm, slot_owner, layout_owner, fixed):
     kmask = np.zeros(NT, dtype=np.int64)
     cmask = np.zeros(8, dtype=np.int64)
     actions = np.zeros(N, dtype=np.int64)
+    next_has_clean = np.zeros(N, dtype=np.bool_)
     total = 0
     for i in range(N):  # first pass: how many children
         row = rows[i]
         seat = row[0]
+        nxt = (seat + 1) % n_pl
         actions[i] = count_actions(row, prm, slot_owner, layout_owner, seat, kmask, cmask)
         for s in range(S):
             if row[1 + s] == KIND_CLEAN and slot_owner[s] == seat:  # rule: dishes.play.turn-own-tile
                 total += reveal(row, prm, fixed, s, oc, on, od) - 1  # the flip itself is counted in actions
+            elif row[1 + s] == KIND_CLEAN and slot_owner[s] == nxt:  # plumbing: see next_has_clean below
+                next_has_clean[i] = True
         total += actions[i]
     children = np.empty((total, W), dtype=np.uint8)
     parent = np.empty(total, dtype=np.int64)
@@ -342,6 +346,10 @@ def expand_rows(rows, prm, slot_owner, layout_owner, fixed):
             normalise(child, prm)
         if prm[P_STUCK_ENDS]:  # rule: dishes.ruling.stuck-player
             continue
+        # plumbing: the next seat (another seat) keeps its clean tiles through any action, and a clean tile is an
+        # action (dishes.play.turn-own-tile): it cannot be stuck, which is what the loop below would find, slower
+        if next_has_clean[parent[j]]:
+            continue
         for _ in range(n_pl - 1):
             # rule: dishes.ruling.stuck-player
             if has_action(child, prm, slot_owner, layout_owner, child[0], kmask, cmask):
@@ -362,12 +370,12 @@ def expand_rows(rows, prm, slot_owner, layout_owner, fixed):
 # --------------------------------------------------------------------------- canonical form
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _h(x):
     return mix64(np.uint64(x))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _shape(row, S, s, track):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
     """A place, label-free: empty 0, clean 1, else pile height, whether its top is of the
     place's own kind, and the top tile's layout of origin."""
@@ -395,7 +403,7 @@ NETWORK_4 = np.array([(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)])
 
 
 # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sort_by_network(a, network):
     """Sort ``a`` by a network of compare-exchanges: no branch on the data, which is random."""
     for x in range(network.shape[0]):
@@ -403,7 +411,7 @@ def _sort_by_network(a, network):
 
 
 # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _encode(row, out, prm, ko, co, memory, krank, crank):
     """Write ``row`` relabelled (new kind i = old ko[i], new colour j = old co[j]) into ``out``."""
     S, L, C, tw = prm[P_S], prm[P_L], prm[P_C], prm[P_TW]
@@ -450,7 +458,7 @@ def _encode(row, out, prm, ko, co, memory, krank, crank):
             out[prm[P_LC] + m] = crank[row[prm[P_LC] + m]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _less(a, b):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
     for x in range(a.shape[0]):
         if a[x] != b[x]:
@@ -458,7 +466,7 @@ def _less(a, b):  # plumbing: canonical form (relabelling kinds and colours), de
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _equal(a, b):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
     for x in range(a.shape[0]):
         if a[x] != b[x]:
@@ -468,10 +476,11 @@ def _equal(a, b):  # plumbing: canonical form (relabelling kinds and colours), d
 
 # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
 @njit(cache=True)
-def canonical_rows(rows, prm, perm_table, perm_start, memory):
+def canonical_rows(rows, prm, perm_table, perm_start, memory, want_rows=True):
     """The canonical row of each row under relabelling kinds and colours (see compact,
     'Symmetry'), with the number of relabellings that fix it (the stabiliser, including the
-    free ties' factorials) and of colour relabellings that fix it.
+    free ties' factorials) and of colour relabellings that fix it.  Without ``want_rows`` only
+    the stabilisers are right: a row whose ties are all free is not written out.
 
     ``perm_table[perm_start[n]:perm_start[n+1]]`` lists the permutations of n items."""
     N, W = rows.shape
@@ -637,7 +646,8 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
             if crun_len[r] < 0:
                 st *= fact_table[-crun_len[r]]
         if not hard:
-            _encode(row, out[i], prm, korder, corder, memory, krank, crank)
+            if want_rows:
+                _encode(row, out[i], prm, korder, corder, memory, krank, crank)
             count = 1
             if not memory:
                 e = 0
@@ -713,7 +723,7 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory):
 
 
 # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _packed_runs(sorted_keys, n, free, run_start, run_len):
     """Runs of equal keys (bits above the low 3) among sorted packed keys whose low 3 bits are
     the positions.  run_len[r] > 0 for a run to try, -length for a run of free members (not
