@@ -312,25 +312,14 @@ class DishesKernel:
     def invariants(self, rows: np.ndarray) -> list[tuple[str, str, np.ndarray]]:
         """(name, clause, rows breaking it) for the model's invariants as far as a row shows
         them: tile conservation, only dirty tiles in piles, the colour model, the turn."""
-        S, L, C = self.S, self.g.layouts, self.colours
-        kind = rows[:, 1:1 + S]
-        colour = rows[:, 1 + S:1 + 2 * S]
-        height = rows[:, 1 + 2 * S:1 + 3 * S].astype(np.int64)
-        pile, clean, empty = kind < 6, kind == KIND_CLEAN, kind == KIND_EMPTY
-        tiles = height.sum(axis=1) + clean.sum(axis=1)
-        out = [("tile-conservation", "dishes.components.tiles", tiles != L * self.types)]
-        well_formed = np.where(pile, (height >= 1) & (colour < C), (height == 0) & (colour == NO_COLOUR))
-        well_formed &= pile | clean | empty
-        out.append(("clean-never-stacked", "dishes.play.place-dirty", ~well_formed.all(axis=1)))
-        bad_colours = np.zeros(len(rows), dtype=bool)
-        if self.deal in ("four-sets", "colour-sets") and self.fixed_deal is None:  # rule: dishes.components.colour-sets
-            code = np.where(pile, kind.astype(np.int64) * 8 + colour, -1 - np.arange(S)[None, :])
-            srt = np.sort(code, axis=1)
-            # one tile per kind and colour
-            bad_colours |= np.any((srt[:, 1:] == srt[:, :-1]) & (srt[:, 1:] >= 0), axis=1)
-        out.append(("colour-model", "dishes.components.colour-sets", bad_colours))
-        out.append(("turn-is-a-seat", "dishes.play.clockwise", rows[:, 0] >= self.players))
-        return out
+        # rule: dishes.components.colour-sets
+        one_each = self.deal in ("four-sets", "colour-sets") and self.fixed_deal is None
+        bad = loops.invariant_breaks(np.ascontiguousarray(rows), self.S, self.colours, self.g.layouts * self.types,
+                                     self.players, one_each)
+        return [("tile-conservation", "dishes.components.tiles", bad[0]),
+                ("clean-never-stacked", "dishes.play.place-dirty", bad[1]),
+                ("colour-model", "dishes.components.colour-sets", bad[2]),
+                ("turn-is-a-seat", "dishes.play.clockwise", bad[3])]
 
     # ------------------------------------------------------------------ moves and symmetry (compiled loops)
 

@@ -745,6 +745,35 @@ def _packed_runs(sorted_keys, n, free, run_start, run_len):
 
 
 @njit(cache=True)
+def invariant_breaks(rows, S, C, tiles, players, one_per_kind_and_colour):
+    """Per row, whether it breaks each invariant a row shows (see compact, ``invariants``), in
+    the order: tile conservation, only dirty tiles in piles, the colour model, the turn."""
+    N = rows.shape[0]
+    out = np.zeros((4, N), dtype=np.bool_)
+    seen_in = np.zeros(8 * 256, dtype=np.int64)  # per (kind, colour) code: 1 + the last row that showed it
+    for i in range(N):
+        row = rows[i]
+        count = 0
+        for s in range(S):
+            k, c, h = row[1 + s], row[1 + S + s], row[1 + 2 * S + s]
+            count += h
+            if k == KIND_CLEAN:  # rule: dishes.components.tiles
+                count += 1
+            if k < 6:  # rule: dishes.play.place-dirty
+                if h < 1 or c >= C:  # rule: dishes.play.place-dirty
+                    out[1, i] = True
+                code = np.int64(k) * 8 + np.int64(c)
+                if one_per_kind_and_colour and seen_in[code] == i + 1:  # rule: dishes.components.colour-sets
+                    out[2, i] = True
+                seen_in[code] = i + 1
+            elif h != 0 or c != NO_COLOUR or (k != KIND_CLEAN and k != KIND_EMPTY):  # rule: dishes.play.place-dirty
+                out[1, i] = True
+        out[0, i] = count != tiles  # rule: dishes.components.tiles
+        out[3, i] = row[0] >= players  # rule: dishes.play.clockwise
+    return out
+
+
+@njit(cache=True)
 def levels(rows, S, dealt, spare):
     """Actions played in each row: 2c0 + k0 - (2c + k), the ranking function of the z3
     proof ``termination`` (c clean tiles, k piles)."""
