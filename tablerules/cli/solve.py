@@ -35,10 +35,10 @@ placements; forced passes are not actions), and engine states (what the engine s
 progress and memory; not table states): see docs/exact.rst.
 
 Time, measured on this project's 2-core machine (docs/exact.rst): the boxed two-player game
-about 70 s (66 s measured); one fixed --deal of it 22.7 s; --every-alternative with
+about 55 s (54 s measured); one fixed --deal of it 7.8 s; --every-alternative with
 --max-states 50000000 --partitions 4 (the command that writes spec/solved/dishes-2p-box.json)
-22.5 minutes, every figure the same as in the runs of 30, 43 and 70 minutes before it; the
-first run on a machine also compiles the engine's loops (15 to 20 s).
+18 minutes, every figure the same as in the runs of 22.5, 30, 43 and 70 minutes before it;
+the first run on a machine also compiles the engine's loops (15 to 20 s).
 
 Memory: without --segment-rows a counting task holds at most 256 MB of children and a merge
 reads at most 512 MB of rows at once, but the rows a merge keeps and the values grow with the

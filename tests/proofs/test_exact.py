@@ -413,6 +413,37 @@ def test_row_invariants_hold_everywhere_and_catch_a_planted_fault():
     assert {name for name, _, mask in kern.invariants(bad) if mask.any()} >= {"turn-is-a-seat"}
 
 
+
+def _flagged(kern, rows):
+    return {name for name, _, mask in kern.invariants(rows) if mask.any()}
+
+
+def test_each_row_invariant_catches_its_own_fault_and_no_other():
+    kern = registry.kernel("dishes", RULES.setup(2, Options(), Tiles(3, 4)))
+    S = kern.S
+    rows = np.stack([r for r, _ in kern.start()])
+    for _ in range(3):  # a few moves in, so there are piles of every height
+        rows = np.unique(kern.expand(rows).children, axis=0)
+    assert _flagged(kern, rows) == set()
+    piles = [(i, s) for i in range(len(rows)) for s in range(S) if rows[i, 1 + s] < 6]
+    clean = [(i, s) for i in range(len(rows)) for s in range(S) if rows[i, 1 + s] == 6]
+    i, s = piles[0]
+    faults = {
+        "tile-conservation": lambda r: r.__setitem__((i, 1 + 2 * S + s), r[i, 1 + 2 * S + s] + 1),
+        "clean-never-stacked": lambda r: r.__setitem__((clean[0][0], 1 + S + clean[0][1]), 0),
+        "turn-is-a-seat": lambda r: r.__setitem__((i, 0), kern.players),
+    }
+    two = next((i2, a, b) for i2 in range(len(rows)) for a in range(S) for b in range(S)
+               if a != b and rows[i2, 1 + a] < 6 and rows[i2, 1 + b] < 6 and rows[i2, 1 + a] != rows[i2, 1 + b])
+    i2, a, b = two  # pile b shows the kind and colour of pile a: two tiles of one kind and colour
+    faults["colour-model"] = lambda r: (r.__setitem__((i2, 1 + b), r[i2, 1 + a]),
+                                        r.__setitem__((i2, 1 + S + b), r[i2, 1 + S + a]))
+    for name, plant in faults.items():
+        bad = rows.copy()
+        plant(bad)
+        assert _flagged(kern, bad) == {name}, name
+
+
 def test_a_longest_game_is_found_again_and_replays_on_the_model():
     from tablerules.model.core import TERMINAL
     from tablerules.proofs.exact_trace import longest_game

@@ -1,0 +1,127 @@
+"""The exact engine of the working tree against the engine of an earlier commit, side by side in one run.
+
+Usage: python benchmarks/dishes_exact_against.py --rev REV [--deck box] [--label default ...]
+       [--partitions 4] [--max-states N] [--repeat 1]
+
+Lays out the package twice in a temporary folder, as ``pip install`` would (``tablerules/`` with
+``model/``, ``proofs/`` and ``spec/`` inside): once from commit REV (``git archive``), once from
+the working tree.  Each side then solves each alternative in turn (``tablerules solve dishes
+--players 2 --json``, two worker processes, in a fresh Python process that sees that side's
+package and this environment's libraries, nothing else: ``python -S -P``, started in that folder),
+after one small solve that compiles its loops; it stops if a side imports its engine from
+anywhere else.  The sides alternate, so both meet the machine in the same state.
+
+Prints per alternative the wall-clock seconds of each side (the whole command, median of the
+repeats), the ratio, and whether every figure agrees (engine and table states, the longest
+game, and the exact values of random and optimal play).  An alternative is a label of the
+solved document (``default``, ``deal-2-players=two-layouts``...); ``--max-states`` is the
+state budget in engine states, as in the stored command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FOLDERS = {"tablerules": "", "model": "model", "proofs": "proofs", "spec": "spec"}
+"""Each source folder and where it lies inside the installed package (pyproject's package-dir)."""
+FIGURES = ("complete", "stopped", "table_states", "engine_states", "longest_game_actions", "random_play",
+           "optimal_play")
+
+
+def _lay_out(source: Path, target: Path) -> Path:
+    """The package from the source folders under ``source``, laid out under ``target``; its parent folder."""
+    for folder, inside in FOLDERS.items():
+        shutil.copytree(source / folder, target / "tablerules" / inside, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def _from_commit(rev: str, target: Path) -> Path:
+    raw = target / "raw"
+    raw.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, *FOLDERS], check=True, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(raw)], input=archive.stdout, check=True)
+    return _lay_out(raw, target / "package")
+
+
+def _env(package: Path) -> dict[str, str]:
+    """This environment, with only ``package`` and the installed libraries to import from (used with ``python -S``)."""
+    libraries = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(package), *sorted(libraries)]))
+
+
+def _solve(package: Path, label: str, args: argparse.Namespace, deck: str) -> tuple[float, dict]:
+    """One ``solve`` in a fresh process that imports the package laid out in ``package``: (seconds, document)."""
+    env = _env(package)
+    command = [sys.executable, "-S", "-P", "-m", "tablerules", "solve", "dishes", "--players", "2", "--deck", deck,
+               "--workers", "2", "--partitions", str(args.partitions), "--json"]
+    if label != "default":
+        command += ["--ruling", label]
+    if args.max_states is not None:
+        command += ["--max-states", str(args.max_states)]
+    t0 = time.perf_counter()
+    done = subprocess.run(command, env=env, cwd=package, capture_output=True, text=True)
+    seconds = time.perf_counter() - t0
+    if done.returncode not in (0, 3):
+        raise SystemExit(f"{package}: solve {label} failed (exit {done.returncode}): {done.stderr.strip()[-400:]}")
+    return seconds, json.loads(done.stdout)
+
+
+def _imports(package: Path) -> str:
+    """Where that side's engine loops are imported from (the check that each side runs its own code)."""
+    code = "import tablerules.proofs.exact_loops as m; print(m.__file__)"
+    done = subprocess.run([sys.executable, "-S", "-P", "-c", code], env=_env(package), cwd=package,
+                          capture_output=True, text=True, check=True)
+    where = done.stdout.strip()
+    if not where.startswith(str(package)):
+        raise SystemExit(f"{package}: the engine was imported from {where}, not from this side's package")
+    return where
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rev", required=True, help="the earlier commit (any git revision)")
+    ap.add_argument("--deck", default="box")
+    ap.add_argument("--label", action="append", help="alternatives to solve (default: default)")
+    ap.add_argument("--partitions", type=int, default=4)
+    ap.add_argument("--max-states", type=int, default=None)
+    ap.add_argument("--repeat", type=int, default=1)
+    args = ap.parse_args(argv)
+    labels = args.label or ["default"]
+    with tempfile.TemporaryDirectory(prefix="tablerules-against-") as tmp:
+        sides = {args.rev: _from_commit(args.rev, Path(tmp) / "before"),
+                 "working tree": _lay_out(ROOT, Path(tmp) / "now")}
+        for name, package in sides.items():
+            print(f"compiling the loops of {name} (a 2x2 solve)...", file=sys.stderr, flush=True)
+            _solve(package, "default", args, "2x2")
+            print(f"{name}: {_imports(package)}", file=sys.stderr, flush=True)
+        print(f"dishes, 2 players, deck {args.deck}, {args.partitions} partitions, 2 worker processes, "
+              f"budget {args.max_states or 'none'} engine states; seconds: wall-clock of the whole command, "
+              f"median of {args.repeat}")
+        print(f"alternative | {args.rev} s | working tree s | working tree / {args.rev} | same figures")
+        for label in labels:
+            seconds: dict[str, list[float]] = {name: [] for name in sides}
+            docs = {}
+            for _ in range(args.repeat):
+                for name, package in sides.items():
+                    s, docs[name] = _solve(package, label, args, args.deck)
+                    seconds[name].append(s)
+            before, now = (statistics.median(seconds[name]) for name in sides)
+            same = all(docs[args.rev].get(f) == docs["working tree"].get(f) for f in FIGURES)
+            print(f"{label} | {before:.1f} | {now:.1f} | {now / before:.2f} | {'yes' if same else 'NO'}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
