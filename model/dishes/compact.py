@@ -379,7 +379,7 @@ class DishesKernel:
             rows = np.zeros((len(table_rows), self.width), dtype=np.uint8)
             rows[:, :self.table_width] = table_rows[:, :self.table_width]
         _, stab, colour_stab = loops.canonical_rows(np.ascontiguousarray(rows), self.prm, _PERMS, _PERM_START, False,
-                                                     False)
+                                                     want_rows=False)
         return stab, colour_stab
 
 

@@ -750,7 +750,7 @@ def invariant_breaks(rows, S, C, tiles, players, one_per_kind_and_colour):
     the order: tile conservation, only dirty tiles in piles, the colour model, the turn."""
     N = rows.shape[0]
     out = np.zeros((4, N), dtype=np.bool_)
-    seen_in = np.zeros(8 * 256, dtype=np.int64)  # per (kind, colour) code: 1 + the last row that showed it
+    seen_in = np.zeros(6 * 8 + 256, dtype=np.int64)  # per code kind x 8 + colour: 1 + the last row that showed it
     for i in range(N):
         row = rows[i]
         count = 0
