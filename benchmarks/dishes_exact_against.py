@@ -50,7 +50,11 @@ def _lay_out(source: Path, target: Path) -> Path:
 def _from_commit(rev: str, target: Path) -> Path:
     raw = target / "raw"
     raw.mkdir(parents=True)
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, *FOLDERS], check=True, capture_output=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, *FOLDERS], capture_output=True)
+    if archive.returncode != 0:
+        message = archive.stderr.decode(errors="replace").strip().splitlines() or ["git archive failed"]
+        print(f"--rev {rev}: not a commit of this repository ({message[-1]})", file=sys.stderr)
+        raise SystemExit(2)
     subprocess.run(["tar", "-x", "-C", str(raw)], input=archive.stdout, check=True)
     return _lay_out(raw, target / "package")
 
