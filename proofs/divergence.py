@@ -70,6 +70,9 @@ class Reading:
     text: str
     """One line for people: `seat 1 to move: pass`, `raises RuleGap ...`, `game over: loser 0`."""
     data: dict
+    view: str = ""
+    """What every seat sees (JSON of rules.observation for each seat), compared only when the recorded state
+    agrees: a ruling that decides only what a seat may see (jd.ruling.open-hands) parts here."""
 
     def to_json(self) -> dict:
         return dict(self.data, next=self.text)
@@ -118,13 +121,15 @@ def read_state(rules: RuleSet, state: Any, with_vars: bool = True) -> Reading:
         return Reading(sig, "", text, data)
     try:
         vars_text = json.dumps(rules.state_vars(state), sort_keys=True, default=str)
+        view = json.dumps([rules.observation(state, s) for s in range(state.setup.players)], sort_keys=True,
+                          default=str)
     except Exception as e:  # pragma: no cover - state_vars must not fail
-        vars_text = f"<state_vars failed: {e}>"
-    return Reading(sig, vars_text, text, data)
+        vars_text, view = f"<state_vars failed: {e}>", ""
+    return Reading(sig, vars_text, text, data, view)
 
 
 def difference_kind(a: Reading, b: Reading) -> str:
-    """How two readings differ: start/moves/actor/chance/outcome/gap/state, or '' if not at all."""
+    """How two readings differ: start/moves/actor/chance/outcome/gap/state/view, or '' if not at all."""
     if a.sig != b.sig:
         ka, kb = a.sig[0], b.sig[0]
         if "gap" in (ka, kb):
@@ -134,6 +139,8 @@ def difference_kind(a: Reading, b: Reading) -> str:
         return {"seat": "moves", "chance": "chance", "end": "outcome"}.get(ka, "error")
     if a.vars != b.vars:
         return "state"
+    if a.view != b.view:
+        return "view"
     return ""
 
 
@@ -256,6 +263,7 @@ class Divergence:
             "chance": "in the chance outcomes", "outcome": "in the outcome", "gap": "where one raises a RuleGap",
             "error": "in a model error",
             "state": "only in the recorded state (nothing a player sees, within the bound)",
+            "view": "only in what a seat sees of the same position",
         }[self.kind]
         return f"{self.a} and {self.b} differ {where} on {self.config.label()}, {what}"
 

@@ -104,11 +104,24 @@ class Ruling:
     public_sources: str = ""
     evidence: tuple[Evidence, ...] = ()
     found_by: str = "reading"
+    """How the question was first found: ``reading`` (a person reading the rulebook) or the command that
+    finds it (every command is run by tests/spec/test_found_by.py)."""
     pending: str = ""
     """Why the model has no Options field for this ruling yet (empty when it has one)."""
+    found_again_by: tuple[str, ...] = ()
+    """Commands that find the question again without being told it (a difference between independent
+    readings: ``tablerules readings``); each is run by tests/spec/test_found_by.py."""
 
     def alternative_ids(self) -> tuple[str, ...]:
         return tuple(a.id for a in self.alternatives)
+
+    def how_found(self) -> str:
+        """``discovered`` (a command that did not know the question found it: a difference between independent
+        readings), ``switch`` (a command that only confirms a switch written beforehand: a strict alternative
+        or a mutant), or ``reading`` (a person reading the rulebook)."""
+        if self.found_by == "reading":
+            return "reading"
+        return "discovered" if self.found_by.startswith("tablerules readings ") else "switch"
 
 
 @dataclass(frozen=True)
@@ -233,7 +246,8 @@ def _build(path: Path, data: dict, digest: str) -> Spec:
             raise SpecError(f"{path}: {where}: 'pending' must be str")
         rulings[rid] = Ruling(
             rid, _need(path, where, r, "question"), cl, alts, default, _need(path, where, r, "reason"),
-            r.get("public_sources", ""), ev, r.get("found_by", "reading"), pending,
+            r.get("public_sources", ""), ev, _need(path, where, r, "found_by"), pending,
+            tuple(r.get("found_again_by", ())),
         )
     for c in clauses.values():
         if c.restates and (c.restates not in clauses or clauses[c.restates].restates):

@@ -62,6 +62,7 @@ def test_an_import_against_the_layering_is_seen_absolute_or_relative():
 
 ROOMS = (
     ("tablerules/vectors", "tablerules.vectors", {"tablerules.cli"}),
+    ("tablerules/lockstep", "tablerules.lockstep", {"tablerules.cli", "tablerules.conform"}),
     ("proofs", "tablerules.proofs", {"tablerules.proofs.dishes", "tablerules.proofs.just_desserts"}),
     ("proofs/dishes", "tablerules.proofs.dishes", {"tablerules.proofs.just_desserts"}),
     ("proofs/just_desserts", "tablerules.proofs.just_desserts", {"tablerules.proofs.dishes"}),
@@ -69,7 +70,7 @@ ROOMS = (
     ("model/just_desserts", "tablerules.model.just_desserts", {"tablerules.model.dishes"}),
 )
 """Inside the layers: (folder, its package, what it must not import).  Traces and vectors know
-nothing of the command line; the engines of proofs/ nothing of one rule set's checks (the
+nothing of the command line, nor does the lockstep (which runs readings in process, not through conform); the engines of proofs/ nothing of one rule set's checks (the
 registry names those); one rule set's rooms nothing of another's (they share the core API)."""
 
 

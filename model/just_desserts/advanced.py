@@ -58,11 +58,15 @@ def offer(state: State, attempt: Offer) -> State:
 
     Who is asked depends only on what everyone can see (the offered cards, the guest's card,
     who holds the guest, hand sizes), never on what a hand holds: a window opened only for
-    the holder of a favourite or a block would tell every player that they hold one.
+    the holder of a favourite or a block would tell every player that they hold one
+    (jd.ruling.answer-window=public; ``holders`` asks only the seats that hold an answer).
     """
     hand = minus(state.hands[attempt.server], attempt.cards)
     state = evolve(state, hands=set_seat(state.hands, attempt.server, hand), offer=attempt)
     answerers = sorted(set(blockers(state, attempt)) | set(surprisers(state, attempt)))
+    if state.setup.options.answer_window == "holders":  # rule: jd.ruling.answer-window
+        # only a seat holding a block or a surprise; rule: jd.ruling.answer-window
+        answerers = [s for s in answerers if can_answer(state, s)]  # rule: jd.ruling.answer-window
     return evolve(state, phase="window", answerers=tuple(answerers), speaker=-1)
 
 
@@ -277,10 +281,13 @@ def _surprise(state: State, attempt: Offer, seat: int, cards: tuple[str, ...]) -
             raise RuleGap("jd.ruling.victim-tip-on-surprise", "a poached guest was surprised away from its holder")
         if choice == "tip":  # rule: jd.ruling.victim-tip-on-surprise
             tasks = tasks + ((DRAW, attempt.victim),)  # jd.poach.victim-tip
+    # jd.surprise.continue: the thwarted player goes on as if the attempt had not been made (any turn option
+    # still open), or, under jd.ruling.surprised-attempt=commits, the attempt chose the serving option
+    committed = s.committed or s.setup.options.surprised_attempt == "commits"  # rule: jd.ruling.surprised-attempt
     return evolve(
         s, claimed=claimed, hands=set_seat(s.hands, seat, minus(s.hands[seat], cards)),
         dessert_discard=plus(s.dessert_discard, cards), tasks=tasks,
-        shielded=tuple(sorted(set(s.shielded) | {attempt.guest})),
+        shielded=tuple(sorted(set(s.shielded) | {attempt.guest})), committed=committed,
     )
 
 

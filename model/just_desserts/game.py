@@ -414,9 +414,14 @@ def _settle_once(state: State) -> State:
             refilled = _refill_guests(refilled)
         if refilled is not state:  # plumbing: something was rebuilt (a refill always changes a pile)
             return refilled
+
     win = winner(state)
     if win is not None:  # rule: jd.win.any-time
         return evolve(state, phase="over", winner=win[0], end_clause=win[1], tasks=())
+    if state.tasks and o.reshuffle_time == "when-needed":  # rule: jd.ruling.reshuffle-time
+        refilled = _refill_for_task(state)
+        if refilled is not state:  # plumbing: something was rebuilt
+            return refilled
     if state.tasks:  # rule: jd.ruling.dessert-supply-empty, jd.ruling.guest-supply-empty
         return _settle_task(state)
     if state.phase == "sort" and not _duplicated_suits(state):  # rule: jd.ruling.opening-duplicates
@@ -435,6 +440,17 @@ def _settle_once(state: State) -> State:
         return all_claimed_end(state)
     if at_turn_start(state) and not serving_possible(state):  # rule: jd.ruling.no-serving-possible
         return no_serving_end(state)
+    return state
+
+
+def _refill_for_task(state: State) -> State:
+    """jd.ruling.reshuffle-time=when-needed: a draw or turn-up is due from an empty pile, so its discards become
+    the pile now, before the chance event (the pile a seat sees is the one the card comes from)."""
+    kind = state.tasks[0][0]
+    if kind == DRAW and not state.dessert_pile and state.dessert_discard:  # rule: jd.reshuffle.desserts
+        return _refill_desserts(state)
+    if kind == TURN_UP and not state.guest_pile and len(state.guest_discard) > 1:  # rule: jd.reshuffle.guests
+        return _refill_guests(state)
     return state
 
 

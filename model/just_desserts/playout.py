@@ -246,7 +246,21 @@ def _unplayable(setup: Setup) -> str | None:
         return f"a guest wants more than {MAX_WANTS} tastes, or too many servings"
     if o.serving_size == "any" and any(not g.wants for g in setup.components.guests):  # rule: jd.ruling.serving-size
         return "jd.ruling.serving-size=any with a guest that wants no taste"
+    for rid, alternative in NOT_COMPILED.items():  # plumbing: alternatives the loop does not play
+        if getattr(o, ruling_field(rid)) == alternative:  # plumbing: an alternative the loop leaves to the step API
+            return f"{rid}={alternative} (the step API plays it)"
     return None
+
+
+NOT_COMPILED = {"jd.ruling.answer-window": "holders", "jd.ruling.tip-order": "server-first",
+                "jd.ruling.surprised-attempt": "commits"}
+"""Ruling alternatives the compiled loop does not play (found by the independent reading; the step API plays
+them).  jd.ruling.open-hands changes only what a seat sees, never play, so the loop plays both of its."""
+
+
+def ruling_field(ruling_id: str) -> str:
+    # plumbing: the Options field of a ruling id
+    return next(f.name for f in dataclasses.fields(Options) if f.metadata.get("ruling") == ruling_id)
 
 
 def available(setup: Setup) -> bool:

@@ -102,7 +102,9 @@ def serve_succeeds(state: State, offer: Offer) -> State:
     poach = s.poach
     if offer.victim >= 0:  # rule: jd.poach.one-opportunity, jd.poach.victim-tip
         poach = "done"
-        tasks = ((DRAW, offer.victim),) + tasks
+        victim = ((DRAW, offer.victim),)
+        # rule: jd.ruling.tip-order
+        tasks = tasks + victim if state.setup.options.tip_order == "server-first" else victim + tasks
     phase = "discard" if offer.back == "buffet" else "choose"  # rule: jd.buffet.serve-one
     return evolve(
         s, claimed=claimed, dessert_discard=plus(s.dessert_discard, offer.cards), served=s.served + 1,

@@ -63,7 +63,8 @@ DEFAULT_DECK = "v23-tiny"
 class Options:
     """One field per ruling in spec/just_desserts_v23.toml; the first alternative is the default."""
 
-    favourite_trump: str = ruling("jd23.ruling.favourite-trump", "favourite-caller-first", "no-trump", STRICT)
+    favourite_trump: str = ruling("jd23.ruling.favourite-trump", "favourite-caller-first", "no-trump", "favourite-call",
+                                  STRICT)
     spare_desserts: str = ruling("jd23.ruling.spare-desserts", "minimal", "any")
     two_favourites: str = ruling("jd23.ruling.two-favourites", "one-card", "card-per-favourite", STRICT)
     penalty_taker: str = ruling("jd23.ruling.penalty-taker", "next-seat", "maitre-d", STRICT)
@@ -76,6 +77,7 @@ class Options:
     full_tie: str = ruling("jd23.ruling.full-tie", "draw", "shared-win")
     simultaneous_mistaken: str = ruling("jd23.ruling.simultaneous-mistaken", "no-penalty", "penalty", STRICT)
     race_odds: str = ruling("jd23.ruling.race-odds", "tie-one-in-ten", "equal")
+    decline_after_call: str = ruling("jd23.ruling.decline-after-call", "serve-if-able", "may-decline")
 
 
 # --------------------------------------------------------------------------- state
@@ -348,7 +350,8 @@ def callers(state: State) -> tuple[int, ...]:
 
 @lru_cache(maxsize=1 << 10)
 def _callers(answers: tuple[str, ...]) -> tuple[int, ...]:
-    return tuple(i for i, a in enumerate(answers) if a == CALL)  # rule: jd23.call.got-it
+    """Every seat that called, a Favorite claim (jd23.ruling.favourite-trump=favourite-call) being a call."""
+    return tuple(i for i, a in enumerate(answers) if a in (CALL, FAVOURITE))  # rule: jd23.call.got-it
 
 
 def contenders(state: State) -> tuple[int, ...]:
@@ -357,7 +360,8 @@ def contenders(state: State) -> tuple[int, ...]:
     live = tuple(s for s in callers(state) if s not in state.mistaken)  # rule: jd23.call.erroneous-covered
     if state.trumped:  # rule: jd23.call.favourite-trump
         return tuple(s for s in live if state.trumps[s] == FAVOURITE)  # rule: jd23.call.favourite-trump
-    return live
+    claimed = tuple(s for s in live if state.answers[s] == FAVOURITE)  # rule: jd23.ruling.favourite-trump
+    return claimed or live  # a Favorite claimed in place of a call goes ahead of every plain call
 
 
 @remember_last
@@ -365,6 +369,8 @@ def offered_servings(state: State) -> tuple[tuple[str, ...], ...]:
     """What the first caller may serve: a favourite serving when it won by a favourite trump
     (remembered for the last state asked: apply checks the serving against them)."""
     seat = state.first
+    if state.answers[seat] == FAVOURITE:  # rule: jd23.ruling.favourite-trump
+        return favourite_servings(state, seat)  # who claimed a Favorite serves one
     if (state.setup.options.favourite_trump == "favourite-caller-first"  # rule: jd23.ruling.favourite-trump
             and len([s for s in callers(state) if s not in state.mistaken]) > 1  # rule: jd23.call.erroneous-covered
             and (favs := favourite_servings(state, seat))):
@@ -429,17 +435,25 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 @remember_last
 def _legal_moves(state: State) -> tuple[Move, ...]:
     if state.phase == ANSWER:  # rule: jd23.call.got-it, jd23.call.pass
+        # rule: jd23.ruling.favourite-trump
+        if state.setup.options.favourite_trump == "favourite-call" and favourite_servings(state, to_move(state)):
+            return _CALL_FAVOURITE_OR_PASS  # a Favorite claimed in place of a call
         return _CALL_OR_PASS
     if state.phase in (TRUMP, COUNTER):  # rule: jd23.call.favourite-trump
         # a caller holding a Favorite serving says so; one without cannot (jd23.call.favourite-trump)
         return _FAVOURITE if favourite_servings(state, to_move(state)) else _PASS  # rule: jd23.call.favourite-trump
     if state.phase == SERVE:  # rule: jd23.call.first-serves
         offered = offered_servings(state)
-        return _serve_moves(offered) if offered else _FAIL  # rule: jd23.call.erroneous-covered
+        if not offered:  # rule: jd23.call.erroneous-covered
+            return _FAIL
+        if state.setup.options.decline_after_call == "may-decline":  # rule: jd23.ruling.decline-after-call
+            return _serve_moves(offered) + _FAIL  # a caller able to serve may still step aside
+        return _serve_moves(offered)
     return ()
 
 
 _CALL_OR_PASS, _FAVOURITE, _PASS, _FAIL = (Call(), Pass()), (Favourite(),), (Pass(),), (Fail(),)
+_CALL_FAVOURITE_OR_PASS = (Call(), Favourite(), Pass())
 
 
 @lru_cache(maxsize=1 << 12)
@@ -552,12 +566,17 @@ def illegal_reason(state: State, move: Move) -> str | None:
         return None if _possible_chance(state, move) else _CHANCE_CLAUSE[state.phase]
     if state.phase == ANSWER:  # plumbing: which clause to name for an illegal move
         # an answer is "call" or "pass"; nothing else while the guest waits
+        if isinstance(move, Favourite):  # rule: jd23.ruling.favourite-trump
+            legal = move in legal_moves(state)
+            return None if legal else "jd23.call.favourite-trump"  # rule: jd23.call.favourite-trump
         return None if isinstance(move, (Call, Pass)) else "jd23.call.got-it"  # rule: jd23.call.got-it, jd23.call.pass
     if state.phase in (TRUMP, COUNTER):  # plumbing: which clause to name for an illegal move
         return None if move in legal_moves(state) else "jd23.call.favourite-trump"  # rule: jd23.call.favourite-trump
     # phase serve: only the first caller acts, with a serving or a failure
     if isinstance(move, Fail):  # plumbing: which clause to name for an illegal move
-        # a caller who can serve does so; fail is for a call that was mistaken
+        # a caller who can serve does so; fail is for a call that was mistaken (jd23.ruling.decline-after-call)
+        if state.setup.options.decline_after_call == "may-decline":  # rule: jd23.ruling.decline-after-call
+            return None
         # rule: jd23.call.first-serves, jd23.call.erroneous-covered
         return "jd23.call.first-serves" if offered_servings(state) else None
     if not isinstance(move, Serve):  # plumbing: which clause to name for an illegal move
@@ -610,7 +629,7 @@ def apply(state: State, move: Move) -> State:
         return _turn_up(state, move.guest)
     if state.phase in (TRUMP, COUNTER):
         return _trump_answer(state, move)
-    if isinstance(move, (Call, Pass)):
+    if isinstance(move, (Call, Pass, Favourite)):
         return _answer(state, str(move))
     if isinstance(move, Race):
         return _race(state, move.seat)
@@ -996,11 +1015,11 @@ def _servings_are_small(state: State) -> str | None:  # plumbing: an invariant's
 
 def _callers_are_consistent(state: State) -> str | None:  # plumbing: an invariant's check
     if state.phase == SERVE and (
-        state.first is None or state.answers[state.first] != CALL or state.first in state.mistaken
+        state.first is None or state.answers[state.first] not in (CALL, FAVOURITE) or state.first in state.mistaken
     ):
         return f"seat {state.first} serves without a standing call"
     for s in state.mistaken:
-        if state.answers[s] != CALL:
+        if state.answers[s] not in (CALL, FAVOURITE):
             return f"seat {s} is mistaken without having called"
     return None
 

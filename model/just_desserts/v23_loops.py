@@ -59,7 +59,8 @@ P_ALONE_ONLY, P_AT_LAST_TURN_UP, P_WHEN_EVERYONE_DRAWS, P_SHARED_WIN, P_SIMULTAN
     6, 12
 )
 P_STRICT = 12
-N_PARAMS = 13
+P_MAY_DECLINE = 13
+N_PARAMS = 14
 PILE_CALLER, PILE_TAKER, PILE_OUT_OF_PLAY = 0, 1, 2
 
 # strict rulings (bits of prm[P_STRICT]) and where each stops play
@@ -676,17 +677,19 @@ def _serve_step(tb, deck, prm, work, rng):
     kinds, counts, out, who_of = work
     who = sc[S_FIRST]
     listed, k, only_favourites = _offered(tb, deck, prm, work)
-    if k == 0:  # rule: jd23.call.erroneous-covered
+    choices = k + 1 if k > 0 and prm[P_MAY_DECLINE] else k  # rule: jd23.ruling.decline-after-call
+    pick = below(rng, choices) if k > 0 else 0  # plumbing: no choice to draw when nothing is offered
+    if k == 0 or pick == k:  # rule: jd23.call.erroneous-covered, jd23.ruling.decline-after-call
         seat[who, F_MISTAKEN] = 1
         sc[S_FIRST] = -1
         _contest(sc, seat, gpile, disc, pen, draws, prm)
-        return C_FAIL, 1, 0.0
+        return C_FAIL, max(choices, 1), 0.0
     g = sc[S_GUEST]
     alone_only = prm[P_ALONE_ONLY] == 1
-    r = _nth_offered(out, listed, below(rng, k), g, fav, alone_only, only_favourites)
+    r = _nth_offered(out, listed, pick, g, fav, alone_only, only_favourites)
     code = serve_code(out, r)
     _serve(tb, prm, who, out, r, favourites_in(out, r, g, fav, alone_only))
-    return code, k, 0.0
+    return code, choices, 0.0
 
 
 @njit(cache=True)

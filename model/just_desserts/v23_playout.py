@@ -23,7 +23,8 @@ into the model's moves (one move object per code, cached), so every game replays
 ``RULES.apply``.  Random numbers come from SplitMix64 (:mod:`tablerules.model.compact_loops`)
 seeded per batch of games, so a seed gives the same games on every machine.
 
-Every alternative of every jd23.ruling.* is supported, ``strict`` too: a strict ruling stops
+Every alternative of every jd23.ruling.* is supported but jd23.ruling.favourite-trump=favourite-call (found
+by the independent reading; the step API plays it), ``strict`` too: a strict ruling stops
 the game where the step API raises its RuleGap, and its Playout names the ruling (``gap``,
 no winners).  Where ``apply`` raises (jd23.ruling.nothing-to-reshuffle,
 jd23.ruling.simultaneous-mistaken, jd23.ruling.two-favourites,
@@ -143,6 +144,7 @@ def params(setup: Setup) -> np.ndarray:
     prm[loops.P_SHARED_WIN] = o.full_tie == "shared-win"
     prm[loops.P_SIMULTANEOUS_PENALTY] = o.simultaneous_mistaken == "penalty"
     prm[loops.P_EQUAL_ODDS] = o.race_odds == "equal"
+    prm[loops.P_MAY_DECLINE] = o.decline_after_call == "may-decline"
     prm[loops.P_STRICT] = strict_bits(o, loops.GAPS)
     return prm
 
@@ -153,6 +155,8 @@ def available(setup: Setup) -> bool:
     played to their gap."""
     options = setup.options
     if not isinstance(options, Options) or not isinstance(setup.components, Deck):
+        return False
+    if options.favourite_trump == "favourite-call":  # plumbing: an alternative the loop does not play
         return False
     return 2 <= setup.players <= loops.MAX_SEATS and _fits(setup.components)  # plumbing: the codes' room
 

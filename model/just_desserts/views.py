@@ -25,8 +25,10 @@ def open_hands(state: Any) -> list[list[str]] | None:
     whether the game is stuck (and, under jd.ruling.all-guests-claimed=draw or
     jd.ruling.faq-score-when=when-settled, whether a claimed guest can still move) depends on
     the hands; the players lay them open to see it, so the end never tells a seat more than
-    it sees."""
-    if state.dessert_pile or state.dessert_discard:  # rule: jd.ruling.no-serving-possible
+    it sees (jd.ruling.open-hands=when-all-in-hands; under ``never`` no hand is ever shown)."""
+    if state.setup.options.open_hands == "never":  # rule: jd.ruling.open-hands
+        return None
+    if state.dessert_pile or state.dessert_discard:  # rule: jd.ruling.no-serving-possible, jd.ruling.open-hands
         return None
     return [list(h) for h in state.hands]
 

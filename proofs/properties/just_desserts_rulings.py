@@ -74,7 +74,7 @@ def faq_scoring(rules: Any, state: Any) -> str | None:
 
 def private_hands(rules: Any, state: Any) -> str | None:
     """jd.setup.deal-hands: each seat sees its own hand and only the sizes of the others
-    (jd.ruling.no-serving-possible: all of them, exactly when every dessert is in a hand);
+    (jd.ruling.open-hands=when-all-in-hands: all of them, exactly when every dessert is in a hand);
     it is shown the legal moves when it is the seat to move, and no one else's."""
     v = rules.state_vars(state)
     actor = rules.to_move(state)
@@ -86,6 +86,7 @@ def private_hands(rules: Any, state: Any) -> str | None:
         if list(seen.get("hand_sizes", [])) != [len(h) for h in v["hands"]]:
             return f"seat {seat} is shown hand sizes {seen.get('hand_sizes')}"
         every_dessert_held = not (v["dessert_pile"] or v["dessert_discard"])
+        every_dessert_held = every_dessert_held and state.setup.options.open_hands == "when-all-in-hands"
         if seen.get("open_hands") != ([list(h) for h in v["hands"]] if every_dessert_held else None):
             return f"seat {seat} is shown open hands {seen.get('open_hands')} while " + (
                 "every dessert is in a hand" if every_dessert_held else "desserts lie in the pile or its discards"
@@ -126,7 +127,8 @@ def end_is_public(rules: Any, state: Any, move: Any, nxt: Any) -> str | None:
     """jd.ruling.no-serving-possible: for each seat, a twin position it cannot tell apart
     (two other seats' desserts swapped, :func:`hidden_twin`) ends after the same move exactly
     when this one does, unless the hands lie open there (``open_hands`` in the observation
-    shows the two positions apart)."""
+    shows the two positions apart).  A property of jd.ruling.open-hands=when-all-in-hands: under
+    ``never`` the end can show what a seat cannot see, the reason for that ruling's default."""
     if rules.to_move(state) is CHANCE and getattr(move, "verb", "") == "first":
         return None  # who speaks first in a race is drawn among the seats answering
     for seat in range(state.setup.players):
@@ -152,9 +154,11 @@ PROPERTIES = (
              "(as matching-pair counts it); most points, then most desserts in hand, then score-full-tie",
              state=faq_scoring, name="faq-score"),
     Property("jd.setup.deal-hands", "a seat sees its own hand, the others' sizes (every hand once every dessert is in "
-             "a hand), and the legal moves only when it moves",
+             "a hand, under open-hands=when-all-in-hands), and the legal moves only when it moves",
              state=private_hands, name="private"),
     Property("jd.ruling.no-serving-possible", "two positions a seat cannot tell apart (other seats' hidden desserts "
              "swapped) end alike after the same move, or the hands lie open where they part",
-             transition=end_is_public, applies=lambda setup: setup.players >= 3, name="public-end"),
+             transition=end_is_public,
+             applies=lambda setup: setup.players >= 3 and setup.options.open_hands == "when-all-in-hands",
+             name="public-end"),
 )

@@ -61,6 +61,9 @@ KITCHEN = "jd23.ruling.kitchen-check"
 FULL_TIE = "jd23.ruling.full-tie"
 SIMUL_MISTAKEN = "jd23.ruling.simultaneous-mistaken"
 ODDS = "jd23.ruling.race-odds"
+DECLINE = "jd23.ruling.decline-after-call"
+NOT_CLAIMED_AS_A_CALL = ("favourite-caller-first", "no-trump", "strict")
+"""favourite-trump alternatives under which the answer to a guest is call or pass (favourite-call adds a claim)."""
 
 
 @lru_cache(maxsize=8)
@@ -114,12 +117,16 @@ class Table:
         return self.setup.components
 
     def callers(self) -> tuple[int, ...]:
-        """Seats that said "got it" this round (jd23.call.got-it)."""
-        return tuple(s for s, a in enumerate(self.answers) if a == "call")
+        """Seats that said "got it" this round (jd23.call.got-it), a Favorite claimed in place of a call
+        (jd23.ruling.favourite-trump = favourite-call) being a call."""
+        return tuple(s for s, a in enumerate(self.answers) if a in ("call", "favourite"))
 
     def live(self) -> tuple[int, ...]:
-        """Callers not yet shown to be mistaken (jd23.call.erroneous-covered)."""
-        return tuple(s for s in self.callers() if s not in self.mistaken)
+        """Callers not yet shown to be mistaken (jd23.call.erroneous-covered); under favourite-call, the
+        claimers of a Favorite while one stands, for they go ahead of every plain call."""
+        standing = tuple(s for s in self.callers() if s not in self.mistaken)
+        claimed = tuple(s for s in standing if self.answers[s] == "favourite")
+        return claimed or standing
 
     def before_first_guest(self) -> bool:
         """No guest has been turned up yet: the deal (jd23.setup.deal-five)."""
@@ -554,7 +561,7 @@ def maitre_d_answers(rules: Any, state: Any, move: Any, nxt: Any) -> Problem:
     if t.phase == ANSWER and a.phase != ANSWER:
         answered = list(t.answers)
         answered[rules.to_move(state)] = str(move)
-        if answered[MAITRE_D] not in ("call", "pass"):
+        if answered[MAITRE_D] not in ("call", "pass", "favourite"):
             return "the round went on without the Maitre D's answer"
     return None
 
@@ -686,9 +693,13 @@ def contest_after_answers(rules: Any, state: Any, move: Any, nxt: Any) -> Proble
     """jd23.call.first-serves: once all have answered, a lone caller serves (nobody to race), and
     several callers race to be first."""
     t = table(rules, state)
-    if t.phase != ANSWER or t.answers.count("") != 1 or said(move).kind not in ("call", "pass"):
+    if t.phase != ANSWER or t.answers.count("") != 1 or said(move).kind not in ("call", "pass", "favourite"):
         return None
-    callers = set(t.callers()) | ({rules.to_move(state)} if said(move).kind == "call" else set())
+    seat = rules.to_move(state)
+    claims = {s for s in t.callers() if t.answers[s] == "favourite"} | ({seat} if said(move).kind == "favourite"
+                                                                          else set())
+    # a Favorite claimed in place of a call goes ahead of every plain call (favourite-trump = favourite-call)
+    callers = claims or set(t.callers()) | ({seat} if said(move).kind == "call" else set())
     if len(callers) == 1:
         if server_of(rules, nxt) not in callers:
             return f"lone caller {sorted(callers)} is not the one to serve"
@@ -1014,7 +1025,12 @@ def satisfying_servings_allowed(rules: Any, state: Any) -> Problem:
     t = table(rules, state)
     allowed = servings(t, seat)
     exact = True
-    if alt(t.setup, TRUMP_RULING) == "favourite-caller-first":
+    if t.answers[seat] == "favourite":  # favourite-trump = favourite-call: who claimed a Favorite serves one
+        favs = favourite_servings(t, seat)
+        if favs is None:
+            return None
+        allowed = favs
+    elif alt(t.setup, TRUMP_RULING) == "favourite-caller-first":
         favs = favourite_servings(t, seat)
         if favs is None:
             return None
@@ -1193,8 +1209,8 @@ def guest_leaves_by_an_ending(rules: Any, state: Any, move: Any, nxt: Any) -> Pr
         ok = True
     elif m.kind == "fail":
         ok = set(t.live()) == {rules.to_move(state)}
-    elif m.kind == "penalty":
-        ok = m.seat in t.callers() and not can_serve(t, m.seat)
+    elif m.kind == "penalty":  # a caller able to serve may have stepped aside under decline-after-call=may-decline
+        ok = m.seat in t.callers() and (not can_serve(t, m.seat) or alt(t.setup, DECLINE) == "may-decline")
     else:
         ok = False
     if not ok:
@@ -1322,7 +1338,8 @@ def penalty_chance(rules: Any, state: Any) -> Problem:
     payer, taker = outs[0][0].seat, outs[0][0].taker
     if any(m.seat != payer or m.taker != taker for m, _ in outs):
         return "one penalty names several payers or takers"
-    if payer not in t.callers() or can_serve(t, payer):
+    declined = alt(t.setup, DECLINE) == "may-decline"  # a caller able to serve may have stepped aside
+    if payer not in t.callers() or (can_serve(t, payer) and not declined):
         return f"seat {payer} pays a penalty without being a mistaken caller"
     if t.live() and alt(t.setup, SIMUL_MISTAKEN) != "penalty":
         return f"seat {payer} pays while callers {list(t.live())} still stand"
@@ -2202,12 +2219,14 @@ PROPERTIES = (
     ),
     Property(
         "jd23.round.turn-up-guest",
-        "the guest turned up leaves the pile, is seen by all, and every player owes an answer",
-        transition=turn_up_reveals, name="reveal",
+        "the guest turned up leaves the pile, is seen by all, and every player owes an answer (call or pass: a "
+        "favourite-trump reading, not under favourite-call, where a Favorite may be claimed instead)",
+        transition=turn_up_reveals, applies=when(TRUMP_RULING, *NOT_CLAIMED_AS_A_CALL), name="reveal",
     ),
     Property(
-        "jd23.call.got-it", "asked, a player may call (with or without a serving) or pass, nothing else",
-        state=answer_is_call_or_pass, name="call-or-pass",
+        "jd23.call.got-it", "asked, a player may call (with or without a serving) or pass, nothing else "
+        "(favourite-trump other than favourite-call, which adds a Favorite claimed in place of a call)",
+        state=answer_is_call_or_pass, applies=when(TRUMP_RULING, *NOT_CLAIMED_AS_A_CALL), name="call-or-pass",
     ),
     Property(
         "jd23.call.got-it", "each answers once, out loud, moving no card; the round goes on when all have answered",
@@ -2312,8 +2331,9 @@ PROPERTIES = (
         state=gaps_only_where_silent(SIMUL_MISTAKEN, _tie_question), name="mistaken-gap",
     ),
     Property(
-        "jd23.call.erroneous-covered", "a caller with a serving serves, one without fails",
-        state=fail_only_without_serving, name="fail-iff-no-serving",
+        "jd23.call.erroneous-covered", "a caller with a serving serves, one without fails (decline-after-call = "
+        "serve-if-able: the text never says a caller able to serve may not step aside)",
+        state=fail_only_without_serving, applies=when(DECLINE, "serve-if-able"), name="fail-iff-no-serving",
     ),
     Property(
         "jd23.call.erroneous-covered",

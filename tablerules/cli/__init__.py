@@ -39,6 +39,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("prove", "tablerules.cli.check"),
     ("list", "tablerules.cli.listing"),
     ("mutants", "tablerules.cli.mutants"),
+    ("readings", "tablerules.cli.readings"),
     ("rulings", "tablerules.cli.rulings"),
     ("solve", "tablerules.cli.solve"),
     ("simulate", "tablerules.cli.simulate"),

@@ -113,6 +113,25 @@ RETAIL_SEED_OFFSET = 2014
 """The retail games' seed is --seed plus this (2015 with the default --seed 1, the seed they always had)."""
 
 
+def found_by_counts(spec: Any) -> dict[str, int]:
+    """Rulings by how they were found (:meth:`Ruling.how_found`), and how many an independent reading found again."""
+    kinds = [r.how_found() for r in spec.rulings.values()]
+    return {"discovered": kinds.count("discovered"), "switch": kinds.count("switch"), "reading": kinds.count("reading"),
+            "found_again_by_readings": sum(1 for r in spec.rulings.values() if r.found_again_by)}
+
+
+def found_by_json(ruleset_id: str) -> dict[str, Any] | None:
+    from tablerules.spec.loader import SpecError, load_spec
+
+    try:
+        spec = load_spec(ruleset_id)
+    except SpecError:
+        return None
+    return {**found_by_counts(spec),
+            "rulings": {rid: {"kind": r.how_found(), "found_by": r.found_by, "found_again_by": list(r.found_again_by)}
+                        for rid, r in spec.rulings.items()}}
+
+
 def retail_budget(games: int, seed: int = 1) -> rim.RetailBudget:
     """The retail budget for ``games`` per alternative: a hundredth through the step API, and a tenth (at most
     300) to probe which rulings the model reads; seeded by --seed ``seed``."""
@@ -518,6 +537,15 @@ class Report:
             )
         except SpecError:
             pass
+        try:
+            counts = found_by_counts(load_spec(self.rules.id))
+            rows.append(("how the rulings were found",
+                         f"{counts['discovered']} by a command that did not know the question, "
+                         f"{counts['switch']} only confirm a switch written beforehand, "
+                         f"{counts['reading']} by reading; "
+                         f"{counts['found_again_by_readings']} found again by an independent reading"))
+        except SpecError:
+            pass
         rows.append(("order of out-of-turn answers", self.race.statement))
         weights = self.weights()
         if weights:
@@ -573,6 +601,7 @@ class Report:
                 ],
             },
             "summary": dict(self.summary_rows()),
+            "found_by": found_by_json(self.rules.id),
             "pending_rulings": self.pending(),
             "seconds": round(self.seconds, 3),
             "spec_problem": self.spec_problem or None,

@@ -96,13 +96,23 @@ def test_compiled_games_follow_the_step_api_on_the_teaching_decks(deck, combo):
 
 
 def _alternatives(strict=True):
-    """(field, value) for every non-default alternative of every ruling (strict ones too, unless not ``strict``)."""
+    """(field, value) for every non-default alternative of every ruling (strict ones too, unless not ``strict``) that
+    the loop plays (not those of ``playout.NOT_COMPILED``, which the step API plays)."""
     out = []
     for f in dataclasses.fields(Options):
         for value in f.metadata.get("alternatives", ())[1:]:
-            if strict or value != STRICT:
+            if (strict or value != STRICT) and jp.NOT_COMPILED.get(f.metadata.get("ruling")) != value:
                 out.append((f.name, value))
     return out
+
+
+@pytest.mark.parametrize("ruling,value", sorted(jp.NOT_COMPILED.items()))
+def test_an_alternative_the_loop_does_not_play_is_refused_by_name(ruling, value):
+    name = jp.ruling_field(ruling)
+    setup = _setup("jd-crowd", 3, **ALL_ON, **{name: value})
+    assert not jp.available(setup)
+    with pytest.raises(ValueError, match=f"{ruling}={value}"):
+        list(jp.random_playouts(RULES.new_game(setup), 1, 1))
 
 
 @pytest.mark.parametrize("name,value", _alternatives(), ids=lambda x: str(x))

@@ -1,5 +1,7 @@
 """A ruling's ``found_by`` is something anyone can do again: ``reading`` (a person found it
-reading the rulebook) or a command; every command is run here and must find its ruling."""
+reading the rulebook) or a command; every command is run here and must find its ruling, and so
+must every command of its ``found_again_by`` (an independent reading's difference that the
+ruling explains: ``tablerules readings``)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,14 @@ def _all_rulings():
             yield ruleset, rid, r.found_by
 
 
-COMMANDS = [(ruleset, rid, how) for ruleset, rid, how in _all_rulings() if how != "reading"]
+def _again():
+    for ruleset in registry.ruleset_ids():
+        for rid, r in load_spec(ruleset).rulings.items():
+            for how in r.found_again_by:
+                yield ruleset, rid, how
+
+
+COMMANDS = [(ruleset, rid, how) for ruleset, rid, how in _all_rulings() if how != "reading"] + list(_again())
 
 
 @pytest.mark.parametrize(
@@ -30,12 +39,19 @@ def test_found_by_is_a_reading_or_a_command(ruleset, rid, how):
         how == "reading"
         or how.startswith(f"tablerules explore {ruleset} ")
         or how.startswith(f"tablerules mutants {ruleset} ")
+        or how.startswith(f"tablerules readings {ruleset} ")
     ), f"{rid}: found_by {how!r} is neither 'reading' nor a command of ours"
 
 
+_FOUND: dict[str, tuple[int, dict]] = {}
+"""Command -> (status, document): several rulings name one `tablerules readings` command, run once."""
+
+
 def found(command: str, capsys) -> tuple[int, dict]:
-    status = main(shlex.split(command)[1:] + ["--json"])
-    return status, json.loads(capsys.readouterr().out)
+    if command not in _FOUND:
+        status = main(shlex.split(command)[1:] + ["--json"])
+        _FOUND[command] = status, json.loads(capsys.readouterr().out)
+    return _FOUND[command]
 
 
 @pytest.mark.parametrize("ruleset,rid,how", COMMANDS, ids=[c[1] for c in COMMANDS])
@@ -44,6 +60,10 @@ def test_the_command_finds_its_ruling_again(ruleset, rid, how, capsys):
     if how.startswith("tablerules explore"):
         gaps = {f["key"] for f in doc["findings"] if f["kind"] == "gap"}
         assert rid in gaps, f"{how}: found {sorted(gaps)}, not {rid}"
+    elif how.startswith("tablerules readings"):
+        explained = {r for rs in doc["rulesets"] for g in rs["groups"] for e in g["explained_by"]
+                     for r in e["ruling"].split(" + ")}
+        assert rid in explained, f"{how}: no group of differences is explained by {rid}: {sorted(explained)}"
     else:
         named = {(m["ruling"], m["verdict"]) for rs in doc["rulesets"] for m in rs["mutants"]}
         assert (rid, "uncovered") in named, f"{how}: the mutant is not uncovered with a triage naming {rid}: {named}"
