@@ -70,7 +70,8 @@ ROOMS = (
     ("model/just_desserts", "tablerules.model.just_desserts", {"tablerules.model.dishes"}),
 )
 """Inside the layers: (folder, its package, what it must not import).  Traces and vectors know
-nothing of the command line, nor does the lockstep (which runs readings in process, not through conform); the engines of proofs/ nothing of one rule set's checks (the
+nothing of the command line, nor does the lockstep (which runs readings in process, not through
+conform); the engines of proofs/ nothing of one rule set's checks (the
 registry names those); one rule set's rooms nothing of another's (they share the core API)."""
 
 

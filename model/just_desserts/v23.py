@@ -78,6 +78,7 @@ class Options:
     simultaneous_mistaken: str = ruling("jd23.ruling.simultaneous-mistaken", "no-penalty", "penalty", STRICT)
     race_odds: str = ruling("jd23.ruling.race-odds", "tie-one-in-ten", "equal")
     decline_after_call: str = ruling("jd23.ruling.decline-after-call", "serve-if-able", "may-decline")
+    race_after_fail: str = ruling("jd23.ruling.race-after-fail", "tie-possible", "next-in-line")
 
 
 # --------------------------------------------------------------------------- state
@@ -468,7 +469,7 @@ def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
         return tuple(zip(map(_turn_ups(state.setup.components).__getitem__, state.guest_pile), itertools.repeat(p)))
     if phase == RACE:  # rule: jd23.call.first-serves, jd23.call.simultaneous
         who = contenders(state)
-        if state.trumped:  # rule: jd23.call.favourite-trump
+        if state.trumped or _next_in_line(state):  # rule: jd23.call.favourite-trump, jd23.ruling.race-after-fail
             p = probability(1, len(who))
             return tuple((_race_move(s), p) for s in who)
         _favourite_gap(state)
@@ -511,6 +512,13 @@ CHANCE_WEIGHTS = ("jd23.ruling.race-odds",)
 outcomes exist: checks and explorations branch on every outcome whatever they say, while
 statistics (exact values over the chance tree, sampled play) depend on them, so every report
 of statistics states the alternative it used (proofs/impact.py)."""
+
+
+def _next_in_line(state: State) -> bool:
+    """After a caller failed, the next caller is one of those left, each as likely, and no tie can come up any more
+    (jd23.ruling.race-after-fail=next-in-line); under tie-possible the callers left race again, a tie included."""
+    failed = bool(state.mistaken)
+    return failed and state.setup.options.race_after_fail == "next-in-line"  # rule: jd23.ruling.race-after-fail
 
 
 def race_odds(options: Options, callers: int) -> tuple[Fraction, Fraction]:
@@ -602,7 +610,8 @@ def _possible_chance(state: State, move: Move) -> bool:
     if isinstance(move, TurnUp):  # plumbing: dispatch on the chance move
         return phase == TURN_UP and move.guest in state.guest_pile
     if isinstance(move, Race):  # plumbing: dispatch on the chance move
-        return phase == RACE and (move.seat in contenders(state) or move.seat is None and not state.trumped)
+        return phase == RACE and (move.seat in contenders(state)
+                                  or move.seat is None and not state.trumped and not _next_in_line(state))
     if isinstance(move, Penalty):  # plumbing: dispatch on the chance move
         return (phase == PENALTY and move.seat == state.penalties[0] and move.card in state.hands[move.seat]
                 and move.taker == penalty_taker(state, move.seat))

@@ -23,8 +23,9 @@ into the model's moves (one move object per code, cached), so every game replays
 ``RULES.apply``.  Random numbers come from SplitMix64 (:mod:`tablerules.model.compact_loops`)
 seeded per batch of games, so a seed gives the same games on every machine.
 
-Every alternative of every jd23.ruling.* is supported but jd23.ruling.favourite-trump=favourite-call (found
-by the independent reading; the step API plays it), ``strict`` too: a strict ruling stops
+Every alternative of every jd23.ruling.* is supported but jd23.ruling.favourite-trump=favourite-call and
+jd23.ruling.race-after-fail=next-in-line (found by the independent reading; the step API plays them), ``strict``
+too: a strict ruling stops
 the game where the step API raises its RuleGap, and its Playout names the ruling (``gap``,
 no winners).  Where ``apply`` raises (jd23.ruling.nothing-to-reshuffle,
 jd23.ruling.simultaneous-mistaken, jd23.ruling.two-favourites,
@@ -156,9 +157,14 @@ def available(setup: Setup) -> bool:
     options = setup.options
     if not isinstance(options, Options) or not isinstance(setup.components, Deck):
         return False
-    if options.favourite_trump == "favourite-call":  # plumbing: an alternative the loop does not play
-        return False
+    for f in dataclasses.fields(Options):
+        if NOT_COMPILED.get(f.metadata.get("ruling")) == getattr(options, f.name):
+            return False  # plumbing: an alternative the loop does not play (the step API plays it)
     return 2 <= setup.players <= loops.MAX_SEATS and _fits(setup.components)  # plumbing: the codes' room
+
+
+NOT_COMPILED = {"jd23.ruling.favourite-trump": "favourite-call", "jd23.ruling.race-after-fail": "next-in-line"}
+"""Ruling alternatives the compiled loop does not play (found by the independent reading; the step API plays them)."""
 
 
 # --------------------------------------------------------------------------- a State as a table

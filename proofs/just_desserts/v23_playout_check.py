@@ -37,11 +37,13 @@ NAME = "compiled random playouts follow the model step by step"
 
 def alternatives(position: int) -> jd.Options:
     """Every ruling at its ``position``-th non-strict alternative (its default where it has
-    fewer): positions 0, 1 and 2 together play every non-strict alternative."""
+    fewer): positions 0, 1 and 2 together play every non-strict alternative the compiled loop plays
+    (not those of ``NOT_COMPILED``)."""
     values = {}
     for f in dataclasses.fields(jd.Options):
         # plumbing: strict stops play; the step API plays it
-        alts = [a for a in f.metadata["alternatives"] if a != STRICT]
+        alts = [a for a in f.metadata["alternatives"]
+                if a != STRICT and fast.NOT_COMPILED.get(f.metadata["ruling"]) != a]  # what the loop plays
         # plumbing: the default where a ruling has fewer alternatives
         values[f.name] = alts[position] if position < len(alts) else alts[0]
     return jd.Options(**values)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from tablerules.model.core import CHANCE, TERMINAL, MoveSyntaxError, RuleGap, RuleSet, actor_text
+from tablerules.model.core import CHANCE, TERMINAL, RuleGap, RuleSet, actor_text
 from tablerules.vectors import coverage
 from tablerules.vectors.itf import fraction_text
 
@@ -209,22 +209,8 @@ def _outcome(rules: RuleSet, state: Any, engine: Engine, view: View, step: int) 
     return None
 
 
-def _move(rules: RuleSet, state: Any, text: str) -> Any:
-    try:
-        return rules.parse_move(text, state.setup)
-    except (MoveSyntaxError, ValueError):
-        return None
-
-
-def _forbidding(rules: RuleSet, state: Any, text: str) -> str:
-    """The clause that forbids the move ``text`` here (the turn's clause for text that is no move)."""
-    move = _move(rules, state, text)
-    if move is None:
-        return coverage.turn_clause(rules)
-    try:
-        return rules.illegal_reason(state, move) or coverage.turn_clause(rules)
-    except (RuleGap, ValueError):
-        return coverage.turn_clause(rules)
+_move = coverage.parsed
+_forbidding = coverage.forbidding_clause
 
 
 def _count(items: list[str], word: str) -> str:

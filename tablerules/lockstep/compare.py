@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from tablerules.model.core import CHANCE, TERMINAL, MoveSyntaxError, RuleGap, RuleSet, actor_text
+from tablerules.model.core import CHANCE, TERMINAL, RuleGap, RuleSet, actor_text
 from tablerules.vectors import coverage
 
 from .readings import Reading
@@ -95,24 +95,6 @@ def decision_point(rules: RuleSet, state: Any, actor: Any) -> str:
 def _text(value: Any, limit: int = 100) -> str:
     text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=str)
     return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
-def _parse(rules: RuleSet, state: Any, text: str) -> Any:
-    try:
-        return rules.parse_move(text, state.setup)
-    except (MoveSyntaxError, ValueError):
-        return None
-
-
-def _forbidding(rules: RuleSet, state: Any, text: str) -> str:
-    """The clause that forbids ``text`` here (the turn's clause for text that is no move of ours)."""
-    move = _parse(rules, state, text)
-    if move is None:
-        return coverage.turn_clause(rules)
-    try:
-        return rules.illegal_reason(state, move) or coverage.turn_clause(rules)
-    except (RuleGap, ValueError):
-        return coverage.turn_clause(rules)
 
 
 @dataclass
@@ -194,7 +176,7 @@ def look(rules: RuleSet, state: Any, reading: Reading, step: Step | None = None)
                      f"allow {text!r}", "leaves it out")
         for text in dict.fromkeys(theirs_moves):
             if text not in ours_texts:
-                part("legal move theirs only", text, move_kind(text), _forbidding(rules, state, text),
+                part("legal move theirs only", text, move_kind(text), coverage.forbidding_clause(rules, state, text),
                      f"forbid {text!r}", "allows it")
     theirs_outcome = reading.outcome()
     if theirs_outcome is not None:

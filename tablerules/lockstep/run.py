@@ -47,7 +47,7 @@ QUICK_EVERY_STATE = {
 
 @dataclass(frozen=True)
 class Budget:
-    max_states: int = 200_000
+    max_states: int = 50_000
     """States of one configuration's every-state walk (distinct model states)."""
     games: int = 20
     """Random games per player count and set of optional rules."""

@@ -72,18 +72,16 @@ def outcome_view(rules: RuleSet, state: Any, outcome: dict[str, Any]) -> dict[st
     return OUTCOMES[rules.id](state, outcome)
 
 
+OUTCOME_KEYS = {"just-desserts": ("winners", "losers", "draw", "scores"),
+                "just-desserts-2.3": ("winners", "draw", "scores")}
+"""The keys of an outcome compared in each rule set (:data:`OUTCOMES`)."""
+
+
 def reading_outcome(rules: RuleSet, theirs: dict[str, Any]) -> dict[str, Any]:
     """A reading's outcome with the keys ours has in this rule set's shape (a missing draw means no winner)."""
     got = {"winners": sorted(theirs.get("winners", [])), "losers": sorted(theirs.get("losers", [])),
            "draw": bool(theirs.get("draw", not theirs.get("winners"))), "scores": theirs.get("scores")}
-    return {k: got[k] for k in OUTCOMES[rules.id](_Empty(), {"winners": [], "losers": [], "draw": False})}
-
-
-class _Empty:
-    """A stand-in state whose zones are empty: for the keys of a shape."""
-
-    claimed: tuple = ()
-    collected: tuple = ()
+    return {k: got[k] for k in OUTCOME_KEYS[rules.id]}
 
 
 TABLE_KEYS = {

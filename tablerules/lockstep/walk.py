@@ -12,7 +12,7 @@ with a budget in moves.  Budgets count states and moves, never seconds.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from tablerules import console
@@ -120,49 +120,53 @@ def every_state(rules: RuleSet, setup: Setup, config: Config, new_reading: Calla
                 return walked
             walked.states += 1
             console.advance(walked.states)
-            seen_here = _look(rules, state, rd, step, config, path, record)
+            seen_here = _look(rules, state, rd, step, walked, path, record)
             if seen_here is None:
-                walked.parts += 1
                 continue
-            for p in seen_here.parts:
-                walked.parts += 1
-                record(Sighting(p, config, path))
             for move, _p in seen_here.follow:
                 child = rules.apply(state, move)
                 if child in seen:
                     continue
                 seen.add(child)
                 twin = rd.fork()
-                text = str(move)
-                refused = _apply(twin, text)
-                if refused is not None:
-                    walked.refused += 1
-                    record(Sighting(_refusal(rules, state, move, seen_here.actor, refused), config, path))
-                    continue
-                level.append((child, twin, path + (text,), _step(rules, state, move, seen_here.actor)))
+                if _played(rules, state, move, seen_here.actor, twin, walked, path, record):
+                    level.append((child, twin, path + (str(move),), _step(rules, state, move, seen_here.actor)))
         frontier = level
     return walked
 
 
-def _look(rules: RuleSet, state: Any, reading: Reading, step: Step | None, config: Config, path: tuple[str, ...],
+def _look(rules: RuleSet, state: Any, reading: Reading, step: Step | None, walked: Walked, path: tuple[str, ...],
           record: Record) -> Any:
-    """:func:`.compare.look`, or None after recording a part for a reading that raised or broke the protocol
-    here (a defect of the reading: the branch ends, the walk goes on)."""
+    """:func:`.compare.look` with every part recorded; or None after recording a part for a reading that raised or
+    broke the protocol here (a defect of the reading: the branch ends, the walk goes on)."""
     try:
-        return look(rules, state, reading, step)
+        seen_here = look(rules, state, reading, step)
     except ReadingError as e:
         point = decision_point(rules, state, rules.to_move(state))
         clause = step.clause if step else "-"
+        walked.parts += 1
         record(Sighting(Part("reading error", "reading error", "reading error", point, clause, "", str(e)[:200],
-                             point), config, path))
+                             point), walked.config, path))
         return None
+    for p in seen_here.parts:
+        walked.parts += 1
+        record(Sighting(p, walked.config, path))
+    return seen_here
 
 
-def _apply(reading: Reading, text: str) -> str | None:
+def _played(rules: RuleSet, state: Any, move: Any, actor: Any, reading: Reading, walked: Walked,
+            path: tuple[str, ...], record: Record) -> bool:
+    """Play ``move`` (one both sides offer) in the reading; a refusal (or an error) is recorded as a part."""
     try:
-        return reading.apply(text)
+        refused = reading.apply(str(move))
     except ReadingError as e:
-        return f"error: {e}"
+        refused = f"error: {e}"
+    if refused is None:
+        return True
+    walked.refused += 1
+    walked.parts += 1
+    record(Sighting(_refusal(rules, state, move, actor, refused), walked.config, path))
+    return False
 
 
 def _refusal(rules: RuleSet, state: Any, move: Any, actor: Any, why: str) -> Part:
@@ -190,14 +194,8 @@ def random_games(rules: RuleSet, setup: Setup, config: Config, new_reading: Call
         step: Step | None = None
         for _ in range(max_moves):
             walked.states += 1
-            seen_here = _look(rules, state, reading, step, config, path, record)
-            if seen_here is None:
-                walked.parts += 1
-                break
-            for p in seen_here.parts:
-                walked.parts += 1
-                record(Sighting(p, config, path))
-            if seen_here.over or not seen_here.follow:
+            seen_here = _look(rules, state, reading, step, walked, path, record)
+            if seen_here is None or seen_here.over or not seen_here.follow:
                 break
             if seen_here.actor is CHANCE:
                 total = sum(p for _, p in seen_here.follow)
@@ -210,15 +208,11 @@ def random_games(rules: RuleSet, setup: Setup, config: Config, new_reading: Call
                         break
             else:
                 move = rng.choice(seen_here.follow)[0]
-            text = str(move)
-            refused = _apply(reading, text)
-            if refused is not None:
-                walked.refused += 1
-                record(Sighting(_refusal(rules, state, move, seen_here.actor, refused), config, path))
+            if not _played(rules, state, move, seen_here.actor, reading, walked, path, record):
                 break
             step = _step(rules, state, move, seen_here.actor)
             state = rules.apply(state, move)
-            path += (text,)
+            path += (str(move),)
             walked.moves += 1
         else:
             walked.complete = False

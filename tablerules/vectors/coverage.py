@@ -441,6 +441,26 @@ def move_clause(rules: RuleSet, state: Any, text: str) -> str:
     return clauses[0] if clauses else turn_clause(rules)
 
 
+def parsed(rules: RuleSet, state: Any, text: str) -> Any:
+    """The move ``text`` names in this state's setup, or None when it names none."""
+    try:
+        return rules.parse_move(text, state.setup)
+    except (MoveSyntaxError, ValueError):
+        return None
+
+
+def forbidding_clause(rules: RuleSet, state: Any, text: str) -> str:
+    """The clause that forbids the move ``text`` here (the turn's clause for text that is no move): for a move
+    another engine allows and we do not."""
+    move = parsed(rules, state, text)
+    if move is None:
+        return turn_clause(rules)
+    try:
+        return rules.illegal_reason(state, move) or turn_clause(rules)
+    except (RuleGap, ValueError):
+        return turn_clause(rules)
+
+
 def first_clause(clauses: Iterable[str], rules: RuleSet) -> str:
     """The clause to name for a wrong state after a step: the step's most specific clause."""
     clauses = list(clauses)

@@ -62,3 +62,25 @@ def test_a_reading_keeps_its_brief_prompt_and_notes(folder):
     assert digest == BRIEFS[folder], f"readings/{folder}/BRIEF.md changed: the brief is kept as its author got it"
     assert "# CHOICE:" in "".join(p.read_text(encoding="utf-8") for p in here.rglob("*.py")), \
         "a reading marks the choices the text does not force"
+
+
+@pytest.mark.parametrize("folder,ruleset,deck", [("just_desserts", "just-desserts", "jd-rivals"),
+                                                 ("just_desserts_v23", "just-desserts-2.3", "v23-tiny")])
+def test_a_reading_runs_as_an_engine_process(folder, ruleset, deck):
+    """`python -m tablerules.readings.NAME` speaks the conform protocol over a pipe: anyone can run it as an engine."""
+    import json
+    import subprocess
+    import sys
+
+    requests = [{"op": "hello", "protocol": "tablerules-conform/1"},
+                {"op": "new_game", "ruleset": ruleset, "players": 2, "options": {},
+                 "components": {"name": deck, "argument": str(REPO / "spec" / "decks" / f"{deck}.json")}, "seed": 1},
+                {"op": "to_move"}, {"op": "chance_outcomes"}, {"op": "quit"}]
+    run = subprocess.run([sys.executable, "-m", f"tablerules.readings.{folder}"], capture_output=True, text=True,
+                         input="".join(json.dumps(r) + "\n" for r in requests), timeout=60)
+    replies = [json.loads(line) for line in run.stdout.splitlines()]
+    assert run.returncode == 0 and len(replies) == 4, run.stderr
+    assert replies[0]["protocol"] == "tablerules-conform/1" and replies[1] == {"ok": True}
+    assert replies[2] == {"ok": True, "to_move": "CHANCE"}
+    from fractions import Fraction
+    assert sum(Fraction(p) for _, p in replies[3]["outcomes"]) == 1

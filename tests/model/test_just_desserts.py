@@ -362,14 +362,25 @@ def test_dessert_pile_reshuffles_from_discards_when_needed():
 
 
 def test_reshuffle_at_once_ruling():
-    """jd.ruling.reshuffle-time: at-once rebuilds the pile the moment discards exist and the pile is empty."""
+    """jd.ruling.reshuffle-time: at-once rebuilds the pile the moment discards exist and the pile is empty;
+    when-needed when a draw is due from the empty pile, before the draw, so that the pile a seat sees is the pile
+    the card comes from (the lockstep with the independent reading found it otherwise).  The cards discarded in
+    between join the new pile only under when-needed."""
+    from tablerules.model.just_desserts.game import settle
+
     hands = (("PLUM", "PLUM", "SPONGE", "SPONGE"), ("PLUM", "SPONGE", "SPONGE"))
-    for choice, pile, discard in (("when-needed", (), ("PLUM",)), ("at-once", ("PLUM",), ())):
+    for choice in ("when-needed", "at-once"):
         s = position(TWO, hands=hands, centre=("PICKER_A",), options=Options(reshuffle_time=choice))
         assert s.dessert_pile == ()
         t = RULES.apply(s, Move("serve", "PICKER_A", ("PLUM",)))  # the tip is still to be drawn
-        assert (t.dessert_pile, t.dessert_discard) == (pile, discard), choice
+        assert (t.dessert_pile, t.dessert_discard) == (("PLUM",), ()), choice
         assert [str(m) for m, _ in RULES.chance_outcomes(t)] == ["draw PLUM"]
+    hands = (("PLUM", "SPONGE", "SPONGE"), ("PLUM", "SPONGE", "SPONGE"))
+    for choice, pile, discard in (("when-needed", ("PLUM", "PLUM"), ()), ("at-once", ("PLUM",), ("PLUM",))):
+        s = settle(position(TWO, hands=hands, centre=("PICKER_A",), dessert_discard=("PLUM",),
+                            options=Options(reshuffle_time=choice)))
+        t = RULES.apply(s, Move("serve", "PICKER_A", ("PLUM",)))
+        assert (t.dessert_pile, t.dessert_discard) == (pile, discard), choice
 
 
 def test_guest_reshuffle_keeps_the_doorway_guest():
