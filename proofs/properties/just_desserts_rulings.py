@@ -18,7 +18,8 @@ means is caught:
 * the end tells nobody more than they see (jd.ruling.no-serving-possible: the stuck-game end
   looks at hands, so the players lay them open first): two positions a seat cannot tell
   apart, because two other seats' hidden desserts are swapped, end alike after the same
-  move, or the hands are open where they part.
+  move, or the hands are open where they part;
+* a drawn card comes from the pile a seat sees (jd.ruling.reshuffle-time, whichever alternative).
 """
 
 from __future__ import annotations
@@ -149,6 +150,23 @@ def end_is_public(rules: Any, state: Any, move: Any, nxt: Any) -> str | None:
     return None
 
 
+def draws_from_the_visible_pile(rules: Any, state: Any) -> str | None:
+    """jd.ruling.reshuffle-time: a card drawn or turned up comes from the pile every seat sees (at-once: the pile is
+    rebuilt the moment it runs out; when-needed: when a draw is due, before it)."""
+    if rules.to_move(state) is not CHANCE:
+        return None
+    v = rules.state_vars(state)
+    if not v["tasks"]:
+        return None
+    kind = v["tasks"][0][0]
+    pile = set(v["dessert_pile"] if kind == "draw" else v["guest_pile"])
+    for move, _ in rules.chance_outcomes(state):
+        card = move.cards[0] if kind == "draw" else move.guest
+        if card not in pile:
+            return f"{move} is due, but the {'dessert' if kind == 'draw' else 'guest'} pile seen is {sorted(pile)}"
+    return None
+
+
 PROPERTIES = (
     Property("jd.ruling.all-guests-claimed", "the publisher's scoring: a point per guest, a bonus per matching pair "
              "(as matching-pair counts it); most points, then most desserts in hand, then score-full-tie",
@@ -156,6 +174,9 @@ PROPERTIES = (
     Property("jd.setup.deal-hands", "a seat sees its own hand, the others' sizes (every hand once every dessert is in "
              "a hand, under open-hands=when-all-in-hands), and the legal moves only when it moves",
              state=private_hands, name="private"),
+    Property("jd.ruling.reshuffle-time", "a card drawn or turned up comes from the pile every seat sees (rebuilt "
+             "from its discards at once, or when the draw is due)", state=draws_from_the_visible_pile,
+             name="visible-pile"),
     Property("jd.ruling.no-serving-possible", "two positions a seat cannot tell apart (other seats' hidden desserts "
              "swapped) end alike after the same move, or the hands lie open where they part",
              transition=end_is_public,

@@ -69,6 +69,9 @@ def write(result: Result, out: TextIO) -> None:
                             "move: a seat's move or a chance outcome; part: one point where the two part at a state)")
         out.write("\n")
         groups = r.groups.ordered()
+        if not groups:
+            out.write(f"round {r.number}: no difference: the model and the reading agree at every state walked\n")
+            continue
         found = sum(1 for g in groups if not g.explained_by)
         rows = [(i, "finding" if not g.explained_by else "found again", g.key[0], g.key[1], g.key[2], g.key[3],
                  f"{g.count:,}", len(g.witness.path), _explained(g)) for i, g in enumerate(groups, 1)]
