@@ -156,14 +156,12 @@ def draws_from_the_visible_pile(rules: Any, state: Any) -> str | None:
     if rules.to_move(state) is not CHANCE:
         return None
     v = rules.state_vars(state)
-    if not v["tasks"]:
-        return None
-    kind = v["tasks"][0][0]
-    pile = set(v["dessert_pile"] if kind == "draw" else v["guest_pile"])
     for move, _ in rules.chance_outcomes(state):
-        card = move.cards[0] if kind == "draw" else move.guest
-        if card not in pile:
-            return f"{move} is due, but the {'dessert' if kind == 'draw' else 'guest'} pile seen is {sorted(pile)}"
+        verb = getattr(move, "verb", "")
+        card, pile = ((move.cards[0], v["dessert_pile"]) if verb == "draw" else
+                      (move.guest, v["guest_pile"]) if verb == "turn-up" else (None, ()))
+        if card is not None and card not in pile:
+            return f"{move} may happen, but the pile it comes from is seen as {sorted(pile)}"
     return None
 
 

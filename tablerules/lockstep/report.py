@@ -64,9 +64,9 @@ def write(result: Result, out: TextIO) -> None:
         rows = [(w.config.label(), w.config.kind, f"{w.states:,}", f"{w.games:,}" if w.games else "",
                  f"{w.moves:,}" if w.moves else "", "yes" if w.complete else ("declined" if w.declined else "budget"),
                  f"{w.parts:,}") for w in r.walked]
-        console.table(rows, ["configuration", "walk", "states", "games", "moves", "complete", "parts"], out=out,
-                      title="What was walked (state: a distinct model state, or a position of a random game; "
-                            "move: a seat's move or a chance outcome; part: one point where the two part at a state)")
+        out.write("What was walked (state: a distinct model state, or a position of a random game; move: a seat's "
+                  "move or a chance outcome; part: one point where the two part at a state)\n")
+        console.table(rows, ["configuration", "walk", "states", "games", "moves", "complete", "parts"], out=out)
         out.write("\n")
         groups = r.groups.ordered()
         if not groups:

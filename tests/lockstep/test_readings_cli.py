@@ -43,7 +43,8 @@ def test_the_quick_lockstep_plays_random_retail_games(retail_deck_path, capsys):
 def test_the_report_is_a_table_with_the_command_that_reproduces_it(capsys):
     status, out, _ = _run(["readings", "just-desserts-2.3", "--quick", "--games", "0", "--max-states", "400"],
                           capsys)
-    assert "What was walked" in out and "groups of differences" in out
+    assert "What was walked" in out and ("groups of differences" in out or "no difference" in out)
+    assert "findings in" in out or "finding in" in out
     assert "reproduce: tablerules readings just-desserts-2.3 --quick --games 0 --max-states 400 --seed 1" in out
 
 

@@ -167,6 +167,7 @@ LONG = {
     "explore": ["explore", "dishes", "--players", "4"], "mutants": ["mutants", "dishes"],
     "rulings": ["rulings", "just-desserts", "--quick"], "simulate": ["simulate", "dishes", "--games", "10000000"],
     "solve": ["solve", "dishes"], "list": ["list", "just-desserts"], "vectors": ["vectors", "generate", "--check"],
+    "readings": ["readings", "just-desserts"],
 }
 
 
