@@ -1650,6 +1650,9 @@ def _next_decision(out: dict, rules: Any, s: Any, u: Any, r: Resolution, p: int,
     new = servable(vu) - servable(vs)
     before = {k for k in ls if k[1] != g}
     after = {k for k in lu if k[1] != g and k[1] not in new}
+    if setup.options.surprised_attempt == "commits":
+        # jd.ruling.surprised-attempt=commits: the attempt chose the serving option; servings (and stopping) are left
+        before = {k for k in before if k[0] in ("serve", "poach")} | {("stop", "", ())}
     _note(out, "jd.surprise.continue", compare(f"after the surprise over {g}, the server's moves (compared with "
                                                f"before the attempt)", before, after))
 
@@ -2243,7 +2246,9 @@ PROPERTIES: tuple[Property, ...] = (
     P("jd.turn.one-option", "a turn starts with nothing served, no option taken, no poach used, no guest kept from "
       "poaching", transition=draw_phase("jd.turn.one-option#record"), name="record"),
     P("jd.turn.one-option", "the option counts as taken after kitchen, dump, buffet, a claimed guest or a blocked "
-      "poach, and not after a surprised attempt", transition=t_committed_record, name="committed-record"),
+      "poach, and not after a surprised attempt (jd.ruling.surprised-attempt=as-if-not-made: the text does not say "
+      "whether a surprised attempt chose the serving option)", transition=t_committed_record,
+      applies=lambda setup: setup.options.surprised_attempt == "as-if-not-made", name="committed-record"),
     P("jd.turn.one-option", "after the kitchen, a dump, or stopping, only the discard phase is left",
       transition=t_no_second_option, name="no-second-option"),
     P("jd.turn.one-option", "after a serving attempt no other option is offered (unless a surprise undid the attempt)",
@@ -2380,7 +2385,8 @@ PROPERTIES: tuple[Property, ...] = (
       "surprise-serving=serving-with-favourite)", state=_answers(("surprise",), "surprises"),
       applies=_on("surprise_parties")),
     P("jd.surprise.continue", "after a surprise the server has the desserts back and exactly the moves they had before "
-      "the attempt, less the surprised guest", transition=serving("jd.surprise.continue"),
+      "the attempt, less the surprised guest (under jd.ruling.surprised-attempt=commits, only its servings and stop)",
+      transition=serving("jd.surprise.continue"),
       applies=_on("surprise_parties")),
     P("jd.surprise.continue", "the surprised server draws nothing", transition=serving("jd.surprise.continue#no-tip"),
       applies=_on("surprise_parties"), name="no-tip"),
