@@ -149,7 +149,8 @@ def _choices(rules: RuleSet, state: Any, engine: Engine, view: View, step: int) 
         return Difference(step, "legal moves", coverage.move_clause(rules, state, missing[0]),
                           f"allow {missing[0]!r}", f"leaves it out ({_count(missing, 'more')})")
     if extra:
-        return Difference(step, "legal moves", _forbidding(rules, state, extra[0]), f"forbid {extra[0]!r}",
+        return Difference(step, "legal moves", coverage.forbidding_clause(rules, state, extra[0]),
+                          f"forbid {extra[0]!r}",
                           f"allows it ({_count(extra, 'more')})")
     if len(theirs) != len(set(theirs)):
         twice = next(m for m in theirs if theirs.count(m) > 1)
@@ -163,7 +164,8 @@ def _chance(rules: RuleSet, state: Any, view: View, theirs: list[tuple[str, Any]
     got = dict(theirs)
     for text, p in ours.items():
         if text not in got:
-            return Difference(step, "chance outcomes", coverage.chance_clause(rules, state, _move(rules, state, text)),
+            clause = coverage.chance_clause(rules, state, coverage.parsed(rules, state, text))
+            return Difference(step, "chance outcomes", clause,
                               f"{text!r} may happen ({fraction_text(p)})", "leaves it out")
     for text in got:
         if text not in ours:
@@ -173,7 +175,8 @@ def _chance(rules: RuleSet, state: Any, view: View, theirs: list[tuple[str, Any]
         q = got[text]
         same = q == p if isinstance(q, Fraction) else abs(float(q) - float(p)) <= FLOAT_SLACK
         if not same:
-            return Difference(step, "probability", coverage.chance_clause(rules, state, _move(rules, state, text)),
+            clause = coverage.chance_clause(rules, state, coverage.parsed(rules, state, text))
+            return Difference(step, "probability", clause,
                               f"{text!r} has probability {fraction_text(p)}",
                               fraction_text(q) if isinstance(q, Fraction) else repr(q))
     return None
@@ -207,10 +210,6 @@ def _outcome(rules: RuleSet, state: Any, engine: Engine, view: View, step: int) 
     if mine != got:
         return Difference(step, "outcome", ours.clause or coverage.turn_clause(rules), show(mine, 120), show(got, 120))
     return None
-
-
-_move = coverage.parsed
-_forbidding = coverage.forbidding_clause
 
 
 def _count(items: list[str], word: str) -> str:
