@@ -76,7 +76,7 @@ def test_a_reading_runs_as_an_engine_process(folder, ruleset, deck):
                 {"op": "new_game", "ruleset": ruleset, "players": 2, "options": {},
                  "components": {"name": deck, "argument": str(REPO / "spec" / "decks" / f"{deck}.json")}, "seed": 1},
                 {"op": "to_move"}, {"op": "chance_outcomes"}, {"op": "quit"}]
-    run = subprocess.run([sys.executable, "-m", f"tablerules.readings.{folder}"], capture_output=True, text=True,
+    run = subprocess.run([sys.executable, "-P", "-m", f"tablerules.readings.{folder}"], capture_output=True, text=True,
                          input="".join(json.dumps(r) + "\n" for r in requests), timeout=60)
     replies = [json.loads(line) for line in run.stdout.splitlines()]
     assert run.returncode == 0 and len(replies) == 4, run.stderr
