@@ -120,8 +120,8 @@ def run_items(items: list[CheckItem], ctx: Context, max_seconds: float | None = 
     results: list[CheckResult] = []
     stopped = ""
     err = sys.stderr
-    with time_limit(max_seconds):
-        try:
+    try:  # around the limit itself: it may ring before the loop starts (a busy machine) or as it is disarmed
+        with time_limit(max_seconds):
             for n, item in enumerate(items, 1):
                 err.write(f"[{n}/{len(items)}] {item.ruleset}: {item.name} ...\n")
                 err.flush()
@@ -148,9 +148,10 @@ def run_items(items: list[CheckItem], ctx: Context, max_seconds: float | None = 
                     after_each()  # the item's progress display goes before its result line
                 results.append(r)
                 console.line(f"      {r.status} in {r.seconds:.1f} s: {r.summary}", err, status=r.status)
-        except (TimeLimit, KeyboardInterrupt) as e:  # between two items
-            if isinstance(e, KeyboardInterrupt):
-                handled()
+    except (TimeLimit, KeyboardInterrupt) as e:  # between two items, before the first or after the last
+        if isinstance(e, KeyboardInterrupt):
+            handled()
+        if not stopped and (isinstance(e, KeyboardInterrupt) or len(results) < len(items)):
             stopped = INTERRUPTED if isinstance(e, KeyboardInterrupt) else f"time limit ({max_seconds:g} s)"
     done = {(r.ruleset, r.name) for r in results}
     results += [CheckResult(i.ruleset, i.name, NOT_RUN, f"not run: the run was stopped ({stopped})")
