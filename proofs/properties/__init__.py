@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, Iterable, Sequence
 
-from tablerules.model.core import CHANCE, TERMINAL, RuleGap, RuleSet, Setup
+from tablerules.model.core import CHANCE, TERMINAL, RuleGap, RuleSet, Setup, ruling_fields
 
 Problem = str | None
 """What a property returns: None when it holds, else one line saying what is wrong."""
@@ -40,13 +41,51 @@ def always(setup: Setup) -> bool:
     return True
 
 
+Lines = tuple[tuple[int, int], ...]
+"""Ranges of lines of the rule set's seed file (1-based, first and last inclusive)."""
+
+
+def chosen(setup: Setup, ruling_id: str) -> str:
+    """The alternative a setup chose for a ruling, read by the ruling's id."""
+    return getattr(setup.options, _ruling_field_names(type(setup.options))[ruling_id])
+
+
+@lru_cache(maxsize=8)
+def _ruling_field_names(options_cls: type) -> dict[str, str]:
+    return {rid: f.name for rid, f in ruling_fields(options_cls).items()}
+
+
+def but(ruling_id: str, *left_out: str) -> dict[str, tuple[str, ...]]:
+    """``under=``: every alternative of the ruling except these (read from the rule set's Options)."""
+    from tablerules.model import registry
+
+    for rid in registry.ruleset_ids():
+        f = ruling_fields(registry.get(rid).Options).get(ruling_id)
+        if f is not None:
+            return {ruling_id: tuple(a for a in f.metadata["alternatives"] if a not in left_out)}
+    raise KeyError(f"no rule set has the ruling {ruling_id}")
+
+
+def _lines(value: Any) -> Lines:
+    """``lines=`` as written: one range ``(first, last)`` or several ``((a, b), (c, d))``."""
+    if not value:
+        return ()
+    if all(isinstance(v, int) for v in value):
+        value = (tuple(value),)
+    return tuple((int(a), int(b)) for a, b in value)
+
+
 @dataclass(frozen=True)
 class Property:
     """One clause's sentences as a predicate over what the core API shows.
 
-    Exactly one of ``state`` and ``transition`` is given.  ``applies`` leaves out setups
-    where a ruling's alternative deliberately reads the clause otherwise (the property
-    names that alternative in ``says``)."""
+    Exactly one of ``state`` and ``transition`` is given.  ``lines`` are the rulebook lines it
+    formalises.  A *text* property says what those lines say and holds under every alternative of
+    every ruling; one that needs a ruling names it: ``under`` (ruling id -> the alternatives under
+    which it holds; it is that ruling's property) or ``reads`` (rulings whose chosen alternative the
+    predicate reads: it holds under each, read its own way).  ``applies`` leaves out setups by what
+    no ruling decides (an optional rule off, a deck); :mod:`.alternatives` flags any property that
+    fails, or is left out, under an alternative of a ruling it does not name."""
 
     clause: str
     says: str
@@ -56,6 +95,9 @@ class Property:
     applies: Callable[[Setup], bool] = always
     name: str = ""
     """Tells apart several properties of one clause (empty for the only one)."""
+    lines: Lines = ()
+    under: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    reads: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -64,10 +106,21 @@ class Property:
     def __post_init__(self) -> None:
         if (self.state is None) == (self.transition is None):
             raise ValueError(f"property {self.key}: give exactly one of state= and transition=")
+        object.__setattr__(self, "lines", _lines(self.lines))
+        if isinstance(self.under, dict):
+            object.__setattr__(self, "under", tuple((r, tuple(a)) for r, a in self.under.items()))
 
     @property
     def kind(self) -> str:
         return "state" if self.state is not None else "transition"
+
+    def names(self) -> set[str]:
+        """The rulings the property names (an empty set: a text property)."""
+        return {rid for rid, _ in self.under} | set(self.reads)
+
+    def holds_here(self, setup: Setup) -> bool:
+        """Whether the property speaks about this setup at all."""
+        return self.applies(setup) and all(chosen(setup, rid) in alts for rid, alts in self.under)
 
 
 @dataclass(frozen=True)
@@ -81,6 +134,11 @@ class Example:
     says: str
     check: Callable[[RuleSet], Problem]
     name: str = ""
+    lines: Lines = ()
+    """The rulebook lines the example formalises (its own example's lines, or the sentences it settles)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lines", _lines(self.lines))
 
     @property
     def key(self) -> str:
@@ -152,7 +210,7 @@ def check_state(props: Iterable[Property], rules: RuleSet, state: Any) -> list[V
     out = []
     setup = state.setup
     for p in props:
-        if p.state is not None and p.applies(setup):
+        if p.state is not None and p.holds_here(setup):
             problem = _safe(p.state, rules, state)
             if problem:
                 out.append(Violation(p.key, p.clause, problem, state))
@@ -163,7 +221,7 @@ def check_transition(props: Iterable[Property], rules: RuleSet, state: Any, move
     out = []
     setup = state.setup
     for p in props:
-        if p.transition is not None and p.applies(setup):
+        if p.transition is not None and p.holds_here(setup):
             problem = _safe(p.transition, rules, state, move, nxt)
             if problem:
                 out.append(Violation(p.key, p.clause, problem, state, move))

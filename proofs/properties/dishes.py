@@ -31,7 +31,8 @@ from typing import Any, Iterable
 
 from tablerules.model.core import CHANCE, TERMINAL, RuleGap, SetupError, options_text
 
-from . import Example, Property
+from . import Example, Property, but
+from . import chosen as chosen_alternative
 
 # --------------------------------------------------------------------------- the components
 
@@ -121,16 +122,9 @@ def place_name(layout: int, kind: str) -> str:
 # --------------------------------------------------------------------------- rulings and setup
 
 
-_CHOSEN: dict[Any, dict[str, str]] = {}
-"""Options -> {ruling id: alternative} (options are frozen values; no model code involved)."""
-
-
 def ruling(setup, short: str) -> str:
     """The chosen alternative of ``dishes.ruling.<short>``."""
-    chosen = _CHOSEN.get(setup.options)
-    if chosen is None:
-        chosen = _CHOSEN[setup.options] = options_text(setup.options)
-    return chosen[f"dishes.ruling.{short}"]
+    return chosen_alternative(setup, f"dishes.ruling.{short}")
 
 
 def deal_rule(setup) -> str:
@@ -1158,14 +1152,6 @@ def _example(clause, says, fn, **kw):
 
 
 
-def _not(short: str, alternative: str):
-    return lambda setup: ruling(setup, short) != alternative and clear_combination(setup)
-
-
-def _only(short: str, alternative: str):
-    return lambda setup: ruling(setup, short) == alternative and clear_combination(setup)
-
-
 PROPERTIES = (
     _state("dishes.components.tiles", "every kind in play keeps one tile per layout; at most four per kind",
            tile_count, applies=clear_combination),
@@ -1220,9 +1206,11 @@ PROPERTIES = (
     _state("dishes.end.no-moves", "after the end no move is legal or accepted",
            nothing_after_the_end, name="nothing-after"),
     _state("dishes.end.no-moves", "the game is over only when nobody can move (not under stuck-player=game-ends)",
-           ends_only_then, applies=_not("stuck-player", "game-ends"), name="only-then"),
+           ends_only_then, applies=clear_combination,
+           under=but("dishes.ruling.stuck-player", "game-ends"), name="only-then"),
     _state("dishes.end.no-moves", "under stuck-player=game-ends: over exactly when the player to move is stuck",
-           stuck_ends_game, applies=_only("stuck-player", "game-ends"), name="game-ends"),
+           stuck_ends_game, applies=clear_combination,
+           under={"dishes.ruling.stuck-player": ("game-ends",)}, name="game-ends"),
     _state("dishes.end.most-dishes-loses", "the players with the most dishes lose (counting, tie, strict rulings)",
            most_dishes_loses, applies=clear_combination),
     _state("dishes.end.most-dishes-loses", "the outcome cites the clause, or the tie ruling when players tie",

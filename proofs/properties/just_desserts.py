@@ -2216,8 +2216,8 @@ def _on(*names: str) -> Callable:
     return applies
 
 
-def _at_once(setup: Any) -> bool:
-    return setup.options.reshuffle_time == "at-once"
+_AT_ONCE = {"jd.ruling.reshuffle-time": ("at-once",)}
+"""``under=``: only where the discards become the pile at once."""
 
 
 P = Property
@@ -2248,7 +2248,7 @@ PROPERTIES: tuple[Property, ...] = (
     P("jd.turn.one-option", "the option counts as taken after kitchen, dump, buffet, a claimed guest or a blocked "
       "poach, and not after a surprised attempt (jd.ruling.surprised-attempt=as-if-not-made: the text does not say "
       "whether a surprised attempt chose the serving option)", transition=t_committed_record,
-      applies=lambda setup: setup.options.surprised_attempt == "as-if-not-made", name="committed-record"),
+      under={"jd.ruling.surprised-attempt": ("as-if-not-made",)}, name="committed-record"),
     P("jd.turn.one-option", "after the kitchen, a dump, or stopping, only the discard phase is left",
       transition=t_no_second_option, name="no-second-option"),
     P("jd.turn.one-option", "after a serving attempt no other option is offered (unless a surprise undid the attempt)",
@@ -2301,13 +2301,13 @@ PROPERTIES: tuple[Property, ...] = (
     P("jd.reshuffle.desserts", "a draw moves one dessert from the pile into one hand", transition=t_dessert_draw,
       name="draw"),
     P("jd.reshuffle.desserts", "(reshuffle-time=at-once) the dessert pile is never empty while its discards hold "
-      "cards", state=p_dessert_reshuffle_at_once, applies=_at_once, name="at-once"),
+      "cards", state=p_dessert_reshuffle_at_once, under=_AT_ONCE, name="at-once"),
     P("jd.reshuffle.guests", "a guest is turned up from the pile, or the reshuffled discards without the top one, "
       "each equally likely", state=p_guest_turn_ups, name="odds"),
     P("jd.reshuffle.guests", "a turn-up moves one guest into the middle; a reshuffle leaves only the top discard",
       transition=t_guest_turn_up, name="turn-up"),
     P("jd.reshuffle.guests", "(reshuffle-time=at-once) the guest pile is never empty while the discards hold more "
-      "than the doorway guest", state=p_guest_reshuffle_at_once, applies=_at_once, name="at-once"),
+      "than the doorway guest", state=p_guest_reshuffle_at_once, under=_AT_ONCE, name="at-once"),
     P("jd.win.three-of-a-suit", "a player with three guests of one suit has won and the game is over",
       state=_wins("three")),
     P("jd.win.five-suits", "a player with guests of five suits has won and the game is over", state=_wins("five")),

@@ -178,6 +178,6 @@ PROPERTIES = (
     Property("jd.ruling.no-serving-possible", "two positions a seat cannot tell apart (other seats' hidden desserts "
              "swapped) end alike after the same move, or the hands lie open where they part",
              transition=end_is_public,
-             applies=lambda setup: setup.players >= 3 and setup.options.open_hands == "when-all-in-hands",
+             applies=lambda setup: setup.players >= 3, under={"jd.ruling.open-hands": ("when-all-in-hands",)},
              name="public-end"),
 )

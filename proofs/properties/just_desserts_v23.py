@@ -25,9 +25,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable
 
-from tablerules.model.core import CHANCE, TERMINAL, RuleGap, SetupError, parse_options, ruling_fields
+from tablerules.model.core import CHANCE, TERMINAL, RuleGap, SetupError, parse_options
 
-from . import Example, Problem, Property
+from . import Example, Problem, Property, chosen
 
 RULESET = "just-desserts-2.3"
 HAND = 5
@@ -66,19 +66,13 @@ NOT_CLAIMED_AS_A_CALL = ("favourite-caller-first", "no-trump", "strict")
 """favourite-trump alternatives under which the answer to a guest is call or pass (favourite-call adds a claim)."""
 
 
-@lru_cache(maxsize=8)
-def _fields(options_cls: type) -> dict[str, str]:
-    return {rid: f.name for rid, f in ruling_fields(options_cls).items()}
+alt = chosen
+"""The alternative ``setup`` chose for a ruling (read by ruling id)."""
 
 
-def alt(setup: Any, ruling_id: str) -> str:
-    """The alternative ``setup`` chose for a ruling (read by ruling id)."""
-    return getattr(setup.options, _fields(type(setup.options))[ruling_id])
-
-
-def when(ruling_id: str, *alternatives: str) -> Callable[[Any], bool]:
-    """``applies=``: only setups that chose one of these alternatives."""
-    return lambda setup: alt(setup, ruling_id) in alternatives
+def when(ruling_id: str, *alternatives: str) -> dict[str, tuple[str, ...]]:
+    """``under=``: the property holds only under these alternatives of the ruling (it is the ruling's)."""
+    return {ruling_id: alternatives}
 
 
 # --------------------------------------------------------------------------- reading a state
@@ -2210,7 +2204,7 @@ PROPERTIES = (
     ),
     Property(
         "jd23.setup.maitre-d", "penalty-taker = maitre-d: the Maitre D' takes every other player's penalty card",
-        state=maitre_d_takes, applies=when(TAKER, "maitre-d"), name="takes-penalty",
+        state=maitre_d_takes, under=when(TAKER, "maitre-d"), name="takes-penalty",
     ),
     Property(
         "jd23.round.turn-up-guest",
@@ -2221,12 +2215,12 @@ PROPERTIES = (
         "jd23.round.turn-up-guest",
         "the guest turned up leaves the pile, is seen by all, and every player owes an answer (call or pass: a "
         "favourite-trump reading, not under favourite-call, where a Favorite may be claimed instead)",
-        transition=turn_up_reveals, applies=when(TRUMP_RULING, *NOT_CLAIMED_AS_A_CALL), name="reveal",
+        transition=turn_up_reveals, under=when(TRUMP_RULING, *NOT_CLAIMED_AS_A_CALL), name="reveal",
     ),
     Property(
         "jd23.call.got-it", "asked, a player may call (with or without a serving) or pass, nothing else "
         "(favourite-trump other than favourite-call, which adds a Favorite claimed in place of a call)",
-        state=answer_is_call_or_pass, applies=when(TRUMP_RULING, *NOT_CLAIMED_AS_A_CALL), name="call-or-pass",
+        state=answer_is_call_or_pass, under=when(TRUMP_RULING, *NOT_CLAIMED_AS_A_CALL), name="call-or-pass",
     ),
     Property(
         "jd23.call.got-it", "each answers once, out loud, moving no card; the round goes on when all have answered",
@@ -2251,12 +2245,12 @@ PROPERTIES = (
     Property(
         "jd23.call.favourite-trump",
         "favourite-caller-first: another contender's Favorite trumps a first caller without one (several race)",
-        transition=trumper_serves, applies=when(TRUMP_RULING, "favourite-caller-first"), name="trumper-serves",
+        transition=trumper_serves, under=when(TRUMP_RULING, "favourite-caller-first"), name="trumper-serves",
     ),
     Property(
         "jd23.call.favourite-trump",
         "favourite-caller-first: while others contend, a Favorite holder serves and must serve a Favorite",
-        state=favourite_must_be_served, applies=when(TRUMP_RULING, "favourite-caller-first"),
+        state=favourite_must_be_served, under=when(TRUMP_RULING, "favourite-caller-first"),
         name="must-serve-favourite",
     ),
     Property(
@@ -2265,11 +2259,11 @@ PROPERTIES = (
     ),
     Property(
         "jd23.call.favourite-trump", "favourite-caller-first: asked about a Favorite, a contender answers truthfully",
-        state=trump_answers_forced, applies=when(TRUMP_RULING, "favourite-caller-first"), name="answers-forced",
+        state=trump_answers_forced, under=when(TRUMP_RULING, "favourite-caller-first"), name="answers-forced",
     ),
     Property(
         "jd23.call.favourite-trump", "strict: a race among contenders where one holds a Favorite is a gap, no other is",
-        state=strict_trump_gap, applies=when(TRUMP_RULING, "strict"), name="strict-gap",
+        state=strict_trump_gap, under=when(TRUMP_RULING, "strict"), name="strict-gap",
     ),
     Property(
         "jd23.call.favourite-trump", "its gap only under strict, where several contend and one holds a Favorite",
@@ -2278,7 +2272,7 @@ PROPERTIES = (
     Property(
         "jd23.call.favourite-trump",
         "no-trump and strict (depart from the clause on purpose): nobody is asked about a Favorite",
-        state=no_trump_first_serves, applies=when(TRUMP_RULING, "no-trump", "strict"), name="no-trump",
+        state=no_trump_first_serves, under=when(TRUMP_RULING, "no-trump", "strict"), name="no-trump",
     ),
     Property(
         "jd23.satisfy.tastes", "every serving allowed shows each craved taste and no disliked one",
@@ -2333,7 +2327,7 @@ PROPERTIES = (
     Property(
         "jd23.call.erroneous-covered", "a caller with a serving serves, one without fails (decline-after-call = "
         "serve-if-able: the text never says a caller able to serve may not step aside)",
-        state=fail_only_without_serving, applies=when(DECLINE, "serve-if-able"), name="fail-iff-no-serving",
+        state=fail_only_without_serving, under=when(DECLINE, "serve-if-able"), name="fail-iff-no-serving",
     ),
     Property(
         "jd23.call.erroneous-covered",
@@ -2364,7 +2358,7 @@ PROPERTIES = (
     Property(
         "jd23.reminder.all-mistaken-pay",
         "several mistaken callers each put a card of their own on their own dishes (penalty-pile = caller)",
-        transition=several_mistaken_own_dishes, applies=when(PILE, "caller"),
+        transition=several_mistaken_own_dishes, under=when(PILE, "caller"),
     ),
     Property(
         "jd23.draw.guest-leaves-hungry", "a hand grows only by one card drawn from the pile with no guest on the table",
@@ -2384,12 +2378,12 @@ PROPERTIES = (
     ),
     Property(
         "jd23.kitchen.closes", "kitchen-check = whenever-short: an open Kitchen always holds a dessert for each player",
-        state=short_pile_closes, applies=when(KITCHEN, "whenever-short"), name="short-pile-closes",
+        state=short_pile_closes, under=when(KITCHEN, "whenever-short"), name="short-pile-closes",
     ),
     Property(
         "jd23.kitchen.closes",
         "when-everyone-draws / strict (depart from the clause on purpose): closes only when a hungry guest's draw is "
-        "short", transition=closes_when_everyone_should_draw, applies=when(KITCHEN, "when-everyone-draws", "strict"),
+        "short", transition=closes_when_everyone_should_draw, under=when(KITCHEN, "when-everyone-draws", "strict"),
         name="at-everyone-draws",
     ),
     Property(
@@ -2425,7 +2419,7 @@ PROPERTIES = (
     Property(
         "jd23.end.second-exhaustion",
         "at-last-turn-up: the last guest turned up after the reshuffle ends the game at once", transition=ends_at_once,
-        applies=when(GUEST_EMPTY, "at-last-turn-up"), name="at-once",
+        under=when(GUEST_EMPTY, "at-last-turn-up"), name="at-once",
     ),
     Property("jd23.score.guests", "most guests wins; fewer never wins", state=most_guests_win),
     Property("jd23.score.tiebreak-hand", "tied on guests: the biggest hand wins", state=bigger_hand_breaks_tie),
