@@ -24,6 +24,7 @@ from tablerules.model.dishes import RULES, Options, Tiles
 from . import exact_check, playout_check, proofs
 from ..decisions import decision_check_item
 from ..mutation.coverage import mutation_check_item
+from ..properties.alternatives import audit_check_item
 from ..divergence import witness_check_item
 from ..gaps import gap_check_item
 from ..checks import EXHAUSTIVE, FAIL, PASS, CheckItem, CheckResult, Context, explore_result, proof_item, setup_label
@@ -121,6 +122,7 @@ def checks(ctx: Context) -> list[CheckItem]:
         witness_check_item("dishes"),
         decision_check_item("dishes"),
         mutation_check_item("dishes"),
+        audit_check_item("dishes"),
         *exact_check.checks(ctx),
         *playout_check.checks(ctx),
     ]

@@ -42,6 +42,7 @@ from ..clause_reach import reach_check_item
 from ..decisions import decision_check_item
 from .playout_check import playout_check_item
 from ..mutation.coverage import mutation_check_item
+from ..properties.alternatives import audit_check_item
 from ..divergence import witness_check_item
 from ..checks import EXHAUSTIVE, FAIL, PASS, CheckItem, CheckResult, Context, ProofResult, explore_result, proof_item
 from ..endless import CLOSED, CYCLE
@@ -359,6 +360,7 @@ def checks(ctx: Context) -> list[CheckItem]:
         *([] if ctx.quick else [reach_check_item(RULESET)]),
         playout_check_item(),
         mutation_check_item(RULESET),
+        audit_check_item(RULESET),
         witness_check_item(RULESET),
     ]
     if ctx.retail_deck:

@@ -36,6 +36,7 @@ from ..clause_reach import reach_check_item
 from ..decisions import decision_check_item
 from .v23_playout_check import playout_check_item
 from ..mutation.coverage import mutation_check_item
+from ..properties.alternatives import audit_check_item
 from ..divergence import witness_check_item
 from ..checks import EXHAUSTIVE, FAIL, PASS, CheckItem, CheckResult, Context, explore_result, proof_item
 from ..explorer import Budget, explore, finding_traces
@@ -256,6 +257,7 @@ def checks(ctx: Context) -> list[CheckItem]:
         items.append(reach_check_item(RULESET))
     items.append(playout_check_item())
     items.append(mutation_check_item(RULESET))
+    items.append(audit_check_item(RULESET))
     items.append(witness_check_item(RULESET))
     decks = [(name, (lambda n=name: embedded_deck(n))) for name in facts.TEACHING_DECKS]
     if ctx.retail_deck:
