@@ -242,7 +242,9 @@ def runs_for(mutant: Mutant, runs: Sequence[Run], most: int) -> list[Run]:
     at most ``most``, one per setting before a second of any (settings tell more apart
     than configurations do)."""
     want = mutant.differs_when()
-    if mutant.col < 0:
+    if mutant.function == "<module>":  # a module constant: read anywhere
+        fits = list(runs)
+    elif mutant.col < 0:
         fits = [r for r in runs if any(k[0] == mutant.file for k in r.outcomes)]
     else:
         fits = [r for r in runs if (got := r.outcomes.get(mutant.point)) and (want is None or got & want)]

@@ -233,7 +233,9 @@ class MutantSource:
     mutant: Mutant
     module: str
     """Import name of the module (``tablerules.model.dishes``)."""
-    code: CodeType
+    code: CodeType | None
+    constant: tuple[str, Any] | None = None
+    """For a module constant's mutant (``code`` None): (its name, the value the mutant gives it)."""
 
 
 def _module_name(file: str) -> str:
@@ -297,6 +299,9 @@ def write_mutants(ruleset: str, folder: Path | None = None) -> list[MutantSource
                     )
         # constants and swaps on rule lines: once per statement that holds a rule decision
         out += _value_mutants(folder, ruleset, file, text, tree, sc, seen)
+        from .data import write_data_mutants  # the data decisions, after the decision points
+
+        out += write_data_mutants(folder, ruleset, file, tree, sc, seen)
     return out
 
 
@@ -370,6 +375,8 @@ def _compile(
         if kind == "while":  # a mutated loop may never end: it counts its rounds (see tick)
             new = ast.BoolOp(ast.And(), [ast.Call(ast.Name(TICK, ast.Load()), [], []), new])
         _test_of(node)[k][2](new)
+    elif what == "edit":  # a data mutant (.data): k changes the fresh copy in place
+        k(top, rest)
     else:
         for o, _d, apply in _value_variants(node):  # type: ignore[arg-type]
             if o == k:
@@ -472,11 +479,15 @@ def target_function(module: ModuleType, qualname: str) -> FunctionType:
     return obj
 
 
-def apply_mutant(source: MutantSource) -> CodeType:
+def apply_mutant(source: MutantSource) -> Any:
     """Put the mutant's code in place; returns the original code (for ``undo``)."""
     import importlib
 
     module = importlib.import_module(source.module)
+    if source.constant is not None:
+        from .data import set_constant
+
+        return set_constant(module, *source.constant)
     fn = target_function(module, source.mutant.function)
     original = fn.__code__
     fn.__code__ = source.code
@@ -484,10 +495,15 @@ def apply_mutant(source: MutantSource) -> CodeType:
     return original
 
 
-def undo(source: MutantSource, original: CodeType) -> None:
+def undo(source: MutantSource, original: Any) -> None:
     import importlib
 
     module = importlib.import_module(source.module)
+    if source.constant is not None:
+        from .data import set_constant
+
+        set_constant(module, source.constant[0], original)
+        return
     target_function(module, source.mutant.function).__code__ = original
     if hasattr(module, TICK):
         delattr(module, TICK)
