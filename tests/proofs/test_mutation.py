@@ -175,3 +175,57 @@ def test_every_register_entry_names_a_mutant_and_a_known_ruling():
         for mid, e in entries.items():
             assert mid in ids, f"{ruleset}: the register names no mutant the model has: {mid}"
             assert e.equivalent or e.ruling in rulings, f"{ruleset}: {mid} names unknown ruling {e.ruling}"
+
+
+def test_data_mutants_change_what_a_rule_reads(tmp_path, monkeypatch):
+    """The data operators on a toy model: a constant one lower on a rule line, a zone read for
+    another, two effects the other way round; a swap that would read a name before it is bound is
+    not written."""
+    import types
+
+    from tablerules.proofs.mutation import data
+    from tablerules.proofs.mutation import mutants as mm
+
+    (tmp_path / "toy.py").write_text(
+        "def deal(table, out):\n"
+        "    n = len(table.pile) - 2  # rule: toy.deal\n"
+        "    out.append('first')\n"
+        "    out.append('second')\n"
+        "    x = len(out)\n"
+        "    out.append(x)\n"
+        "    return n\n"
+    )
+    monkeypatch.setitem(mm.STEP_API_FILES, "toy", ("toy.py",))
+    monkeypatch.setitem(mm.NOT_STEP_API, "toy", ())
+    monkeypatch.setitem(data.INTERCHANGEABLE, "toy", (("pile", "discard"),))
+    mm._SCANS.clear()
+    got = {m.mutant.operator: m for m in mm.write_mutants("toy", tmp_path)}
+    assert {"less 1", "zone 1", "order 1", "order 2", "order 3"} <= set(got)
+    assert "order 4" not in got  # out.append(x) before x = len(out): x read before it is bound
+
+    class Table:
+        pile, discard = (1, 2, 3, 4), (1,)
+
+    def run(op):
+        out: list = []
+        n = types.FunctionType(got[op].code, {"len": len})(Table(), out)
+        return n, out
+
+    assert run("less 1") == (3, ["first", "second", 2])
+    assert run("zone 1") == (-1, ["first", "second", 2])
+    assert run("order 2")[1] == ["second", "first", 2]
+    assert run("order 3")[1] == ["first", "second", 1]  # len(out) taken before the second append
+
+
+def test_a_constant_mutant_reaches_every_module_that_imported_it_and_is_undone():
+    from tablerules.model.just_desserts import game, state
+    from tablerules.proofs.mutation.mutants import apply_mutant, undo
+
+    source = next(m for m in write_mutants("just-desserts") if m.mutant.operator == "constant +1"
+                  and m.mutant.description.startswith("HAND_SIZE"))
+    original = apply_mutant(source)
+    try:
+        assert state.HAND_SIZE == 4 and game.HAND_SIZE == 4
+    finally:
+        undo(source, original)
+    assert state.HAND_SIZE == 3 and game.HAND_SIZE == 3
