@@ -4,6 +4,7 @@ status, standard output and standard error."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -17,10 +18,24 @@ EXIT_STATUSES = (0, 1, 2, 3, 130, 143)
 def run_cli(*args: str, input: bytes | str | None = None, timeout: float = 300, env: dict | None = None,
             cwd: str | Path | None = None, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
     """Run ``tablerules ARGS`` in a new process (``-P``: the installed package, not the
-    checkout's own folder), text mode unless ``input`` is bytes."""
+    checkout's own folder), text mode unless ``input`` is bytes.  Standard error comes back
+    without the heartbeat's lines: whether one is written depends on how busy the machine is."""
     text = not isinstance(input, bytes)
-    return subprocess.run([sys.executable, "-P", "-m", "tablerules", *args], input=input, stdout=stdout,
-                          stderr=subprocess.PIPE, text=text, timeout=timeout, env=_environment(env), cwd=cwd)
+    r = subprocess.run([sys.executable, "-P", "-m", "tablerules", *args], input=input, stdout=stdout,
+                       stderr=subprocess.PIPE, text=text, timeout=timeout, env=_environment(env), cwd=cwd)
+    r.stderr = without_heartbeat(r.stderr)
+    return r
+
+
+HEARTBEAT = re.compile(r"^  \.\.\. .*: still working, .*\n?", re.MULTILINE)
+"""A line of the heartbeat (tablerules.console.heartbeat_text)."""
+
+
+def without_heartbeat(stderr: str | bytes) -> str | bytes:
+    """Standard error without the heartbeat's lines (their presence depends on time)."""
+    if isinstance(stderr, bytes):
+        return re.compile(HEARTBEAT.pattern.encode(), re.MULTILINE).sub(b"", stderr)
+    return HEARTBEAT.sub("", stderr)
 
 
 def _environment(extra: dict | None) -> dict:
@@ -47,7 +62,7 @@ def interrupt_after(args: list[str], wait_for: str, *, env: dict | None = None, 
             proc.kill()
             raise TimeoutError(f"{wait_for!r} never appeared: {''.join(err_lines)[-2000:]}")
     out, err = proc.communicate(timeout=timeout)
-    return proc.returncode, out, "".join(err_lines) + err
+    return proc.returncode, out, without_heartbeat("".join(err_lines) + err)
 
 
 def one_line_error(stderr: str) -> str:
