@@ -430,6 +430,10 @@ def _settle_once(state: State) -> State:
         return state  # seat 0 sends a guest away
     if state.phase == "window":  # rule: jd.surprise.intercept, jd.block.defender
         return adv.settle_window(state)
+    if all_claimed(state):  # rule: jd.ruling.all-guests-claimed
+        ended = all_claimed_end(state)  # before the turn moves on: a game that ends now ends mid-turn
+        if ended is not state:  # rule: jd.ruling.all-guests-claimed, jd.ruling.faq-score-when
+            return ended
     if state.phase == "choose" and state.served >= MAX_SERVINGS:  # rule: jd.turn.satisfy-guests
         return evolve(state, phase="discard")
     if state.phase == "return" and not state.returning:  # rule: jd.buffet.draw-three
@@ -437,7 +441,7 @@ def _settle_once(state: State) -> State:
     if state.phase == "discard" and not _duplicated_suits(state):  # rule: jd.discard.turn-ends
         return turn_end_score(state) or _end_turn(state)
     if all_claimed(state):  # rule: jd.ruling.all-guests-claimed
-        return all_claimed_end(state)
+        return state  # play goes on with every guest claimed (all_claimed_end above said so)
     if at_turn_start(state) and not serving_possible(state):  # rule: jd.ruling.no-serving-possible
         return no_serving_end(state)
     return state

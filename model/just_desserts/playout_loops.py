@@ -737,6 +737,15 @@ def settle(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, can_sat, ace, prm
                 game_over(s, END_GAP, G_ANSWER_ORDER)
                 return
             return  # jd.surprise.first-offered: a chance race picks who speaks first
+        if all_claimed(s):  # rule: jd.ruling.all-guests-claimed
+            # before the turn moves on: a game that ends now ends mid-turn
+            ends = all_claimed_ends(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width)
+            if ends == 2:  # rule: jd.ruling.all-guests-claimed
+                game_over(s, END_GAP, G_ALL_CLAIMED)
+                return
+            if ends == 1:  # rule: jd.ruling.all-guests-claimed, jd.ruling.faq-score-when
+                game_over(s, END_ALL_CLAIMED, -1)
+                return
         if phase == P_CHOOSE and s[S_SERVED] >= MAX_SERVINGS:  # rule: jd.turn.satisfy-guests
             s[S_PHASE] = P_DISCARD
             continue
@@ -757,29 +766,7 @@ def settle(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, can_sat, ace, prm
             end_turn(s, prm)
             continue
         if all_claimed(s):  # rule: jd.ruling.all-guests-claimed
-            rule = prm[R_ALL_CLAIMED]
-            if rule == AC_STRICT:  # rule: jd.ruling.all-guests-claimed
-                game_over(s, END_GAP, G_ALL_CLAIMED)
-                return
-            if rule == AC_FAQ:  # rule: jd.ruling.all-guests-claimed, jd.ruling.faq-score-when
-                when = prm[R_FAQ_WHEN]
-                if when == FW_TURN_END:  # rule: jd.ruling.faq-score-when
-                    return
-                # rule: jd.ruling.faq-score-when
-                if when == FW_WHEN_SETTLED and not (
-                    at_turn_start(s)
-                    and not guests_can_move(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width)
-                ):
-                    return
-                game_over(s, END_ALL_CLAIMED, -1)
-                return
-            if rule == AC_PLAY_ON:  # rule: jd.ruling.all-guests-claimed
-                return
-            # rule: jd.ruling.all-guests-claimed, jd.poach.attempt, jd.buffet.aces
-            if prm[R_POACHING] or (prm[R_BUFFET] and buffet_possible(s, ace, prm)):
-                return
-            game_over(s, END_ALL_CLAIMED, -1)
-            return
+            return  # play goes on with every guest claimed (all_claimed_ends above said so)
         # rule: jd.ruling.no-serving-possible
         if at_turn_start(s) and not serving_possible(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):
             if prm[R_NO_SERVING] == AC_PLAY_ON:  # rule: jd.ruling.no-serving-possible
@@ -790,6 +777,31 @@ def settle(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, can_sat, ace, prm
             game_over(s, END_NO_SERVING, -1)
             return
         return
+
+
+@njit(cache=True)
+def all_claimed_ends(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):
+    """jd.ruling.all-guests-claimed with every guest claimed: 0 play goes on, 1 the game ends
+    (scored under faq-score, else a draw), 2 the strict alternative's gap."""
+    rule = prm[R_ALL_CLAIMED]
+    if rule == AC_STRICT:  # rule: jd.ruling.all-guests-claimed
+        return 2
+    if rule == AC_FAQ:  # rule: jd.ruling.all-guests-claimed, jd.ruling.faq-score-when
+        when = prm[R_FAQ_WHEN]
+        if when == FW_TURN_END:  # rule: jd.ruling.faq-score-when
+            return 0
+        # rule: jd.ruling.faq-score-when
+        if when == FW_WHEN_SETTLED and not (
+            at_turn_start(s) and not guests_can_move(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width)
+        ):
+            return 0
+        return 1
+    if rule == AC_PLAY_ON:  # rule: jd.ruling.all-guests-claimed
+        return 0
+    # rule: jd.ruling.all-guests-claimed, jd.poach.attempt, jd.buffet.aces
+    if prm[R_POACHING] or (prm[R_BUFFET] and buffet_possible(s, ace, prm)):
+        return 0
+    return 1
 
 
 # --------------------------------------------------------------------------- serving and answering
