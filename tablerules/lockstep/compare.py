@@ -218,7 +218,8 @@ def _outcome(rules: RuleSet, state: Any, reading: Reading, point: str) -> list[P
     theirs = reading.outcome()
     clause = ours.clause or coverage.end_clause(rules)
     mine = outcome_view(rules, state, {"winners": sorted(ours.winners), "losers": sorted(ours.losers),
-                                       "draw": bool(ours.draw)})
+                                       "draw": bool(ours.draw),
+                                       "scores": list(ours.scores) if ours.scores is not None else None})
     if theirs is None:
         return [Part("outcome", "outcome", "outcome", point, clause, _text(mine), "no outcome")]
     got = reading_outcome(rules, theirs)

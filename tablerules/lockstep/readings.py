@@ -21,6 +21,7 @@ from tablerules.model.core import Setup, options_text, variant_fields
 READINGS = {
     "just-desserts": "tablerules.readings.just_desserts",
     "just-desserts-2.3": "tablerules.readings.just_desserts_v23",
+    "dishes": "tablerules.readings.dishes",
 }
 """Rule set id -> the package of its independent reading (its author's brief: BRIEF.md beside it)."""
 

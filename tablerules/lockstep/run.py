@@ -23,25 +23,33 @@ VARIANT_SETS = {
     "just-desserts": ((), ("poaching",), ("buffet",), ("surprise-parties",),
                       ("poaching", "buffet", "surprise-parties")),
     "just-desserts-2.3": ((),),
+    "dishes": ((),),
 }
 """The optional rules walked: none, each alone, all together."""
 
 EVERY_STATE = {
     "just-desserts": ((2, "jd-one-suit"), (2, "jd-rivals"), (3, "jd-crowd"), (2, "jd-two-suits")),
     "just-desserts-2.3": ((2, "v23-tiny"), (2, "v23-crowd")),
+    "dishes": ((2, "2x4"), (2, "3x4"), (3, "2x4"), (3, "3x4"), (4, "2x4")),
 }
-"""(players, teaching deck) walked state by state, under every set of optional rules."""
+"""(players, teaching deck or tile set) walked state by state, under every set of optional rules."""
 
 RANDOM_TEACHING = {
     "just-desserts": (),
     "just-desserts-2.3": ((3, "v23-tips"),),
+    "dishes": ((2, "box"), (3, "box"), (4, "box")),
 }
 """(players, teaching deck) played as random games: three 2.3 hands take 15 of v23-tips' 25 desserts, so a
-breadth-first walk would spend any budget on the deal."""
+breadth-first walk would spend any budget on the deal; the whole box of Dishes tiles (24) is too many
+positions to walk, and it is the game as sold, so it stands where the Just Desserts retail deck does."""
+
+USES_RETAIL_DECK = ("just-desserts", "just-desserts-2.3")
+"""The rule sets whose random games are also played on the retail card list (the deck the caller gives)."""
 
 QUICK_EVERY_STATE = {
     "just-desserts": ((2, "jd-rivals"),),
     "just-desserts-2.3": ((2, "v23-tiny"),),
+    "dishes": ((2, "2x4"),),
 }
 
 
@@ -69,7 +77,7 @@ def plan(rules: RuleSet, quick: bool, random_deck: str | None, players: tuple[in
     if not quick:
         out += [Config(n, deck, vs, "random games") for n, deck in RANDOM_TEACHING[rules.id] for vs in variant_sets
                 if not players or n in players]
-    if random_deck:
+    if random_deck and rules.id in USES_RETAIL_DECK:
         counts = [n for n in rules.player_counts if not players or n in players]
         out += [Config(n, random_deck, vs, "random games") for n in counts for vs in variant_sets]
     return out

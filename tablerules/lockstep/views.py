@@ -50,6 +50,19 @@ def just_desserts_v23(rules: RuleSet, state: Any, seat: int) -> dict[str, Any]:
     }
 
 
+def dishes(rules: RuleSet, state: Any, seat: int) -> dict[str, Any]:
+    """Who Is Going to Do the Dishes?'s observation (readings/dishes/BRIEF.md): the brief gives the model's own
+    shape (the places of every layout, and the places whose colour chance shows next)."""
+    ours = rules.observation(state, seat)
+    return {"seat": seat, "turn": ours["turn"], "places": dict(ours["places"]), "revealing": sorted(ours["revealing"])}
+
+
+def dishes_outcome(state: Any, outcome: dict[str, Any]) -> dict[str, Any]:
+    """The brief's outcome: no winners, the seats who do the dishes, and what the model counts for each seat
+    (the outcome's scores: dishes.ruling.dishes-count)."""
+    return {**outcome, "scores": list(outcome["scores"]) if outcome.get("scores") is not None else None}
+
+
 def just_desserts_outcome(state: Any, outcome: dict[str, Any]) -> dict[str, Any]:
     """The brief's outcome: winners, losers, draw, and the guests each seat has claimed as its score."""
     return {**outcome, "scores": [len(c) for c in state.claimed]}
@@ -64,6 +77,7 @@ def just_desserts_v23_outcome(state: Any, outcome: dict[str, Any]) -> dict[str, 
 OUTCOMES: dict[str, Callable[[Any, dict[str, Any]], dict[str, Any]]] = {
     "just-desserts": just_desserts_outcome,
     "just-desserts-2.3": just_desserts_v23_outcome,
+    "dishes": dishes_outcome,
 }
 """Rule set id -> our outcome (winners, losers, draw) in its readings' shape."""
 
@@ -73,7 +87,8 @@ def outcome_view(rules: RuleSet, state: Any, outcome: dict[str, Any]) -> dict[st
 
 
 OUTCOME_KEYS = {"just-desserts": ("winners", "losers", "draw", "scores"),
-                "just-desserts-2.3": ("winners", "draw", "scores")}
+                "just-desserts-2.3": ("winners", "draw", "scores"),
+                "dishes": ("winners", "losers", "draw", "scores")}
 """The keys of an outcome compared in each rule set (:data:`OUTCOMES`)."""
 
 
@@ -91,6 +106,7 @@ TABLE_KEYS = {
     "just-desserts-2.3": frozenset({"seat", "to_move", "hand", "hand_sizes", "dishes", "guests_collected",
                                     "own_guests", "guest", "guest_pile", "discards", "dessert_pile",
                                     "kitchen_closed"}),
+    "dishes": frozenset({"seat", "turn", "places", "revealing"}),
 }
 """The keys of an observation that describe the position itself (a seat's own hand, the piles, the guests):
 where one differs the two games are no longer in the same position.  The other keys say only what a seat may
@@ -104,6 +120,7 @@ def table_keys(rules: RuleSet) -> frozenset[str]:
 VIEWS: dict[str, Callable[[RuleSet, Any, int], dict[str, Any]]] = {
     "just-desserts": just_desserts,
     "just-desserts-2.3": just_desserts_v23,
+    "dishes": dishes,
 }
 """Rule set id -> our observation in its readings' shape."""
 

@@ -49,7 +49,7 @@ def test_the_report_is_a_table_with_the_command_that_reproduces_it(capsys):
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["readings", "dishes"], "invalid choice"),
+    (["readings", "no-such-game"], "invalid choice"),
     (["readings", "just-desserts", "--players", "7"], "--players 7"),
     (["readings", "just-desserts", "--reading", "no_such_module_here"], "cannot be imported"),
     (["readings", "just-desserts", "--max-states", "0"], "--max-states"),
