@@ -126,6 +126,20 @@ def _binders(module: ModuleType, name: str) -> list[ModuleType]:
     return out
 
 
+def constant_uses(ruleset: str, name: str) -> set[tuple[str, int]]:
+    """(file, line) of every line of the rule set's step API that reads the constant ``name``."""
+    from ..decisions import model_folder
+    from .mutants import STEP_API_FILES
+
+    folder = model_folder()
+    out = set()
+    for file in STEP_API_FILES[ruleset]:
+        tree = ast.parse((folder / file).read_text(encoding="utf-8"))
+        out |= {(file, n.lineno) for n in ast.walk(tree)
+                if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)}
+    return out
+
+
 # --------------------------------------------------------------------------- one rule line
 
 

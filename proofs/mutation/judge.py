@@ -134,6 +134,14 @@ class _Judge:
                 return None
         want = mutant.differs_when()
         if mutant.col < 0:
+            # a changed count or constant may act when the game is set up (a hand's size): the mutant's
+            # new game beside the recorded one first
+            root = next((s for s, parent in run.parents.items() if parent is None), None)
+            mine = rules.new_game(run.setup) if root is not None and problem is None else None
+            if mine is not None and mine != root:
+                got = self.below(run, root, (), set(), start=mine)
+                if got:
+                    return got
             starts = list(run.states)[: self.budget.states]
         else:
             starts = []
@@ -149,13 +157,15 @@ class _Judge:
                 return got
         return None
 
-    def below(self, run: Run, model_state: Any, path: tuple[Step, ...], seen: set) -> Verdict | None:  # noqa: ARG002
+    def below(self, run: Run, model_state: Any, path: tuple[Step, ...], seen: set,  # noqa: ARG002
+              start: Any = None) -> Verdict | None:
         """Lockstep from a recorded state: the mutant's state beside the model's, paired by
         move text (never by the states' values, which may hold bookkeeping a mutant keeps
         otherwise); a pair whose signatures differ is checked, and below it every state the
-        mutant reaches (where the record has no model state to pair with)."""
+        mutant reaches (where the record has no model state to pair with).  ``start``: the
+        mutant's own state to pair with ``model_state`` (its new game); by default a copy of it."""
         rules = self.rules
-        start = fresh(model_state)
+        start = fresh(model_state) if start is None else start
         pairs: dict[Any, Any] = {start: None}
         frontier = [(start, model_state)]
         while frontier:
@@ -242,8 +252,13 @@ def runs_for(mutant: Mutant, runs: Sequence[Run], most: int) -> list[Run]:
     at most ``most``, one per setting before a second of any (settings tell more apart
     than configurations do)."""
     want = mutant.differs_when()
-    if mutant.function == "<module>":  # a module constant: read anywhere
-        fits = list(runs)
+    if mutant.function == "<module>":  # a module constant: the runs that took a decision on a line reading it
+        from .data import constant_uses
+
+        lines = constant_uses(mutant.ruleset, mutant.description.split(" = ")[0])
+        fits = [r for r in runs if any((k[0], k[1]) in lines for k in r.outcomes)] or list(runs)
+        # first the runs where a test reading it came out true (the constant then decided something)
+        fits.sort(key=lambda r: not any(True in v for k, v in r.outcomes.items() if (k[0], k[1]) in lines))
     elif mutant.col < 0:
         fits = [r for r in runs if any(k[0] == mutant.file for k in r.outcomes)]
     else:
