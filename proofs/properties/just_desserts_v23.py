@@ -2176,321 +2176,387 @@ _not_no_trump = when(TRUMP_RULING, "favourite-caller-first", "strict")
 PROPERTIES = (
     Property(
         "jd23.setup.deal-five", "before the first guest only chance acts, dealing at most five to each hand",
-        state=deal_before_first_guest, name="dealing",
+        state=deal_before_first_guest, name="dealing", lines=((9, 9), (11, 11)),
     ),
     Property(
         "jd23.setup.deal-five", "when the first guest is turned up every hand holds five",
-        transition=deal_five_at_first_guest, name="five-at-first-guest",
+        transition=deal_five_at_first_guest, name="five-at-first-guest", lines=((9, 9), (11, 11)),
     ),
     Property(
         "jd23.setup.shuffle", "a draw is each card of the pile with probability copies/size, never a card not in it",
-        state=random_dessert, name="random-dessert",
+        state=random_dessert, name="random-dessert", lines=((9, 9), (47, 47)),
     ),
     Property(
         "jd23.setup.shuffle", "a turn-up is each guest of the pile with equal probability, never one not in it",
-        state=random_guest, name="random-guest",
+        state=random_guest, name="random-guest", lines=((9, 9), (11, 11), (31, 31)),
     ),
     Property(
         "jd23.setup.shuffle", "every dessert card is in exactly one place", state=desserts_conserved,
-        name="desserts-conserved",
+        name="desserts-conserved", lines=((9, 9), (23, 23), (29, 29), (31, 31)), reads=(PILE,),
     ),
     Property(
         "jd23.setup.shuffle", "every guest card is in exactly one place", state=guests_conserved,
-        name="guests-conserved",
+        name="guests-conserved", lines=((9, 9), (11, 11), (23, 23), (31, 31)),
     ),
     Property(
         "jd23.setup.maitre-d", "no round goes past its answers without the Maitre D's", transition=maitre_d_answers,
-        name="plays-too",
+        name="plays-too", lines=((9, 9), (11, 11)),
     ),
     Property(
         "jd23.setup.maitre-d", "penalty-taker = maitre-d: the Maitre D' takes every other player's penalty card",
-        state=maitre_d_takes, under=when(TAKER, "maitre-d"), name="takes-penalty",
+        state=maitre_d_takes, under=when(TAKER, "maitre-d"), name="takes-penalty", lines=((9, 9), (29, 29)),
     ),
     Property(
         "jd23.round.turn-up-guest",
         "one guest at a time: none turned up and nobody draws while one is on the table; with none only chance acts",
-        state=turn_up_between_rounds, name="one-at-a-time",
+        state=turn_up_between_rounds, name="one-at-a-time", lines=((11, 11), (19, 19), (21, 21)),
     ),
     Property(
         "jd23.round.turn-up-guest",
         "the guest turned up leaves the pile, is seen by all, and every player owes an answer (call or pass: a "
         "favourite-trump reading, not under favourite-call, where a Favorite may be claimed instead)",
-        transition=turn_up_reveals, under=when(TRUMP_RULING, *NOT_CLAIMED_AS_A_CALL), name="reveal",
+        transition=turn_up_reveals, under=when(TRUMP_RULING, *NOT_CLAIMED_AS_A_CALL), name="reveal", lines=(11, 11),
     ),
     Property(
         "jd23.call.got-it", "asked, a player may call (with or without a serving) or pass, nothing else "
         "(favourite-trump other than favourite-call, which adds a Favorite claimed in place of a call)",
         state=answer_is_call_or_pass, under=when(TRUMP_RULING, *NOT_CLAIMED_AS_A_CALL), name="call-or-pass",
+        lines=((11, 11), (23, 23), (29, 29)),
     ),
     Property(
         "jd23.call.got-it", "each answers once, out loud, moving no card; the round goes on when all have answered",
-        transition=answers_are_public, name="answers-public",
+        transition=answers_are_public, name="answers-public", lines=((11, 11), (21, 21), (23, 23)),
     ),
-    Property("jd23.call.pass", "passing is always allowed, even holding a serving", state=pass_always_allowed),
+    Property(
+        "jd23.call.pass", "passing is always allowed, even holding a serving", state=pass_always_allowed,
+        lines=(21, 21),
+    ),
     Property(
         "jd23.call.first-serves", "after the answers a lone caller serves, several callers race",
-        transition=contest_after_answers, name="contest",
+        transition=contest_after_answers, name="contest", lines=((11, 11), (27, 27)),
     ),
     Property(
         "jd23.call.first-serves", "exactly the contenders may be first (after a trump, the trumpers)",
-        state=race_contenders, name="race-contenders",
+        state=race_contenders, name="race-contenders", lines=((11, 11), (27, 27), (29, 29)),
+        reads=(SPARE, WITH_OTHERS),
     ),
     Property(
         "jd23.call.first-serves", "the first caller serves when no Favorite trumps it", transition=winner_serves,
-        name="winner-serves",
+        name="winner-serves", lines=((11, 11), (23, 23)), reads=(TRUMP_RULING, SPARE, WITH_OTHERS),
     ),
     Property(
-        "jd23.call.first-serves", "only a standing caller serves", state=server_is_live_caller, name="server-called"
+        "jd23.call.first-serves", "only a standing caller serves", state=server_is_live_caller, name="server-called",
+        lines=((11, 11), (29, 29)),
     ),
     Property(
         "jd23.call.favourite-trump",
         "favourite-caller-first: another contender's Favorite trumps a first caller without one (several race)",
         transition=trumper_serves, under=when(TRUMP_RULING, "favourite-caller-first"), name="trumper-serves",
+        lines=((11, 11), (23, 23)), reads=(SPARE, WITH_OTHERS),
     ),
     Property(
         "jd23.call.favourite-trump",
         "favourite-caller-first: while others contend, a Favorite holder serves and must serve a Favorite",
         state=favourite_must_be_served, under=when(TRUMP_RULING, "favourite-caller-first"),
-        name="must-serve-favourite",
+        name="must-serve-favourite", lines=((11, 11), (23, 23)), reads=(SPARE, WITH_OTHERS),
     ),
     Property(
         "jd23.call.favourite-trump", "the first caller is never asked to trump its own call",
-        state=trump_asks_only_others, name="others",
+        state=trump_asks_only_others, name="others", lines=(11, 11),
     ),
     Property(
         "jd23.call.favourite-trump", "favourite-caller-first: asked about a Favorite, a contender answers truthfully",
         state=trump_answers_forced, under=when(TRUMP_RULING, "favourite-caller-first"), name="answers-forced",
+        lines=((11, 11), (23, 23)), reads=(SPARE, WITH_OTHERS),
     ),
     Property(
         "jd23.call.favourite-trump", "strict: a race among contenders where one holds a Favorite is a gap, no other is",
-        state=strict_trump_gap, under=when(TRUMP_RULING, "strict"), name="strict-gap",
+        state=strict_trump_gap, under=when(TRUMP_RULING, "strict"), name="strict-gap", lines=((11, 11), (23, 23)),
+        reads=(SPARE, WITH_OTHERS),
     ),
     Property(
         "jd23.call.favourite-trump", "its gap only under strict, where several contend and one holds a Favorite",
-        state=gaps_only_where_silent(TRUMP_RULING, _trump_question), name="gap",
+        state=gaps_only_where_silent(TRUMP_RULING, _trump_question), name="gap", lines=((11, 11), (23, 23)),
+        reads=(TRUMP_RULING, SPARE, WITH_OTHERS),
     ),
     Property(
         "jd23.call.favourite-trump",
         "no-trump and strict (depart from the clause on purpose): nobody is asked about a Favorite",
         state=no_trump_first_serves, under=when(TRUMP_RULING, "no-trump", "strict"), name="no-trump",
+        lines=((11, 11), (23, 23)),
     ),
     Property(
         "jd23.satisfy.tastes", "every serving allowed shows each craved taste and no disliked one",
-        state=servings_satisfy, name="sound",
+        state=servings_satisfy, name="sound", lines=(7, 7),
     ),
     Property(
         "jd23.satisfy.tastes", "every serving the text allows (spare-desserts, trump) is legal, no other",
-        state=satisfying_servings_allowed, name="complete",
+        state=satisfying_servings_allowed, name="complete", lines=((7, 7), (11, 11), (23, 23)),
+        reads=(SPARE, TRUMP_RULING, WITH_OTHERS),
     ),
     Property(
-        "jd23.serve.one-to-three", "servings are one to three desserts; four are refused", state=one_to_three_cards
+        "jd23.serve.one-to-three", "servings are one to three desserts; four are refused", state=one_to_three_cards,
+        lines=(7, 7),
     ),
     Property(
         "jd23.serve.reveal-dirty-dishes", "a serving comes from the server's own hand", state=serve_from_own_hand,
-        name="own-hand",
+        name="own-hand", lines=((11, 11), (23, 23)),
     ),
     Property(
         "jd23.serve.reveal-dirty-dishes", "served desserts go face up to the server's dishes, the guest to the server",
-        transition=serving_goes_to_dishes, name="to-dishes",
+        transition=serving_goes_to_dishes, name="to-dishes", lines=((11, 11), (23, 23)),
     ),
     Property(
         "jd23.favourite.extra-card",
         "a Favorite served draws the server its extra card(s), Kitchen permitting; nobody else draws",
-        transition=favourite_extra_card,
+        transition=favourite_extra_card, lines=((17, 17), (25, 25), (31, 31), (47, 48)),
+        reads=(KITCHEN, TWO_FAVS, WITH_OTHERS),
     ),
     Property(
         "jd23.favourite.extra-card", "two-favourites' gap only under strict, when two Favorites are served",
         state=gaps_only_where_silent(TWO_FAVS, _two_favourites_question), name="two-favourites-gap",
+        lines=((17, 17), (25, 25)), reads=(TWO_FAVS, WITH_OTHERS),
     ),
     Property(
         "jd23.round.five-endings", "a guest leaves only served or in endings 1, 4, 5, after which everyone draws",
-        transition=guest_leaves_by_an_ending,
+        transition=guest_leaves_by_an_ending, lines=((13, 19), (31, 31)), reads=(DECLINE, PILE, TAKER),
     ),
     Property(
         "jd23.round.all-pass", "all pass: guest discarded at once, nobody pays, all draw one, next guest due",
-        transition=all_pass,
+        transition=all_pass, lines=((11, 11), (15, 15), (21, 21), (31, 31)), reads=(PILE, TAKER),
     ),
     Property(
         "jd23.call.simultaneous",
         "a tie discards the guest and all draw; tied callers unable to serve pay per simultaneous-mistaken",
-        transition=simultaneous_ends_round, name="ends-round",
+        transition=simultaneous_ends_round, name="ends-round", lines=((18, 18), (27, 27), (29, 29), (31, 31)),
+        reads=(SIMUL_MISTAKEN, EMPTY_HAND, PILE, TAKER),
     ),
     Property(
         "jd23.call.simultaneous", "several racing callers may tie, a lone one cannot", state=tie_is_possible,
-        name="possible",
+        name="possible", lines=(27, 27), under=when("jd23.ruling.race-after-fail", "tie-possible"),
     ),
-    Property("jd23.call.simultaneous", "race odds as jd23.ruling.race-odds says", state=race_odds, name="odds"),
+    Property(
+        "jd23.call.simultaneous", "race odds as jd23.ruling.race-odds says", state=race_odds, name="odds",
+        lines=(27, 27), under=when("jd23.ruling.race-after-fail", "tie-possible"), reads=(ODDS,),
+    ),
     Property(
         "jd23.call.simultaneous", "simultaneous-mistaken's gap only under strict, when a tied caller cannot serve",
         state=gaps_only_where_silent(SIMUL_MISTAKEN, _tie_question), name="mistaken-gap",
+        lines=((27, 27), (29, 29)), reads=(SIMUL_MISTAKEN,),
     ),
     Property(
         "jd23.call.erroneous-covered", "a caller with a serving serves, one without fails (decline-after-call = "
         "serve-if-able: the text never says a caller able to serve may not step aside)",
         state=fail_only_without_serving, under=when(DECLINE, "serve-if-able"), name="fail-iff-no-serving",
+        lines=((11, 11), (29, 29)),
     ),
     Property(
         "jd23.call.erroneous-covered",
         "a failed caller with another standing: no penalty, the other serves (several race)",
-        transition=covered_by_another_caller, name="other-serves",
+        transition=covered_by_another_caller, name="other-serves", lines=(29, 29),
     ),
     Property(
         "jd23.call.erroneous-penalty",
         "only mistaken callers pay, once all failed; another player takes a random card (penalty-taker)",
-        state=penalty_chance, name="who-pays",
+        state=penalty_chance, name="who-pays", lines=((19, 19), (29, 29), (46, 46)),
+        reads=(DECLINE, TAKER, SIMUL_MISTAKEN),
     ),
     Property(
         "jd23.call.erroneous-penalty", "the penalty card leaves the caller's hand for the pile penalty-pile names",
-        transition=penalty_card_lands, name="card-lands",
+        transition=penalty_card_lands, name="card-lands", lines=((19, 19), (29, 29), (46, 46)), reads=(PILE,),
     ),
     Property(
         "jd23.call.erroneous-penalty", "the last failure: every caller loses one card, the guest goes, then all draw",
-        transition=mistaken_callers_pay, name="all-pay-then-draw",
+        transition=mistaken_callers_pay, name="all-pay-then-draw", lines=((19, 19), (29, 29), (31, 31), (46, 46)),
+        reads=(EMPTY_HAND, PILE, TAKER),
     ),
     Property(
         "jd23.call.erroneous-penalty", "penalty-taker's gap only under strict, when a card is taken",
-        state=gaps_only_where_silent(TAKER, _taker_question), name="taker-gap",
+        state=gaps_only_where_silent(TAKER, _taker_question), name="taker-gap", lines=(29, 29), reads=(TAKER,),
     ),
     Property(
         "jd23.call.erroneous-penalty", "penalty-empty-hand's gap only under strict, when a mistaken caller has no card",
         state=gaps_only_where_silent(EMPTY_HAND, _empty_hand_question), name="empty-hand-gap",
+        lines=((19, 19), (29, 29), (46, 46)), reads=(EMPTY_HAND,),
     ),
     Property(
         "jd23.reminder.all-mistaken-pay",
         "several mistaken callers each put a card of their own on their own dishes (penalty-pile = caller)",
-        transition=several_mistaken_own_dishes, under=when(PILE, "caller"),
+        transition=several_mistaken_own_dishes, under=when(PILE, "caller"), lines=(46, 46),
     ),
     Property(
         "jd23.draw.guest-leaves-hungry", "a hand grows only by one card drawn from the pile with no guest on the table",
-        transition=hands_grow_only_by_draws, name="only-draws",
+        transition=hands_grow_only_by_draws, name="only-draws", lines=((9, 9), (47, 47)),
     ),
     Property(
         "jd23.draw.guest-leaves-hungry", "no draw while a guest is on the table", state=no_draw_while_guest,
-        name="not-during-a-round",
+        name="not-during-a-round", lines=(47, 47),
     ),
     Property(
         "jd23.draw.guest-leaves-hungry", "a serving without a Favorite earns nobody a card",
-        transition=no_serving_draw_without_favourite, name="no-favourite-no-card",
+        transition=no_serving_draw_without_favourite, name="no-favourite-no-card", lines=((25, 25), (47, 47)),
+        reads=(WITH_OTHERS,),
     ),
     Property(
         "jd23.kitchen.closes", "closing sets aside the rest (fewer than players) for good",
-        transition=closed_kitchen_is_final, name="final",
+        transition=closed_kitchen_is_final, name="final", lines=(31, 31),
     ),
     Property(
         "jd23.kitchen.closes", "kitchen-check = whenever-short: an open Kitchen always holds a dessert for each player",
-        state=short_pile_closes, under=when(KITCHEN, "whenever-short"), name="short-pile-closes",
+        state=short_pile_closes, under=when(KITCHEN, "whenever-short"), name="short-pile-closes", lines=(31, 31),
     ),
     Property(
         "jd23.kitchen.closes",
         "when-everyone-draws / strict (depart from the clause on purpose): closes only when a hungry guest's draw is "
         "short", transition=closes_when_everyone_should_draw, under=when(KITCHEN, "when-everyone-draws", "strict"),
-        name="at-everyone-draws",
+        name="at-everyone-draws", lines=(31, 31),
     ),
     Property(
         "jd23.kitchen.closes",
         "kitchen-check's gap only under strict, when a Favorite's card is due from a short open pile",
         state=gaps_only_where_silent(KITCHEN, _kitchen_question), name="favourite-gap",
+        lines=((25, 25), (31, 31), (48, 48)), reads=(KITCHEN, TWO_FAVS, WITH_OTHERS),
     ),
     Property(
         "jd23.reminder.closed-kitchen", "no hand grows after the Kitchen closed", transition=nothing_after_closing,
-        name="no-growth",
+        name="no-growth", lines=((31, 31), (48, 48)),
     ),
     Property(
         "jd23.reminder.closed-kitchen", "no draw is offered after the Kitchen closed",
-        state=closed_kitchen_deals_nothing, name="no-draw",
+        state=closed_kitchen_deals_nothing, name="no-draw", lines=((31, 31), (48, 48)),
     ),
     Property(
         "jd23.guests.reshuffle-once", "the guest pile is rebuilt from the discards once, when it first runs out",
-        transition=reshuffled_once, name="once",
+        transition=reshuffled_once, name="once", lines=(31, 31), reads=(GUEST_EMPTY, NOTHING_LEFT),
     ),
     Property(
         "jd23.guests.reshuffle-once", "play never waits on an empty guest pile", state=guest_pile_when_needed,
-        name="never-waits",
+        name="never-waits", lines=(31, 31), reads=(GUEST_EMPTY,),
     ),
     Property(
         "jd23.guests.reshuffle-once",
         "nothing-to-reshuffle's gap only under strict, at a first run-out with no discards",
         state=gaps_only_where_silent(NOTHING_LEFT, _nothing_left_question), name="nothing-left-gap",
+        lines=(31, 31), reads=(NOTHING_LEFT, GUEST_EMPTY),
     ),
     Property(
         "jd23.end.second-exhaustion", "the game is over exactly after the second run-out",
-        state=game_ends_at_second_exhaustion, name="over",
+        state=game_ends_at_second_exhaustion, name="over", lines=(31, 33), reads=(GUEST_EMPTY,),
     ),
     Property(
         "jd23.end.second-exhaustion",
         "at-last-turn-up: the last guest turned up after the reshuffle ends the game at once", transition=ends_at_once,
-        under=when(GUEST_EMPTY, "at-last-turn-up"), name="at-once",
+        under=when(GUEST_EMPTY, "at-last-turn-up"), name="at-once", lines=(31, 31),
     ),
-    Property("jd23.score.guests", "most guests wins; fewer never wins", state=most_guests_win),
-    Property("jd23.score.tiebreak-hand", "tied on guests: the biggest hand wins", state=bigger_hand_breaks_tie),
+    Property("jd23.score.guests", "most guests wins; fewer never wins", state=most_guests_win, lines=(35, 35)),
+    Property(
+        "jd23.score.tiebreak-hand", "tied on guests: the biggest hand wins", state=bigger_hand_breaks_tie,
+        lines=(35, 35),
+    ),
     Property(
         "jd23.score.tiebreak-dirty-dishes", "tied on guests and hand: fewest dirty dishes wins",
-        state=fewer_dishes_break_tie,
+        state=fewer_dishes_break_tie, lines=(35, 35),
     ),
     Property(
-        "jd23.score.full-tie", "tied on all three: a draw (full-tie = draw) or all win (shared-win)", state=full_tie
+        "jd23.score.full-tie", "tied on all three: a draw (full-tie = draw) or all win (shared-win)", state=full_tie,
+        lines=(35, 35), reads=(FULL_TIE,),
     ),
     *(
         Property(
             clause, f"deck claim on decks bound by it ({', '.join(sorted(TIPS_DECKS))})", state=_at_start(fn),
             applies=_tips_deck,
+            lines={"jd23.tips.three-icons-favourite": (39, 39), "jd23.tips.two-icons-some-favourite": (40, 40),
+                   "jd23.tips.single-icon-never-favourite": (41, 41), "jd23.tips.names-hint": (42, 42),
+                   "jd23.favourite.nature-girl": (25, 25)}[clause],
         )
         for clause, fn in DECK_CLAIMS.items()
     ),
 )
 
 EXAMPLES = (
-    Example("jd23.round.all-pass", "all pass: the guest is discarded and everyone draws", ex_all_pass),
+    Example(
+        "jd23.round.all-pass", "all pass: the guest is discarded and everyone draws", ex_all_pass,
+        lines=((15, 15), (21, 21), (31, 31)),
+    ),
     Example(
         "jd23.call.erroneous-penalty", "a lone mistaken caller pays a card onto its dishes and still draws",
-        ex_lone_mistaken_caller,
+        ex_lone_mistaken_caller, lines=((19, 19), (29, 29)),
     ),
     Example(
-        "jd23.reminder.all-mistaken-pay", "two mistaken callers each pay onto their own dishes", ex_several_mistaken
+        "jd23.reminder.all-mistaken-pay", "two mistaken callers each pay onto their own dishes", ex_several_mistaken,
+        lines=((19, 19), (46, 46)),
     ),
     Example(
-        "jd23.call.erroneous-covered", "a mistaken first caller is covered by the other caller; nobody pays", ex_covered
+        "jd23.call.erroneous-covered", "a mistaken first caller is covered by the other caller; nobody pays",
+        ex_covered, lines=(29, 29),
     ),
-    Example("jd23.call.simultaneous", "a tie: the guest is discarded and everyone draws", ex_simultaneous),
-    Example("jd23.favourite.extra-card", "a Favorite served draws an extra card", ex_favourite_draws),
-    Example("jd23.draw.guest-leaves-hungry", "a serving without a Favorite draws nothing", ex_no_favourite_no_draw),
+    Example(
+        "jd23.call.simultaneous", "a tie: the guest is discarded and everyone draws", ex_simultaneous,
+        lines=((18, 18), (27, 27)),
+    ),
+    Example(
+        "jd23.favourite.extra-card", "a Favorite served draws an extra card", ex_favourite_draws,
+        lines=((17, 17), (25, 25), (31, 31)),
+    ),
+    Example(
+        "jd23.draw.guest-leaves-hungry", "a serving without a Favorite draws nothing", ex_no_favourite_no_draw,
+        lines=(47, 47),
+    ),
     Example(
         "jd23.reminder.closed-kitchen", "after the Kitchen closes nobody draws, not even for a Favorite",
-        ex_closed_kitchen,
+        ex_closed_kitchen, lines=((31, 31), (48, 48)),
     ),
     Example(
-        "jd23.kitchen.closes", "a deal that leaves too few desserts closes the Kitchen", ex_kitchen_closes_after_deal
+        "jd23.kitchen.closes", "a deal that leaves too few desserts closes the Kitchen", ex_kitchen_closes_after_deal,
+        lines=(31, 31),
     ),
-    Example("jd23.call.favourite-trump", "a Favorite trumps the first caller", ex_trump),
+    Example("jd23.call.favourite-trump", "a Favorite trumps the first caller", ex_trump, lines=((11, 11), (23, 23))),
     Example(
         "jd23.call.favourite-trump", "a first caller with the Favorite keeps the guest and serves it",
-        ex_first_caller_keeps, name="first-keeps",
+        ex_first_caller_keeps, name="first-keeps", lines=((11, 11), (23, 23)),
     ),
     Example(
         "jd23.call.favourite-trump", "two trumpers race; the winner serves the Favorite", ex_trumpers_race,
-        name="trumpers-race",
+        name="trumpers-race", lines=((11, 11), (23, 23)),
     ),
-    Example("jd23.call.first-serves", "no-trump: the first caller serves any serving", ex_no_trump),
+    Example(
+        "jd23.call.first-serves", "no-trump: the first caller serves any serving", ex_no_trump,
+        lines=((11, 11), (23, 23)),
+    ),
     Example(
         "jd23.call.erroneous-penalty", "three players: the next seat takes the card", ex_next_seat_takes,
-        name="next-seat",
+        name="next-seat", lines=(29, 29),
     ),
     Example(
         "jd23.call.erroneous-penalty", "a mistaken caller with an empty hand pays nothing (strict: a gap)",
-        ex_empty_handed_caller, name="empty-hand",
+        ex_empty_handed_caller, name="empty-hand", lines=((29, 29), (46, 46)),
     ),
-    Example("jd23.score.guests", "three players: most guests wins", ex_three_players_scored, name="three-players"),
+    Example(
+        "jd23.score.guests", "three players: most guests wins", ex_three_players_scored, name="three-players",
+        lines=(35, 35),
+    ),
     Example(
         "jd23.guests.reshuffle-once", "the discards become the guest pile once; the game ends at the second run-out",
-        ex_reshuffle_and_end,
+        ex_reshuffle_and_end, lines=(31, 33),
     ),
-    Example("jd23.score.guests", "most guests wins despite a smaller hand", ex_most_guests),
-    Example("jd23.score.tiebreak-hand", "tied on guests, the bigger hand wins", ex_hand_breaks_tie),
-    Example("jd23.score.tiebreak-dirty-dishes", "tied on guests and hand, fewer dirty dishes win", ex_dishes_break_tie),
-    Example("jd23.score.full-tie", "tied on everything: a draw", ex_full_tie),
-    Example("jd23.setup.deal-five", "five each; a deck too small for the deal is refused", ex_deal_five),
-    Example("jd23.setup.players", "two to five players", ex_player_counts),
-    *(Example(clause, f"{clause} holds on v23-tips", ex_deck_claim(clause)) for clause in DECK_CLAIMS),
+    Example("jd23.score.guests", "most guests wins despite a smaller hand", ex_most_guests, lines=(35, 35)),
+    Example("jd23.score.tiebreak-hand", "tied on guests, the bigger hand wins", ex_hand_breaks_tie, lines=(35, 35)),
+    Example(
+        "jd23.score.tiebreak-dirty-dishes", "tied on guests and hand, fewer dirty dishes win", ex_dishes_break_tie,
+        lines=(35, 35),
+    ),
+    Example("jd23.score.full-tie", "tied on everything: a draw", ex_full_tie, lines=(35, 35)),
+    Example("jd23.setup.deal-five", "five each; a deck too small for the deal is refused", ex_deal_five, lines=(9, 9)),
+    Example("jd23.setup.players", "two to five players", ex_player_counts, lines=(25, 25)),
+    *(
+        Example(
+            clause, f"{clause} holds on v23-tips", ex_deck_claim(clause),
+            lines={"jd23.tips.three-icons-favourite": (39, 39), "jd23.tips.two-icons-some-favourite": (40, 40),
+                   "jd23.tips.single-icon-never-favourite": (41, 41), "jd23.tips.names-hint": (42, 42),
+                   "jd23.favourite.nature-girl": (25, 25)}[clause],
+        )
+        for clause in DECK_CLAIMS
+    ),
 )
 
 UNOBSERVABLE: dict[str, str] = {}
