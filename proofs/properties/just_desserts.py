@@ -1162,13 +1162,14 @@ def p_all_claimed_ends(rules: Any, state: Any) -> Problem:
 
 def faq_score_late(setup: Any, v: dict) -> Problem:
     """jd.ruling.faq-score-when: a turn starts (after its draw phase) with every guest claimed under
-    faq-score: under turn-end the turn that claimed the last guest should have ended the game; under
+    faq-score: under at-once the serving that claimed the last guest, and under turn-end the turn that
+    claimed it, should have ended the game; under
     when-settled the game should end now unless a claimed guest can still change hands (a poach or
     a buffet anybody could still make)."""
     if setup.options.all_claimed != "faq-score" or v["offer"] is not None or not nothing_unclaimed(v):
         return None
     when = setup.options.faq_score_when
-    if when == "turn-end" or when == "when-settled" and not serving_ever(setup, v):
+    if when in ("at-once", "turn-end") or when == "when-settled" and not serving_ever(setup, v):
         return f"a turn starts with every guest claimed and the game goes on (faq-score-when={when})"
     return None
 
@@ -2224,207 +2225,262 @@ P = Property
 PROPERTIES: tuple[Property, ...] = (
     # -- components and set up
     P("jd.setup.components", "every dessert and guest is in exactly one place at all times", state=p_conservation,
-      name="one-place"),
+      name="one-place", lines=(22, 22)),
     P("jd.setup.components", "desserts show one to four tastes; guests crave something and have at most two "
-      "favourites from the deck", state=p_card_faces, name="faces"),
+      "favourites from the deck", state=p_card_faces, name="faces", lines=((23, 23), (26, 27))),
     P("jd.setup.deal-hands", "when play starts each player holds three desserts (the first player one more from the "
-      "draw phase)", state=p_deal_hands),
+      "draw phase)", state=p_deal_hands, lines=((6, 6), (17, 17)), reads=("jd.ruling.opening-duplicates",)),
     P("jd.setup.deal-guests", "when play starts three guests wait face up in the middle (plus the first turn-up)",
-      state=p_deal_guests),
+      state=p_deal_guests, lines=((6, 6), (17, 17)), reads=("jd.ruling.opening-duplicates",)),
     P("jd.setup.piles", "before the deal the decks are whole draw piles with empty discard piles; each discard pile "
-      "holds only its own deck's cards", state=p_piles),
+      "holds only its own deck's cards", state=p_piles, lines=((6, 6), (34, 34))),
     P("jd.first.player", "seat 0 makes the first decision of the game, with the full choice of options",
-      state=p_first_player),
-    P("jd.suits.six", "every suit has the same number of guests", state=p_suits),
-    P("jd.tastes.icons", "the deck's tastes are among the twelve icons and the cards use only those", state=p_tastes),
+      state=p_first_player, lines=((15, 15), (17, 22), (28, 28)),
+      reads=("jd.ruling.opening-duplicates", "jd.ruling.discard-which", "jd.ruling.serving-size",
+             "jd.ruling.dump-none", "jd.ruling.serve-none")),
+    P("jd.suits.six", "every suit has the same number of guests", state=p_suits, lines=((28, 28), (32, 32))),
+    P("jd.tastes.icons", "the deck's tastes are among the twelve icons and the cards use only those", state=p_tastes,
+      lines=(54, 54)),
     # -- the turn
     P("jd.turn.draw-phase", "a turn starts with one dessert to the player, then one guest into the middle, then the "
-      "player decides", transition=draw_phase("jd.turn.draw-phase")),
+      "player decides", transition=draw_phase("jd.turn.draw-phase"), lines=((17, 17), (19, 19))),
     P("jd.turn.one-option", "right after the draw phase the player's moves are exactly the options: serve or poach "
       "any satisfying set, kitchen, dump any dessert, a buffet of four aces", transition=draw_phase(
-          "jd.turn.one-option#turn-start"), name="turn-start"),
+          "jd.turn.one-option#turn-start"), name="turn-start", lines=((19, 22), (29, 29), (42, 42), (48, 48)),
+      reads=("jd.ruling.serving-size", "jd.ruling.dump-none", "jd.ruling.serve-none")),
     P("jd.turn.one-option", "a turn starts with nothing served, no option taken, no poach used, no guest kept from "
-      "poaching", transition=draw_phase("jd.turn.one-option#record"), name="record"),
+      "poaching", transition=draw_phase("jd.turn.one-option#record"), name="record",
+      lines=((19, 20), (42, 43), (51, 51))),
     P("jd.turn.one-option", "the option counts as taken after kitchen, dump, buffet, a claimed guest or a blocked "
       "poach, and not after a surprised attempt (jd.ruling.surprised-attempt=as-if-not-made: the text does not say "
       "whether a surprised attempt chose the serving option)", transition=t_committed_record,
-      under={"jd.ruling.surprised-attempt": ("as-if-not-made",)}, name="committed-record"),
+      under={"jd.ruling.surprised-attempt": ("as-if-not-made",)}, name="committed-record",
+      lines=((19, 19), (43, 43), (51, 51))),
     P("jd.turn.one-option", "after the kitchen, a dump, or stopping, only the discard phase is left",
-      transition=t_no_second_option, name="no-second-option"),
+      transition=t_no_second_option, name="no-second-option", lines=((19, 22), (28, 28))),
     P("jd.turn.one-option", "after a serving attempt no other option is offered (unless a surprise undid the attempt)",
-      transition=serving("jd.turn.one-option#no-second-option"), name="no-option-after-serving"),
+      transition=serving("jd.turn.one-option#no-second-option"), name="no-option-after-serving",
+      lines=((19, 20), (43, 43))),
     P("jd.turn.one-option", "while choosing, kitchen, dumps, buffets and stop are offered exactly when the text "
       "allows them", state=_choose(("kitchen", "dump", "buffet", "stop", "depart", "return", "block", "surprise",
-                                   "pass"), "the other options"), name="choose"),
+                                   "pass"), "the other options"), name="choose", lines=((19, 22), (48, 48)),
+      reads=("jd.ruling.dump-none", "jd.ruling.serve-none")),
     P("jd.serve.satisfies", "every legal serving, poach and block is from the mover's hand, shows every craving and no "
-      "refused taste (and has no dessert to spare under serving-size=minimal)", state=p_serve_sound),
+      "refused taste (and has no dessert to spare under serving-size=minimal)", state=p_serve_sound,
+      lines=((20, 20), (42, 43)), reads=("jd.ruling.serving-size", "jd.ruling.surprise-serving")),
     P("jd.turn.satisfy-guests", "while choosing, the servings offered are every satisfying set for every guest in the "
       "middle or the doorway, while fewer than two guests are served", state=_choose(("serve",), "servings"),
-      name="choose"),
+      name="choose", lines=((20, 20), (29, 29)), reads=("jd.ruling.serving-size",)),
     P("jd.turn.satisfy-guests", "a serving that is not thwarted moves the guest in front of the server and the "
-      "desserts to the discard pile", transition=serving("jd.turn.satisfy-guests#effect"), name="effect"),
+      "desserts to the discard pile", transition=serving("jd.turn.satisfy-guests#effect"), name="effect",
+      lines=(20, 20)),
     P("jd.turn.satisfy-guests", "after one guest served the player may serve a second or stop; after two, nothing "
-      "but the discard phase", transition=serving("jd.turn.satisfy-guests#up-to-two"), name="up-to-two"),
+      "but the discard phase", transition=serving("jd.turn.satisfy-guests#up-to-two"), name="up-to-two",
+      lines=((19, 20), (28, 28)), reads=("jd.ruling.serving-size",)),
     P("jd.turn.satisfy-guests", "the count of guests served grows exactly when the player claims a guest",
-      transition=t_served_record, name="served-record"),
-    P("jd.turn.kitchen", "going back to the kitchen draws exactly one dessert", transition=t_kitchen),
+      transition=t_served_record, name="served-record", lines=((20, 20), (42, 42))),
+    P("jd.turn.kitchen", "going back to the kitchen draws exactly one dessert", transition=t_kitchen,
+      lines=((19, 19), (21, 21))),
     P("jd.turn.kitchen", "the kitchen is offered exactly while no option has been taken",
-      state=_choose(("kitchen",), "the kitchen"), name="offered"),
+      state=_choose(("kitchen",), "the kitchen"), name="offered", lines=((19, 19), (21, 21))),
     P("jd.turn.dump-tray", "any non-empty choice of desserts can be dumped, one at a time, and the tray phase offers "
-      "exactly the desserts still in hand", transition=dump("jd.turn.dump-tray#choices"), name="choices"),
+      "exactly the desserts still in hand", transition=dump("jd.turn.dump-tray#choices"), name="choices",
+      lines=(22, 22)),
     P("jd.turn.dump-tray", "after dumping the player draws back as many desserts as were dumped",
-      transition=dump("jd.turn.dump-tray#draw-back"), name="draw-back"),
+      transition=dump("jd.turn.dump-tray#draw-back"), name="draw-back", lines=(22, 22)),
     P("jd.turn.dump-tray", "while dumping, the moves are the desserts in hand and stop", state=p_dump_phase,
-      name="phase"),
+      name="phase", lines=(22, 22)),
     P("jd.turn.dump-tray", "dumping nothing (dump-none=allowed) draws nothing and ends the options",
-      transition=t_empty_dump, name="empty"),
+      transition=t_empty_dump, name="empty", lines=(22, 22), under={"jd.ruling.dump-none": ("allowed",)}),
     P("jd.tip.favourite", "serving a guest its favourite draws the tip (tip-count, favourite-with-others), other "
-      "servings draw nothing", transition=serving("jd.tip.favourite")),
+      "servings draw nothing", transition=serving("jd.tip.favourite"), lines=((26, 26), (46, 46)),
+      reads=("jd.ruling.tip-count", "jd.ruling.favourite-with-others", "jd.ruling.victim-tip-on-surprise")),
     P("jd.discard.one-per-suit", "at the end of the turn the player sends away guests of their choice while a suit "
-      "shows twice, and nothing else", state=p_discard_choices, name="choices"),
+      "shows twice, and nothing else", state=p_discard_choices, name="choices", lines=(28, 28),
+      reads=("jd.ruling.discard-which",)),
     P("jd.discard.one-per-suit", "a departing guest goes to the top of the guest discard pile; departures go on "
-      "exactly while a suit shows twice", transition=t_depart, name="depart"),
+      "exactly while a suit shows twice", transition=t_depart, name="depart", lines=(28, 29)),
     P("jd.discard.one-per-suit", "no turn ends with a suit showing twice in the middle", transition=t_turn_end_sorted,
-      name="turn-end"),
+      name="turn-end", lines=((28, 28), (30, 30))),
     P("jd.discard.doorway", "the guest on top of the guest discard pile may be served like one in the middle; "
-      "buried guests may not", state=_doorway_serves, name="servable"),
+      "buried guests may not", state=_doorway_serves, name="servable", lines=((29, 29), (48, 48)),
+      reads=("jd.ruling.serving-size",)),
     P("jd.discard.doorway", "serving the doorway guest leaves the guest beneath in the doorway",
-      transition=serving("jd.discard.doorway"), name="beneath"),
+      transition=serving("jd.discard.doorway"), name="beneath", lines=(29, 29)),
     P("jd.discard.doorway", "the doorway guest changes only by a departure or by being claimed; reshuffles keep it",
-      transition=t_doorway_kept, name="kept"),
+      transition=t_doorway_kept, name="kept", lines=((29, 29), (34, 34))),
     P("jd.discard.turn-ends", "a turn ends after its discard phase and passes to the next seat in the chosen "
-      "direction (turn-direction)", transition=t_turn_passes),
+      "direction (turn-direction)", transition=t_turn_passes, lines=(30, 30), reads=("jd.ruling.turn-direction",)),
     P("jd.discard.no-hand-limit", "desserts leave a hand only in its owner's own serving, answer, dump or buffet; "
-      "no hand is ever cut down", transition=t_hands_only_by_moves),
+      "no hand is ever cut down", transition=t_hands_only_by_moves, lines=(30, 30)),
     P("jd.reshuffle.desserts", "a dessert is drawn from the pile (or its reshuffled discards), each card equally "
-      "likely", state=p_dessert_draws, name="odds"),
+      "likely", state=p_dessert_draws, name="odds", lines=(34, 34)),
     P("jd.reshuffle.desserts", "a draw moves one dessert from the pile into one hand", transition=t_dessert_draw,
-      name="draw"),
+      name="draw", lines=((17, 17), (34, 34))),
     P("jd.reshuffle.desserts", "(reshuffle-time=at-once) the dessert pile is never empty while its discards hold "
-      "cards", state=p_dessert_reshuffle_at_once, under=_AT_ONCE, name="at-once"),
+      "cards", state=p_dessert_reshuffle_at_once, under=_AT_ONCE, name="at-once", lines=(34, 34)),
     P("jd.reshuffle.guests", "a guest is turned up from the pile, or the reshuffled discards without the top one, "
-      "each equally likely", state=p_guest_turn_ups, name="odds"),
+      "each equally likely", state=p_guest_turn_ups, name="odds", lines=(34, 34)),
     P("jd.reshuffle.guests", "a turn-up moves one guest into the middle; a reshuffle leaves only the top discard",
-      transition=t_guest_turn_up, name="turn-up"),
+      transition=t_guest_turn_up, name="turn-up", lines=((17, 17), (34, 34))),
     P("jd.reshuffle.guests", "(reshuffle-time=at-once) the guest pile is never empty while the discards hold more "
-      "than the doorway guest", state=p_guest_reshuffle_at_once, under=_AT_ONCE, name="at-once"),
+      "than the doorway guest", state=p_guest_reshuffle_at_once, under=_AT_ONCE, name="at-once", lines=(34, 34)),
     P("jd.win.three-of-a-suit", "a player with three guests of one suit has won and the game is over",
-      state=_wins("three")),
-    P("jd.win.five-suits", "a player with guests of five suits has won and the game is over", state=_wins("five")),
+      state=_wins("three"), lines=(36, 37)),
+    P("jd.win.five-suits", "a player with guests of five suits has won and the game is over", state=_wins("five"),
+      lines=((36, 36), (38, 38))),
     P("jd.win.any-time", "a finished game has no moves, and a win is declared only for a winning set",
-      state=p_win_any_time),
+      state=p_win_any_time, lines=(36, 38)),
     P("jd.win.any-time", "a game ends without a win only as the chosen ending says, with the publisher's score or a "
       "draw (all-guests-claimed, no-serving-possible, guest-supply-empty, matching-pair, score-full-tie)",
-      state=p_end_without_win, name="other-ends"),
+      state=p_end_without_win, name="other-ends", lines=((17, 17), (34, 34), (36, 38)),
+      reads=("jd.ruling.all-guests-claimed", "jd.ruling.no-serving-possible", "jd.ruling.guest-supply-empty",
+             "jd.ruling.faq-score-when", "jd.ruling.matching-pair", "jd.ruling.score-full-tie")),
     P("jd.win.any-time", "once every guest is claimed the game is over (all-guests-claimed=faq-score at once; "
-      "=draw unless guests can still move)", state=p_all_claimed_ends, name="all-claimed"),
+      "=draw unless guests can still move)", state=p_all_claimed_ends, name="all-claimed",
+      lines=((36, 38), (42, 42), (48, 48)), reads=("jd.ruling.all-guests-claimed", "jd.ruling.faq-score-when")),
     P("jd.win.any-time", "under faq-score, no turn starts with every guest claimed (faq-score-when=turn-end), nor "
       "with every guest claimed and none able to change hands (when-settled)",
-      transition=draw_phase("jd.win.any-time#faq-late"), name="faq-late"),
+      transition=draw_phase("jd.win.any-time#faq-late"), name="faq-late", lines=((36, 38), (42, 42), (48, 48)),
+      reads=("jd.ruling.all-guests-claimed", "jd.ruling.faq-score-when")),
     P("jd.win.any-time", "a turn that starts with nothing ever to serve, poach or buffet ends the game "
-      "(no-serving-possible=faq-score or draw)", transition=draw_phase("jd.win.any-time#stuck"), name="stuck"),
+      "(no-serving-possible=faq-score or draw)", transition=draw_phase("jd.win.any-time#stuck"), name="stuck",
+      lines=((20, 22), (34, 34), (36, 36)), reads=("jd.ruling.no-serving-possible", "jd.ruling.all-guests-claimed")),
     P("jd.win.any-time", "a stuck game ends as a turn starts, not in the middle of one (no-serving-possible)",
-      transition=t_stuck_at_turn_start, name="stuck-when"),
+      transition=t_stuck_at_turn_start, name="stuck-when", lines=((17, 22), (34, 34), (36, 36), (51, 51)),
+      under={"jd.ruling.no-serving-possible": ("faq-score", "draw")}),
     P("jd.turn.draw-phase", "no move raises a rule gap where the chosen alternatives decide (dessert-supply-empty, "
-      "guest-supply-empty, turn-direction, ...)", state=p_no_gap, name="no-gap"),
+      "guest-supply-empty, turn-direction, ...)", state=p_no_gap, name="no-gap",
+      lines=((15, 15), (17, 17), (20, 22), (30, 30), (34, 34), (36, 38), (43, 43), (46, 46), (50, 52)),
+      reads=("jd.ruling.dessert-supply-empty", "jd.ruling.guest-supply-empty", "jd.ruling.all-guests-claimed",
+             "jd.ruling.no-serving-possible", "jd.ruling.answer-order", "jd.ruling.plain-block-vs-surprise",
+             "jd.ruling.victim-tip-on-surprise", "jd.ruling.surprise-on-block", "jd.ruling.turn-direction")),
     P("jd.turn.draw-phase", "with no guest left to turn up the game ends (guest-supply-empty=draw-game)",
-      transition=draw_phase("jd.turn.draw-phase#no-guest-left"), name="no-guest-left"),
+      transition=draw_phase("jd.turn.draw-phase#no-guest-left"), name="no-guest-left", lines=((17, 17), (34, 34)),
+      reads=("jd.ruling.guest-supply-empty",)),
     # -- advanced rules
-    P("jd.advanced.options", "moves of an advanced rule appear only when that rule is in use", state=_options_gate),
+    P("jd.advanced.options", "moves of an advanced rule appear only when that rule is in use", state=_options_gate,
+      lines=(40, 40)),
     P("jd.poach.attempt", "while choosing, the poaches offered are every satisfying set for every guest another "
       "player holds, while the poaching opportunity lasts and the guest was not surprised away",
-      state=_choose(("poach",), "poaches"), applies=_on("poaching")),
+      state=_choose(("poach",), "poaches"), applies=_on("poaching"), lines=((42, 43), (51, 51)),
+      reads=("jd.ruling.serving-size",)),
     P("jd.poach.attempt", "a poach that is not thwarted takes the guest from its holder to the poacher",
-      transition=serving("jd.poach.attempt"), applies=_on("poaching"), name="effect"),
+      transition=serving("jd.poach.attempt"), applies=_on("poaching"), name="effect", lines=(42, 42),
+      reads=("jd.ruling.serving-size",)),
     P("jd.poach.one-opportunity", "after a successful poach no second poach; a guest from the middle may still be "
-      "served", transition=serving("jd.poach.one-opportunity"), applies=_on("poaching")),
+      "served", transition=serving("jd.poach.one-opportunity"), applies=_on("poaching"), lines=(42, 44),
+      reads=("jd.ruling.serving-size",)),
     P("jd.poach.one-opportunity", "the poaching opportunity is used up only by a successful or blocked poach",
-      transition=t_poach_record, applies=_on("poaching"), name="record"),
+      transition=t_poach_record, applies=_on("poaching"), name="record", lines=((42, 43), (51, 51))),
     P("jd.block.defender", "the poached player may block with every set from their hand that satisfies the guest, "
-      "and nobody else may block", state=_answers(("block",), "blocks"), applies=_on("poaching")),
+      "and nobody else may block", state=_answers(("block",), "blocks"), applies=_on("poaching"),
+      lines=((43, 43), (45, 45)), reads=("jd.ruling.serving-size",)),
     P("jd.block.defender", "a poach is not settled before the poached player, if able to block, was asked",
-      transition=serving("jd.block.defender#asked"), applies=_on("poaching"), name="asked"),
+      transition=serving("jd.block.defender#asked"), applies=_on("poaching"), name="asked",
+      lines=((43, 43), (45, 45)), reads=("jd.ruling.serving-size",)),
     P("jd.block.defender", "a block keeps the guest with its holder and discards the blocking desserts",
-      transition=serving("jd.block.defender#effect"), applies=_on("poaching"), name="effect"),
+      transition=serving("jd.block.defender#effect"), applies=_on("poaching"), name="effect", lines=(43, 43)),
     P("jd.block.cards-back", "a blocked poacher takes the desserts back, the attempt counts as no serving, and the "
-      "servings from the middle stay open", transition=serving("jd.block.cards-back"), applies=_on("poaching")),
+      "servings from the middle stay open", transition=serving("jd.block.cards-back"), applies=_on("poaching"),
+      lines=(43, 43)),
     P("jd.poach.blocked-no-retry", "after a blocked poach no poach at all is offered for the rest of the turn",
-      transition=serving("jd.poach.blocked-no-retry"), applies=_on("poaching")),
+      transition=serving("jd.poach.blocked-no-retry"), applies=_on("poaching"), lines=(43, 43)),
     P("jd.block.favourite-only-by-other-favourite", "a poach with a favourite can be blocked only with the guest's "
-      "other favourite", state=_answers(("block",), "blocks"), applies=_on("poaching")),
+      "other favourite", state=_answers(("block",), "blocks"), applies=_on("poaching"), lines=((43, 43), (45, 45)),
+      reads=("jd.ruling.serving-size",)),
     P("jd.poach.victim-tip", "a player who loses a guest to a poach draws one dessert (and, on a surprised poach, as "
-      "victim-tip-on-surprise says)", transition=serving("jd.poach.victim-tip"), applies=_on("poaching")),
+      "victim-tip-on-surprise says)", transition=serving("jd.poach.victim-tip"), applies=_on("poaching"),
+      lines=((46, 46), (52, 52)),
+      reads=("jd.ruling.victim-tip-on-surprise", "jd.ruling.tip-count", "jd.ruling.favourite-with-others")),
     P("jd.tip.block-favourite", "blocking with a favourite draws the tip", transition=serving("jd.tip.block-favourite"),
-      applies=_on("poaching")),
+      applies=_on("poaching"), lines=(46, 46), reads=("jd.ruling.tip-count", "jd.ruling.favourite-with-others")),
     P("jd.poach.blocked-no-tip", "a blocked poacher draws nothing, favourite or not",
-      transition=serving("jd.poach.blocked-no-tip"), applies=_on("poaching")),
+      transition=serving("jd.poach.blocked-no-tip"), applies=_on("poaching"), lines=(46, 46),
+      reads=("jd.ruling.tip-count", "jd.ruling.favourite-with-others")),
     P("jd.buffet.aces", "while no option is taken, every choice of four aces from the hand opens a buffet",
-      state=_choose(("buffet",), "buffets"), applies=_on("buffet")),
+      state=_choose(("buffet",), "buffets"), applies=_on("buffet"), lines=(48, 48)),
     P("jd.buffet.aces", "opening a buffet discards exactly four single-taste desserts from the hand",
-      transition=buffet("jd.buffet.aces"), applies=_on("buffet"), name="discard"),
+      transition=buffet("jd.buffet.aces"), applies=_on("buffet"), name="discard", lines=(48, 48)),
     P("jd.buffet.others-return", "each other player holding guests gives back one guest of their choice to the middle",
-      transition=buffet("jd.buffet.others-return"), applies=_on("buffet")),
+      transition=buffet("jd.buffet.others-return"), applies=_on("buffet"), lines=(48, 48)),
     P("jd.buffet.others-return", "a player asked to give a guest back may choose any of their own guests",
-      state=p_return_phase, applies=_on("buffet"), name="choice"),
+      state=p_return_phase, applies=_on("buffet"), name="choice", lines=(48, 48)),
     P("jd.buffet.draw-three", "the buffet's opener draws three desserts", transition=buffet("jd.buffet.draw-three"),
-      applies=_on("buffet")),
+      applies=_on("buffet"), lines=(48, 48)),
     P("jd.buffet.serve-one", "then the opener may serve one unclaimed guest or stop; no poach, nothing more",
-      transition=buffet("jd.buffet.serve-one"), applies=_on("buffet")),
+      transition=buffet("jd.buffet.serve-one"), applies=_on("buffet"), lines=((29, 29), (48, 48)),
+      reads=("jd.ruling.serving-size",)),
     P("jd.buffet.serve-one", "while the buffet's serving is open the moves are servings of unclaimed guests and stop",
-      state=p_buffet_phase, applies=_on("buffet"), name="phase"),
+      state=p_buffet_phase, applies=_on("buffet"), name="phase", lines=((29, 29), (48, 48)),
+      reads=("jd.ruling.serving-size",)),
     P("jd.buffet.serve-one", "after the buffet's one serving only the discard phase is left",
-      transition=serving("jd.buffet.serve-one"), applies=_on("buffet"), name="after"),
+      transition=serving("jd.buffet.serve-one"), applies=_on("buffet"), name="after", lines=(48, 48)),
     P("jd.surprise.intercept", "a serving without a favourite from the middle or a poach (the doorway under "
       "surprise-doorway=any-serving) may be surprised by any other player holding a favourite",
-      state=_answers(("surprise",), "surprises"), applies=_on("surprise_parties")),
+      state=_answers(("surprise",), "surprises"), applies=_on("surprise_parties"), lines=((29, 29), (50, 50)),
+      reads=("jd.ruling.surprise-doorway", "jd.ruling.victim-surprise", "jd.ruling.surprise-serving",
+             "jd.ruling.serving-size")),
     P("jd.surprise.intercept", "a surprisable serving is not settled before every player able to surprise was asked",
-      transition=serving("jd.surprise.intercept#asked"), applies=_on("surprise_parties"), name="asked"),
+      transition=serving("jd.surprise.intercept#asked"), applies=_on("surprise_parties"), name="asked",
+      lines=((29, 29), (50, 50)),
+      reads=("jd.ruling.surprise-doorway", "jd.ruling.victim-surprise", "jd.ruling.surprise-serving",
+             "jd.ruling.serving-size")),
     P("jd.surprise.intercept", "a surprise gives the guest to the surprising player and discards the favourite",
-      transition=serving("jd.surprise.intercept#effect"), applies=_on("surprise_parties"), name="effect"),
+      transition=serving("jd.surprise.intercept#effect"), applies=_on("surprise_parties"), name="effect",
+      lines=(50, 50)),
     P("jd.surprise.needs-favourite", "a surprise is one favourite alone (or a serving with a favourite under "
       "surprise-serving=serving-with-favourite)", state=_answers(("surprise",), "surprises"),
-      applies=_on("surprise_parties")),
+      applies=_on("surprise_parties"), lines=(50, 50),
+      reads=("jd.ruling.surprise-serving", "jd.ruling.surprise-doorway", "jd.ruling.victim-surprise",
+             "jd.ruling.serving-size")),
     P("jd.surprise.continue", "after a surprise the server has the desserts back and exactly the moves they had before "
       "the attempt, less the surprised guest (under jd.ruling.surprised-attempt=commits, only its servings and stop)",
       transition=serving("jd.surprise.continue"),
-      applies=_on("surprise_parties")),
+      applies=_on("surprise_parties"), lines=(51, 51), reads=("jd.ruling.surprised-attempt",)),
     P("jd.surprise.continue", "the surprised server draws nothing", transition=serving("jd.surprise.continue#no-tip"),
-      applies=_on("surprise_parties"), name="no-tip"),
+      applies=_on("surprise_parties"), name="no-tip", lines=(51, 51), reads=("jd.ruling.victim-tip-on-surprise",)),
     P("jd.surprise.no-poach-back", "the surprised guest may not be poached back in the same turn",
-      transition=serving("jd.surprise.no-poach-back"), applies=_on("surprise_parties", "poaching")),
+      transition=serving("jd.surprise.no-poach-back"), applies=_on("surprise_parties", "poaching"), lines=(51, 51)),
     P("jd.surprise.no-poach-back", "a surprised guest is kept from poaching for the rest of the turn, only it",
-      transition=t_shield_record, applies=_on("surprise_parties"), name="record"),
+      transition=t_shield_record, applies=_on("surprise_parties"), name="record", lines=(51, 51)),
     P("jd.surprise.no-poach-back", "the surprise records the guest as kept from poaching",
-      transition=serving("jd.surprise.no-poach-back#record"), applies=_on("surprise_parties"), name="recorded"),
+      transition=serving("jd.surprise.no-poach-back#record"), applies=_on("surprise_parties"), name="recorded",
+      lines=(51, 51)),
     P("jd.surprise.no-tip", "a surprise earns no tip", transition=serving("jd.surprise.no-tip"),
-      applies=_on("surprise_parties")),
+      applies=_on("surprise_parties"), lines=(52, 52), reads=("jd.ruling.victim-tip-on-surprise",)),
     P("jd.surprise.first-offered", "the first block or surprise settles the serving; while it waits only answers are "
-      "possible", transition=t_answer_closes),
+      "possible", transition=t_answer_closes, lines=((43, 43), (50, 51)),
+      under={"jd.ruling.plain-block-vs-surprise": ("first-offered",), "jd.ruling.surprise-on-block": ("no",)}),
     P("jd.surprise.first-offered", "each player answers a serving at most once; under answer-order=race anyone able "
       "may speak first, under clockwise the answers go clockwise from the server",
-      transition=serving("jd.surprise.first-offered#order"), name="order"),
+      transition=serving("jd.surprise.first-offered#order"), name="order", lines=((43, 43), (50, 51)),
+      reads=("jd.ruling.answer-order", "jd.ruling.serving-size", "jd.ruling.surprise-doorway",
+             "jd.ruling.victim-surprise", "jd.ruling.surprise-serving")),
     P("jd.surprise.first-offered", "while a serving waits, the only moves are answers", state=p_window_only_answers,
-      name="answers-only"),
+      name="answers-only", lines=((43, 43), (50, 51))),
     P("jd.surprise.first-offered", "who answers first is a chance event over the players asked (answer-order=race), "
-      "never the server", state=p_race, name="race"),
+      "never the server", state=p_race, name="race", lines=(51, 51), reads=("jd.ruling.answer-order",)),
 )
 
 EXAMPLES: tuple[Example, ...] = (
     Example("jd.turn.example", "the Little Girl takes only the shortcake with the butter pecan ice cream "
-            "(either serving-size)", ex_little_girl, name="example"),
-    Example("jd.players.count", "two to five players are accepted, one and six refused", ex_players, name="example"),
+            "(either serving-size)", ex_little_girl, name="example", lines=(24, 24)),
+    Example("jd.players.count", "two to five players are accepted, one and six refused", ex_players, name="example",
+            lines=(25, 25)),
     Example("jd.poach.blocked-no-retry", "a blocked poacher may not poach another guest that turn but may serve "
-            "from the middle", ex_blocked_no_retry, name="example"),
+            "from the middle", ex_blocked_no_retry, name="example", lines=(43, 43)),
     Example("jd.block.favourite-only-by-other-favourite", "a poach of BAKER with SPONGE is blocked only with TART; "
-            "PIEMAN poached with its only favourite cannot be blocked", ex_favourite_block, name="example"),
+            "PIEMAN poached with its only favourite cannot be blocked", ex_favourite_block, name="example",
+            lines=(45, 45)),
     Example("jd.surprise.no-tip", "a surprise draws no tip; the thwarted server has the desserts back and every "
-            "option as before (the kitchen too)", ex_surprise, name="example"),
+            "option as before (the kitchen too)", ex_surprise, name="example", lines=(51, 52)),
     Example("jd.discard.doorway", "the player picks who departs; the departed guest is served from the doorway",
-            ex_doorway, name="example"),
+            ex_doorway, name="example", lines=(28, 29)),
     Example("jd.buffet.serve-one", "four aces open a buffet; the other player picks the guest to give back; three "
-            "draws; one unclaimed guest served, no poach; the turn ends", ex_buffet, name="example"),
+            "draws; one unclaimed guest served, no poach; the turn ends", ex_buffet, name="example", lines=(48, 48)),
     Example("jd.surprise.intercept", "a doorway serving can be surprised only under surprise-doorway=any-serving",
-            ex_surprise_doorway, name="example"),
+            ex_surprise_doorway, name="example", lines=((29, 29), (50, 50))),
 )
 
 UNOBSERVABLE: dict[str, str] = {}

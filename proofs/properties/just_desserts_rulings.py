@@ -168,16 +168,18 @@ def draws_from_the_visible_pile(rules: Any, state: Any) -> str | None:
 PROPERTIES = (
     Property("jd.ruling.all-guests-claimed", "the publisher's scoring: a point per guest, a bonus per matching pair "
              "(as matching-pair counts it); most points, then most desserts in hand, then score-full-tie",
-             state=faq_scoring, name="faq-score"),
+             state=faq_scoring, name="faq-score", lines=(36, 38),
+             under={"jd.ruling.all-guests-claimed": ("faq-score",)},
+             reads=("jd.ruling.matching-pair", "jd.ruling.score-full-tie")),
     Property("jd.setup.deal-hands", "a seat sees its own hand, the others' sizes (every hand once every dessert is in "
              "a hand, under open-hands=when-all-in-hands), and the legal moves only when it moves",
-             state=private_hands, name="private"),
+             state=private_hands, name="private", lines=((6, 6), (17, 17)), reads=("jd.ruling.open-hands",)),
     Property("jd.ruling.reshuffle-time", "a card drawn or turned up comes from the pile every seat sees (rebuilt "
              "from its discards at once, or when the draw is due)", state=draws_from_the_visible_pile,
-             name="visible-pile"),
+             name="visible-pile", lines=(34, 34)),
     Property("jd.ruling.no-serving-possible", "two positions a seat cannot tell apart (other seats' hidden desserts "
              "swapped) end alike after the same move, or the hands lie open where they part",
              transition=end_is_public,
              applies=lambda setup: setup.players >= 3, under={"jd.ruling.open-hands": ("when-all-in-hands",)},
-             name="public-end"),
+             name="public-end", lines=((6, 6), (34, 34), (36, 36))),
 )

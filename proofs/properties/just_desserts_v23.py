@@ -115,6 +115,11 @@ class Table:
         (jd23.ruling.favourite-trump = favourite-call) being a call."""
         return tuple(s for s, a in enumerate(self.answers) if a in ("call", "favourite"))
 
+    def standing(self) -> tuple[int, ...]:
+        """Callers not yet shown to be mistaken, Favorite claimers and plain callers alike: when the last
+        of them fails, nobody is left to serve (jd23.call.erroneous-penalty)."""
+        return tuple(s for s in self.callers() if s not in self.mistaken)
+
     def live(self) -> tuple[int, ...]:
         """Callers not yet shown to be mistaken (jd23.call.erroneous-covered); under favourite-call, the
         claimers of a Favorite while one stands, for they go ahead of every plain call."""
@@ -1393,7 +1398,7 @@ def mistaken_callers_pay(rules: Any, state: Any, move: Any, nxt: Any) -> Problem
         return None
     t = table(rules, state)
     seat = rules.to_move(state)
-    if set(t.live()) != {seat}:
+    if set(t.standing()) != {seat}:
         return None
     callers = t.callers()
     if any(not t.hands[s] for s in callers) and alt(t.setup, EMPTY_HAND) == "strict":
@@ -1411,7 +1416,7 @@ def several_mistaken_own_dishes(rules: Any, state: Any, move: Any, nxt: Any) -> 
         return None
     t = table(rules, state)
     callers = t.callers()
-    if set(t.live()) != {rules.to_move(state)} or len(callers) < 2:
+    if set(t.standing()) != {rules.to_move(state)} or len(callers) < 2:
         return None
     end = table(rules, settle(rules, nxt))
     for s in callers:

@@ -69,3 +69,24 @@ def test_the_properties_on_record_name_every_ruling_they_need(ruleset):
 def test_the_just_desserts_properties_name_every_ruling_they_need():
     result = audit("just-desserts", max_states=300)
     assert not result.flags, "\n".join(f"{a}: {b}" for a, b in result.rows())
+
+
+def test_random_games_with_three_seats_find_what_two_seats_cannot():
+    """jd23.call.simultaneous#possible holds only under race-after-fail=tie-possible: the race after a failed
+    call needs three callers, so only the audit's random games (3 players on v23-tips) find it without its name."""
+    prop = next(p for p in property_set("just-desserts-2.3").properties if p.key == "jd23.call.simultaneous#possible")
+    bare = dataclasses.replace(prop, under=())
+    assert not audit("just-desserts-2.3", max_states=50, props=(bare,)).flags  # breadth-first on 2 seats: nothing
+    flags = audit("just-desserts-2.3", max_states=50, props=(bare,), games=50).flags
+    assert ("jd23.call.simultaneous#possible", FAILS, "jd23.ruling.race-after-fail", "next-in-line") in _kinds(flags)
+
+
+def test_each_alternative_alone_over_the_basic_game_finds_what_the_optional_rules_hide():
+    """Under all-guests-claimed=draw with Poaching on, the draw ending never comes; alone over the basic game it
+    does, and the faq-score property without its name fails there."""
+    prop = next(p for p in property_set("just-desserts").properties
+                if p.key == "jd.ruling.all-guests-claimed#faq-score")
+    bare = dataclasses.replace(prop, under=())
+    flags = audit("just-desserts", max_states=300, props=(bare,)).flags
+    assert any(f.kind == FAILS and f.ruling == "jd.ruling.all-guests-claimed" and f.alternative == "draw"
+               and f.setting.endswith(" alone") for f in flags), flags
