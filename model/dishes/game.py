@@ -103,6 +103,7 @@ class Options:
     tie_for_most: str = ruling("dishes.ruling.tie-for-most", "all-tied-lose", "no-loser", STRICT)
     first_player: str = ruling("dishes.ruling.first-player", "seat-0", "random")
     clean_at_end: str = ruling("dishes.ruling.clean-at-end", "not-dishes", "dishes", STRICT)
+    covered_tiles: str = ruling("dishes.ruling.covered-tiles", "top-only", "open-piles")
 
 
 # --------------------------------------------------------------------------- the table's geometry
@@ -806,13 +807,17 @@ def outcome(state: State) -> Outcome | None:
 def observation(state: State, seat: int) -> dict[str, Any]:
     """What ``seat`` sees: clean tiles by type only (dishes.setup.hidden-backs,
     dishes.components.clean-side), and of each
-    stack its top tile and height (dishes.play.top-counts); the tiles below are covered."""
+    stack its top tile and height (dishes.play.top-counts); the tiles below are covered, or, under
+    dishes.ruling.covered-tiles=open-piles, listed bottom first (every player saw each one placed)."""
     out: dict[str, Any] = {}
+    open_piles = state.setup.options.covered_tiles == "open-piles"
     for p, s in enumerate(state.places):
         if s is CLEAN:  # rule: dishes.setup.hidden-backs, dishes.play.top-counts
             out[place_text(p)] = "clean"
         elif s:  # rule: dishes.setup.hidden-backs, dishes.play.top-counts
             out[place_text(p)] = {"top": tile_text(s[-1]), "height": len(s)}
+            if open_piles and len(s) > 1:  # rule: dishes.ruling.covered-tiles
+                out[place_text(p)]["tiles"] = [tile_text(c) for c in s]
         else:
             out[place_text(p)] = "empty"
     return {"seat": seat, "turn": state.turn, "places": out, "revealing": [place_text(p) for p in state.reveal]}
