@@ -206,6 +206,11 @@ def _left_out(rules, props, config, base_options, setup, rid: str, alt: str, lab
                                   f"({config.label()})"))
 
 
+CHECK_BUDGET = {"dishes": (600, 20), "just-desserts": (300, 4), "just-desserts-2.3": (600, 60)}
+"""Per rule set, the check item's budget: (distinct states per setup breadth-first, random games per setting);
+``--quick`` takes a tenth.  Just Desserts has twice as many settings and its properties cost most per position."""
+
+
 def audit_check_item(ruleset_id: str):
     """A check-suite item: the audit on ``ctx.states(600)`` states per setup; fails on any flag."""
     from ..checks import FAIL, PASS, CheckItem, CheckResult, Context
@@ -215,7 +220,8 @@ def audit_check_item(ruleset_id: str):
     def run(ctx: Context) -> CheckResult:
         import sys
 
-        budget, games = ctx.states(600), ctx.states(60, least=6)
+        states, games = CHECK_BUDGET[ruleset_id]
+        budget, games = ctx.states(states), ctx.states(games, least=1)
         ctx.progress(name)  # closes the previous item's live display
         result = audit(ruleset_id, max_states=budget, progress=lambda line: print(line, file=sys.stderr, flush=True),
                        games=games, seed=ctx.seed)
