@@ -16,7 +16,7 @@ def _run(argv, capsys):
     return status, out.out, out.err
 
 
-@pytest.mark.parametrize("ruleset", ["just-desserts", "just-desserts-2.3"])
+@pytest.mark.parametrize("ruleset", ["just-desserts", "just-desserts-2.3", "dishes"])
 def test_the_quick_lockstep_leaves_no_finding(ruleset, capsys):
     status, out, err = _run(["readings", ruleset, "--quick", "--games", "0", "--json"], capsys)
     doc = json.loads(out)
@@ -26,7 +26,10 @@ def test_the_quick_lockstep_leaves_no_finding(ruleset, capsys):
     assert status == 0 and doc["findings"] == 0
     walked = rs["configs"][0]
     assert 0 < walked["states"] <= 3_000 and (walked["complete"] or walked["states"] == 3_000)
-    assert rs["groups"], "the readings part somewhere: every group is a ruling found again"
+    if ruleset == "dishes":  # the Dishes reading chose what the model's defaults choose
+        assert not rs["groups"] and walked["parts"] == 0
+    else:
+        assert rs["groups"], "the readings part somewhere: every group is a ruling found again"
     assert "Traceback" not in err
 
 
