@@ -48,6 +48,15 @@ class Playout:
     the one after which the rules refuse to list the next moves or chance outcomes), else ""."""
 
 
+MAX_ACTIONS = 100_000
+"""Most actions of one random game (step API or compiled): a game that reaches it raises EndlessGame."""
+
+
+class EndlessGame(RuntimeError):
+    """A random game reached MAX_ACTIONS actions without ending: under these rulings play may never end
+    (jd.ruling.no-serving-possible=play-on, or a table where only poaches are left)."""
+
+
 def step_playouts(rules: RuleSet, state: Any, games: int, seed: int) -> Iterator[Playout]:
     """Random games through the step API (to_move, legal_moves, chance_outcomes, apply); a game
     a strict ruling stops comes back with ``gap`` set (see ``iter_games``)."""
@@ -60,6 +69,9 @@ def _step_game(rules: RuleSet, state: Any, rng: random.Random) -> Playout:
     to_move, legal, chance, apply = rules.to_move, rules.legal_moves, rules.chance_outcomes, rules.apply
     s, moves = state, []
     while True:
+        if len(moves) >= MAX_ACTIONS:  # plumbing: a count, never a clock
+            raise EndlessGame(f"a random game reached {MAX_ACTIONS:,} actions without ending (play that may never "
+                              "end under these rulings)")
         try:
             actor = to_move(s)
             if actor is TERMINAL:

@@ -47,7 +47,7 @@ import numpy as np
 from ..compact_loops import batch_seed
 from ..core import STRICT, Setup
 from ..decks import Deck
-from ..playout import Playout, strict_bits
+from ..playout import MAX_ACTIONS, EndlessGame, Playout, strict_bits
 from . import playout_loops as L
 from .game import outcome
 from .moves import KITCHEN, PASS, STOP, Move
@@ -57,8 +57,6 @@ MAX_WANTS = 6
 """Most tastes a guest may want for the compiled loop (the retail deck's guests want at most 4)."""
 MAX_COVER_SETS = 200_000
 """Most sets of masks examined per guest when the covers are built."""
-MAX_ACTIONS = 100_000
-"""Most actions of one game: a game that reaches it raises EndlessGame."""
 BATCH = 4096
 """Games per random stream (batch_seed(seed, batch)); the compiled calls fill a bounded buffer."""
 CODE_BUFFER = 1 << 20
@@ -74,10 +72,6 @@ FIRST_SEAT = 0
 def seat_moves(moves: tuple) -> int:
     """How many of a game's moves are seat moves (chance outcomes left out): its length as impact tables count it."""
     return len(moves) - sum(m.verb in CHANCE_VERBS for m in moves)
-
-
-class EndlessGame(RuntimeError):
-    """A random game reached MAX_ACTIONS actions without ending."""
 
 
 # --------------------------------------------------------------------------- the deck as tables
@@ -411,8 +405,8 @@ def played(state: State, games: int, seed: int, debug: bool = False) -> Iterator
                                    "its servings are too many to count exactly")
             if status == L.ST_ENDLESS:  # plumbing: a game that does not end
                 raise EndlessGame(f"a random game reached {MAX_ACTIONS:,} actions without ending (play that may "
-                                  "never end, e.g. jd.ruling.no-serving-possible=play-on); the step API would play it "
-                                  "for ever")
+                                  "never end, e.g. jd.ruling.no-serving-possible=play-on, or poaches back and forth "
+                                  "where nobody can serve)")
 
 
 # plumbing: where the last game ended; the debug record; codes back to moves

@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from tablerules.model.core import RuleGap, options_text, short_ruling_name
-from tablerules.model.playout import compiled, iter_playouts, standard_errors
+from tablerules.model.playout import EndlessGame, compiled, iter_playouts, standard_errors
 from tablerules.model.playout import seat_moves as count_seat_moves
 from tablerules.proofs.exact_impact import random_play_on_record
 
@@ -52,7 +52,9 @@ def add_parsers(sub: Any) -> None:
                     f"Time, {MEASURED}, 100,000 games with the compiled playouts (the defaults): dishes 5.2 s, "
                     "just-desserts 7.5 s, just-desserts-2.3 4.1 s, each with about 2 s of start-up; through the step "
                     "API (a setup no compiled loop can hold) tens to hundreds of games a second.",
-                    statuses=max_seconds_statuses(None, "a gap in the rules under a strict ruling stopped play"))
+                    statuses=max_seconds_statuses(None, "a gap in the rules under a strict ruling stopped play",
+                                                  "a game reached 100,000 actions without ending (play that may "
+                                                  "never end under these rulings)"))
     add_setup_args(p)
     p.add_argument("--games", type=number(int, 1, MAX_GAMES), default=10_000, metavar="N",
                    help=f"games to play (default 10,000; at most {MAX_GAMES:,}): decides what the run covers")
@@ -82,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
                 break
     except RuleGap as gap:  # a strict ruling: the rules say nothing here, so play cannot go on
         stopped = f"a gap in the rules in game {tally.games + 1}: {gap.ruling} ({gap.detail})"
+    except EndlessGame as e:  # play that may never end: no share of wins can be counted
+        stopped = f"game {tally.games + 1} did not end: {e}"
     doc = document(rules, setup, components, args, tally, compiled(rules, setup), stopped, time.perf_counter() - t0)
     if args.json:
         emit_json(doc)

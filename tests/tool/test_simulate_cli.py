@@ -105,3 +105,12 @@ def test_simulate_counts_seat_moves_apart_from_chance_outcomes():
     reveals = sum(sum(type(m).__name__ in ("Reveal", "FirstPlayer") for m in g.moves) for g in games)
     assert abs(doc["mean_seat_moves"] - (doc["actions"] - reveals) / 50) < 1e-9
     assert doc["mean_seat_moves"] < doc["mean_actions"]["mean"]
+
+
+def test_a_game_that_cannot_end_stops_the_run_with_its_reason_not_a_traceback():
+    """With Poaching on jd-famine nobody can complete a set and poaches go back and forth for ever: the run
+    reports the games before it and says why it stopped (exit 3, incomplete)."""
+    r = run_cli("simulate", "just-desserts", "--deck", "jd-famine", "--players", "2", "--option", "poaching",
+                "--games", "20")
+    assert r.returncode == 3 and "Traceback" not in r.stderr, r.stderr[-2000:]
+    assert "did not end: a random game reached 100,000 actions without ending" in r.stdout
