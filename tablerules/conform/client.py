@@ -16,7 +16,7 @@ import selectors
 import shlex
 import subprocess
 import sys
-import tempfile
+import threading
 import time
 from fractions import Fraction
 from typing import Any
@@ -66,6 +66,41 @@ class Engine:
         pass
 
 
+class _Tail:
+    """The engine's standard error, read as it comes by a thread of its own and kept only as its last
+    ``KEEP`` bytes (an engine may write without end; only its last words are ever shown)."""
+
+    KEEP = 64 * 1024
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self._kept = bytearray()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._read, name="engine-stderr", daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        try:
+            for chunk in iter(lambda: self._stream.read1(1 << 16), b""):
+                with self._lock:
+                    self._kept += chunk
+                    if len(self._kept) > 2 * self.KEEP:
+                        del self._kept[:-self.KEEP]
+        except (OSError, ValueError):
+            pass
+
+    def text(self) -> str:
+        with self._lock:
+            return bytes(self._kept[-4000:]).decode("utf-8", "replace")
+
+    def join(self) -> None:
+        self._thread.join(timeout=2)
+        try:
+            self._stream.close()
+        except OSError:
+            pass
+
+
 class ProcessEngine(Engine):
     """An engine command run as a subprocess speaking the protocol."""
 
@@ -81,19 +116,23 @@ class ProcessEngine(Engine):
             raise ProtocolError("--engine: an empty command")
         if argv[0] == REFERENCE:  # our own reference engine, under this interpreter
             argv = [sys.executable, "-m", "tablerules.conform.reference_engine", *argv[1:]]
-        self._errors = tempfile.TemporaryFile()
         try:
-            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors)
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         except OSError as e:
             raise ProtocolError(f"--engine {command!r}: cannot start it ({e.strerror or e})") from None
-        self._buffer = b""
+        self._errors = _Tail(self.proc.stderr)
+        self._buffer = bytearray()
         self._hung = False
         self._selector = selectors.DefaultSelector()
         self._selector.register(self.proc.stdout, selectors.EVENT_READ)
-        reply = self.ask({"op": "hello", "protocol": PROTOCOL})
-        said = require(reply, "protocol", str, "hello")
-        if said != PROTOCOL:
-            raise ProtocolError(f"reply to hello: the engine speaks {show(said)}, not {PROTOCOL!r}")
+        try:
+            reply = self.ask({"op": "hello", "protocol": PROTOCOL})
+            said = require(reply, "protocol", str, "hello")
+            if said != PROTOCOL:
+                raise ProtocolError(f"reply to hello: the engine speaks {show(said)}, not {PROTOCOL!r}")
+        except BaseException:  # a hello that fails (or hangs) leaves no engine running behind us
+            self.close()
+            raise
         engine = reply.get("engine")
         if isinstance(engine, str) and engine:
             self.name = engine
@@ -114,6 +153,9 @@ class ProcessEngine(Engine):
             reply = json.loads(line)
         except (UnicodeDecodeError, json.JSONDecodeError):
             raise ProtocolError(f"reply to {op}: not JSON: {show(line.decode('utf-8', 'replace'))}") from None
+        except RecursionError:
+            raise ProtocolError(f"reply to {op}: nested too deeply to read (more than about "
+                                f"{sys.getrecursionlimit():,} levels)") from None
         if not isinstance(reply, dict):
             raise ProtocolError(f"reply to {op}: expected a JSON object, not {show(reply)}")
         require(reply, "ok", bool, op)
@@ -133,18 +175,22 @@ class ProcessEngine(Engine):
     def _read_line(self, op: str) -> bytes:
         deadline = time.monotonic() + self.reply_seconds
         fd = self.proc.stdout.fileno()
-        while b"\n" not in self._buffer:
+        end = self._buffer.find(b"\n")
+        while end < 0:  # each chunk is searched once: reading a long reply takes time in proportion to it
             left = deadline - time.monotonic()
             if left <= 0 or not self._selector.select(left):
                 self._hung = True
                 raise EngineHang(f"the engine did not answer {op} within {self.reply_seconds:g} s (--reply-seconds)")
-            chunk = os.read(fd, 1 << 16)
+            chunk = os.read(fd, 1 << 20)
             if not chunk:
                 raise ProtocolError(f"the engine exited{self._status()} while asked {op}{self._last_error()}")
+            at = chunk.find(b"\n")
+            end = len(self._buffer) + at if at >= 0 else -1
             self._buffer += chunk
-            if len(self._buffer) > MAX_LINE_BYTES:
+            if (end if end >= 0 else len(self._buffer)) > MAX_LINE_BYTES:
                 raise ProtocolError(f"reply to {op}: longer than {MAX_LINE_BYTES:,} bytes")
-        line, _, self._buffer = self._buffer.partition(b"\n")
+        line = bytes(self._buffer[:end])
+        del self._buffer[:end + 1]
         return line
 
     def _status(self) -> str:
@@ -156,11 +202,7 @@ class ProcessEngine(Engine):
 
     def _last_error(self) -> str:
         """`: <its last line on standard error>`, where it wrote one."""
-        try:
-            self._errors.seek(0)
-            lines = [x for x in self._errors.read()[-4000:].decode("utf-8", "replace").splitlines() if x.strip()]
-        except OSError:
-            return ""
+        lines = [x for x in self._errors.text().splitlines() if x.strip()]
         return f"; its last words: {lines[-1].strip()[:160]}" if lines else ""
 
     # ----------------------------------------------------------------------- the questions
@@ -227,4 +269,4 @@ class ProcessEngine(Engine):
             proc.kill()
             proc.wait()
         self._selector.close()
-        self._errors.close()
+        self._errors.join()

@@ -89,9 +89,10 @@ def fraction_of(text: Any, where: str) -> Fraction:
             value = Fraction(text.strip())
         except (ValueError, ZeroDivisionError):
             value = None
-        if value is not None and "." not in text and "e" not in text.lower():
+        if value is not None and "." not in text and "e" not in text.lower() and 0 <= value <= 1:
             return value
-    raise ProtocolError(f"{where}: expected an exact fraction as a string such as \"1/4\", not {show(text)}")
+    raise ProtocolError(f"{where}: expected an exact probability from 0 to 1 as a string such as \"1/4\", "
+                        f"not {show(text)}")
 
 
 def show(value: Any, limit: int = 60) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import jsonschema
@@ -143,6 +144,38 @@ def test_protocol_garbage_gives_exit_2_in_one_line(tmp_path, kind, says):
     assert says in line, line
     if kind == "crash":
         assert "something went wrong" in line
+
+
+@pytest.mark.parametrize("kind, says", [
+    ("nested", "reply to new_game: nested too deeply to read"),
+    ("long", "reply to new_game: longer than 67,108,864 bytes"),
+    ("chatty", "exited (status 7) while asked new_game; its last words: engine: out of patience"),
+])
+def test_a_hostile_reply_is_one_line_and_exit_2(tmp_path, kind, says):
+    """A reply nested past any reader's recursion; one longer than the limit (read in time in proportion
+    to its length, so it is not mistaken for a hang); an engine that writes 64 MB on standard error is
+    kept to its last lines, which the message quotes."""
+    r = run_cli("conform", "dishes", "--engine", _broken(kind), "--reply-seconds", "60", cwd=tmp_path)
+    assert r.returncode == 2, r.stderr[-2000:]
+    assert says in one_line_error(_errors(r.stderr))
+
+
+@pytest.mark.parametrize("text", ["-1/4", "5/4", "0.25", "1e-1", "one"])
+def test_a_probability_is_an_exact_fraction_from_0_to_1(text):
+    from tablerules.conform.protocol import ProtocolError, fraction_of
+
+    with pytest.raises(ProtocolError, match="expected an exact probability from 0 to 1"):
+        fraction_of(text, "outcomes[0][1]")
+    assert fraction_of("1/4", "x") == Fraction(1, 4) and fraction_of("0", "x") == 0 and fraction_of("1", "x") == 1
+
+
+def test_an_engine_that_hangs_in_hello_is_not_left_running(tmp_path):
+    import subprocess
+
+    r = run_cli("conform", "dishes", "--engine", _broken("hang-hello"), "--reply-seconds", "2", cwd=tmp_path)
+    assert r.returncode == 3 and "did not answer hello" in r.stdout + r.stderr, r.stderr[-2000:]
+    left = subprocess.run(["pgrep", "-f", "broken_engine.py hang-hello"], capture_output=True, text=True).stdout
+    assert not left.strip(), f"the engine is still running: {left}"
 
 
 def _errors(stderr: str) -> str:
