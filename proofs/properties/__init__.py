@@ -84,8 +84,9 @@ class Property:
     every ruling; one that needs a ruling names it: ``under`` (ruling id -> the alternatives under
     which it holds; it is that ruling's property) or ``reads`` (rulings whose chosen alternative the
     predicate reads: it holds under each, read its own way).  ``applies`` leaves out setups by what
-    no ruling decides (an optional rule off, a deck); :mod:`.alternatives` flags any property that
-    fails, or is left out, under an alternative of a ruling it does not name."""
+    no ruling decides (an optional rule off, a deck).  The audit
+    (:mod:`tablerules.proofs.properties.alternatives`) flags any property that fails, or is left
+    out, under an alternative of a ruling it does not name."""
 
     clause: str
     says: str
