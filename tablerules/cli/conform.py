@@ -105,6 +105,10 @@ def run(args: argparse.Namespace) -> int:
     rules, setup, _ = build_setup(args)
     if args.planted_faults:
         return _planted(args, rules, setup)
+    if args.out_itf:  # before the run: a failing game found and shrunk must have somewhere to go
+        from tablerules.proofs.files import check_writable_file
+
+        check_writable_file(args.out_itf, "--out-itf")
     try:
         outcome, complete, stopped = _one(args, args.engine, rules, setup)
     except ProtocolError as e:

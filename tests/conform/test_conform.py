@@ -294,3 +294,9 @@ def test_a_shrunk_game_still_fails_and_is_never_longer(choices):
     assert shrunk.played.difference.step <= played.difference.step
     again = play(rules, LocalEngine(_no_place), shrunk.played.game)
     assert again.difference is not None and again.difference.step == shrunk.played.difference.step
+
+
+def test_an_unwritable_out_itf_is_refused_before_the_run(tmp_path):
+    r = run_cli("conform", "dishes", "--engine", "reference", "--out-itf", str(tmp_path / "no" / "such" / "x.json"),
+                cwd=tmp_path)
+    assert r.returncode == 2 and "--out-itf" in one_line_error(_errors(r.stderr)) and "conform: random" not in r.stderr
