@@ -32,6 +32,7 @@ from ..schemas import document
 
 HANG = "the engine did not answer one request within --reply-seconds (no verdict is drawn from the clock)"
 DECLINED = "the engine declined the setup of every game"
+DECLINED_OWN = "the engine declined every game of the requested setup"
 
 
 def add_parsers(sub: Any) -> None:
@@ -53,7 +54,7 @@ def add_parsers(sub: Any) -> None:
         "status 2, one line naming the request); one that does not answer within --reply-seconds stops the run "
         "incomplete (exit status 3).",
         statuses=max_seconds_statuses("the engine departs from our rules (with --planted-faults: a planted fault "
-                                      "was not caught)", HANG, DECLINED))
+                                      "was not caught)", HANG, DECLINED, DECLINED_OWN))
     add_setup_args(p)
     p.add_argument("--engine", metavar="CMD",
                    help="the engine: a command line that speaks the protocol; 'reference [ARGS]' for our own "
@@ -146,6 +147,10 @@ def _one(args: argparse.Namespace, engine_text: str, rules: Any, setup: Any) -> 
             engine.close()
     if outcome.difference is None and not any(t.games for t in outcome.tallies.values()):
         return outcome, False, DECLINED + " (no game was played)"
+    own = [outcome.tallies[k] for k in ("random", "steered")]
+    if outcome.difference is None and not any(t.games for t in own) and any(t.skipped for t in own):
+        why = outcome.skipped_reasons[0] if outcome.skipped_reasons else "declined"
+        return outcome, False, f"{DECLINED_OWN} (only vectors of other setups were played; {why})"
     return outcome, True, ""
 
 

@@ -300,3 +300,12 @@ def test_an_unwritable_out_itf_is_refused_before_the_run(tmp_path):
     r = run_cli("conform", "dishes", "--engine", "reference", "--out-itf", str(tmp_path / "no" / "such" / "x.json"),
                 cwd=tmp_path)
     assert r.returncode == 2 and "--out-itf" in one_line_error(_errors(r.stderr)) and "conform: random" not in r.stderr
+
+
+def test_an_engine_that_declines_the_requested_setup_is_not_called_conformant(tmp_path):
+    """Only the vectors of other setups were played: the run says so and is incomplete (exit 3), not exit 0."""
+    engine = f"{sys.executable} {Path(__file__).with_name('declining_engine.py')} 3"
+    r = run_cli("conform", "dishes", "--players", "3", "--engine", engine, "--games", "3", "--steered", "1",
+                cwd=tmp_path, timeout=600)
+    assert r.returncode == 3, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "declined every game of the requested setup" in r.stdout
