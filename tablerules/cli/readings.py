@@ -69,8 +69,8 @@ def add_parsers(sub: Any) -> None:
                    help="rounds at most: the first with the model at its defaults, each next with the model set to the "
                         "alternatives that explained the differences so far, to walk past them (default %(default)s)")
     p.add_argument("--retail-deck", metavar="FILE",
-                   help="the deck the random games use (default: $TABLERULES_RETAIL_DECK; without either, no random "
-                        "games)")
+                   help="the Just Desserts deck the random games use (default: $TABLERULES_RETAIL_DECK; without "
+                        "either, none); Dishes plays its random games on the whole box of tiles")
     p.add_argument("--reading", metavar="MODULE[:CLASS]",
                    help="another reading to run, as a Python module with a class Engine (default: the rule set's own "
                         "in readings/)")
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         bad = [n for n in args.players if n not in rules.player_counts]
         if bad:
             raise SetupError(f"--players {bad[0]}: {rid} allows {', '.join(map(str, rules.player_counts))}")
-        if deck:
+        if deck and rid in lockstep.USES_RETAIL_DECK:
             rules.load_components(deck)  # a bad deck file is one line before any work
         configs = lockstep.plan(rules, args.quick, deck, tuple(args.players))
 
