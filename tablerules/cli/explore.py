@@ -172,7 +172,9 @@ def _text(rules: Any, setup: Any, comp_text: str, ex: Any, graph: Any, findings:
     out.write(f"\n{seconds:.1f} s; {ex.coverage()}\n")
     verdict = "FAIL" if bad else "incomplete" if ex.timed_out else "ok"
     console.line(f"{verdict}: {console.plural(len(bad), 'unexpected finding')}"
-                 + (f" of {len(findings)}" if len(findings) != len(bad) else ""), out, status=verdict)
+                 + (f" of {len(findings)}" if len(findings) != len(bad) else "")
+                 + ("" if args.graph else " (whether every state can still reach an end was not asked: --graph asks)"),
+                 out, status=verdict)
 
 
 def _json(rules: Any, setup: Any, comp_text: str, ex: Any, graph: Any, findings: list[Any], bad: list[Any],

@@ -255,3 +255,16 @@ def test_a_file_error_inside_a_command_names_the_file_not_the_output(monkeypatch
     assert main(["list"]) == 2
     err = capsys.readouterr().err
     assert err == "tablerules: error: /no/such/data.json: No such file or directory\n"
+
+
+@pytest.mark.slow
+def test_explore_says_when_it_did_not_ask_whether_every_state_can_reach_an_end():
+    """With Poaching on jd-famine every state is reached and none breaks a rule, but 2,452 of them can never
+    reach an end: without --graph the verdict says it did not ask, and --graph fails on the traps."""
+    from tests.tool.runner import run_cli
+
+    args = ("explore", "just-desserts", "--deck", "jd-famine", "--players", "2", "--option", "poaching")
+    plain = run_cli(*args, timeout=600)
+    assert plain.returncode == 0 and "was not asked: --graph asks" in plain.stdout, plain.stderr[-2000:]
+    graph = run_cli(*args, "--graph", timeout=600)
+    assert graph.returncode == 1 and "NO (2,452 traps)" in graph.stdout
