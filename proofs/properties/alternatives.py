@@ -206,7 +206,7 @@ def _left_out(rules, props, config, base_options, setup, rid: str, alt: str, lab
                                   f"({config.label()})"))
 
 
-CHECK_BUDGET = {"dishes": (600, 20), "just-desserts": (300, 4), "just-desserts-2.3": (600, 60)}
+CHECK_BUDGET = {"dishes": (300, 10), "just-desserts": (150, 2), "just-desserts-2.3": (300, 30)}
 """Per rule set, the check item's budget: (distinct states per setup breadth-first, random games per setting);
 ``--quick`` takes a tenth.  Just Desserts has twice as many settings and its properties cost most per position."""
 
