@@ -87,3 +87,22 @@ def test_the_guides_examples_run_from_the_repository_root_after_a_plain_install(
     report = (tmp_path / "out" / "output.txt").read_text(encoding="utf-8")
     assert "0 failures in tests" in report and "0 failures in setup code" in report, report[-2000:]
     assert re.search(r"\b[1-9]\d* tests\b", report), report[-2000:]
+
+
+def test_every_package_folder_is_listed_in_pyproject():
+    """A plain install ships only the packages pyproject names: a new folder with an ``__init__.py`` that is
+    not listed works from the checkout (an editable install) and is missing from a wheel."""
+    import tomllib
+
+    setup = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]
+    listed = set(setup["packages"])
+    missing = []
+    for name, folder in setup["package-dir"].items():
+        for init in (REPO / folder).rglob("__init__.py"):
+            rel = init.parent.relative_to(REPO / folder)
+            if "_build" in rel.parts or "node_modules" in rel.parts:
+                continue
+            package = ".".join([name, *rel.parts]) if rel.parts else name
+            if package not in listed:
+                missing.append(package)
+    assert not missing, f"packages pyproject does not list: {sorted(set(missing))}"
