@@ -339,3 +339,17 @@ def heartbeat(every: float | None = None) -> Iterator[None]:
             sys.stderr = saved
         with _Beat.lock:
             _Beat.running = False
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """While the block runs, the heartbeat keeps quiet (as for a live display): for a command
+    that waits on purpose, a server waiting for its pages' requests, whose silence is no sign
+    of work under way."""
+    with _Beat.lock:
+        _Beat.live += 1
+    try:
+        yield
+    finally:
+        with _Beat.lock:
+            _Beat.live -= 1

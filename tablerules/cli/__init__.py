@@ -45,6 +45,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("simulate", "tablerules.cli.simulate"),
     ("vectors", "tablerules.cli.vectors"),
     ("judge", "tablerules.cli.judge"),
+    ("workbench", "tablerules.cli.workbench"),
 )
 """Command name -> module.  A module missing from this installation leaves its command out."""
 

@@ -112,19 +112,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"{args.log}: step {f.step}: {f.detail} ({f.clause or 'no clause'}); the question cannot be "
                          "put after it (`tablerules vectors verify` checks a whole log)\n")
         return EXIT_FAIL
-    base = judging.answer(rules, pos.state, args.move)
-    differing, tried = judging.by_alternative(rules, setup, moves, steps, args.move, base)
-    spec = load_spec(rules.spec_file)
-    doc = {"ruleset": rules.id, "log": args.log, "step": steps, "moves_in_log": len(moves), "move": args.move,
-           "to_move": _actor(rules, pos.state), "answer": _answer_json(base, spec),
-           "position": state_entries(rules, pos.state),
-           "alternatives_tried": tried,
-           "view": _view(rules, pos.state),
-           "rulings": [{"ruling": r.ruling, "chosen": r.chosen,
-                        "answers": {alt: _answer_json(a, spec) for alt, a in r.posed().items()}}
-                       for r in differing if r.differs],
-           "departs": [{"ruling": r.ruling, "alternative": alt, **_answer_json(a, spec)}
-                       for r in differing for alt, a in r.departs().items()]}
+    doc = answer_document(rules, setup, moves, steps, args.move, args.log, pos.state)
     if args.json:
         from .. import schemas
 
@@ -132,6 +120,26 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     write_text(sys.stdout.write, doc, where)
     return EXIT_OK
+
+
+def answer_document(rules: Any, setup: Any, moves: list[str], steps: int, move: str, log: str,
+                    state: Any) -> dict[str, Any]:
+    """The answer ``judge --json`` writes (without its exit status) for ``move`` at ``state``, the
+    position after ``steps`` of ``moves`` (a position :func:`judging.position` reached without
+    failing); ``log`` names the game.  The workbench (:mod:`tablerules.workbench`) asks it too."""
+    base = judging.answer(rules, state, move)
+    differing, tried = judging.by_alternative(rules, setup, moves, steps, move, base)
+    spec = load_spec(rules.spec_file)
+    return {"ruleset": rules.id, "log": log, "step": steps, "moves_in_log": len(moves), "move": move,
+            "to_move": _actor(rules, state), "answer": _answer_json(base, spec),
+            "position": state_entries(rules, state),
+            "alternatives_tried": tried,
+            "view": _view(rules, state),
+            "rulings": [{"ruling": r.ruling, "chosen": r.chosen,
+                         "answers": {alt: _answer_json(a, spec) for alt, a in r.posed().items()}}
+                        for r in differing if r.differs],
+            "departs": [{"ruling": r.ruling, "alternative": alt, **_answer_json(a, spec)}
+                        for r in differing for alt, a in r.departs().items()]}
 
 
 def _view(rules: Any, state: Any) -> dict[str, Any] | None:
