@@ -83,6 +83,14 @@ class CheckItem:
     name: str
     run: Callable[[Context], CheckResult]
 
+    def fresh_run(self, ctx: Context) -> CheckResult:
+        """Run the check in a fresh z3 context, so that what z3 reports (a model, a core) depends
+        on this check alone, never on the checks run before it in the same process."""
+        import z3.z3
+
+        z3.z3._main_ctx = None  # z3.main_ctx() makes a new one on its next call
+        return self.run(ctx)
+
 
 # --------------------------------------------------------------------------- manifests
 

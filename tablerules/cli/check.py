@@ -26,6 +26,7 @@ from tablerules.model.decks import load_deck
 from tablerules.proofs.checks import FAIL, INCOMPLETE, NOT_RUN, PASS, CheckItem, CheckResult, Context
 
 from .. import console
+from .check_jobs import INTERRUPTED, run_in_workers
 from .common import (
     MEASURED, DECK_LIMITS, add_command, add_json, add_max_seconds, add_seed, emit_json, reproduce_line, ruleset_arg,
     unique,
@@ -38,7 +39,8 @@ from ..limits import (
 from ..schemas import document
 from ..vectors.traces import finding_json, trace_lines, write_itf
 
-INTERRUPTED = "interrupted"
+MAX_JOBS = 64
+"""Largest --jobs."""
 
 CHECK_STATUSES = Statuses(fail="a check failed: a rule broken, a proof result other than the one on record, a check "
                                "that crashed, a rule set that does not load",
@@ -88,6 +90,10 @@ def add_parsers(sub: Any) -> None:
     c.add_argument("--scale", type=number(float, 0, MAX_SCALE), default=1.0,
                    help=f"multiply the state budgets of the budgeted searches (> 0, at most {MAX_SCALE:g}; default 1)")
     add_seed(c, SEED, SAMPLED)
+    c.add_argument("--jobs", type=number(int, 1, MAX_JOBS), default=1, metavar="N",
+                   help=f"run the checks side by side in N worker processes (1 to {MAX_JOBS}; default 1): the "
+                        "verdicts, figures and the report's order are the same, only the timings and the order of "
+                        "the progress lines change")
     add_max_seconds(c)
     add_json(c, "check")
     c.add_argument("--out-itf", metavar="DIR", help="write the trace of every finding as an ITF file in DIR")
@@ -112,6 +118,12 @@ def _items(ruleset: str, ctx: Context) -> list[CheckItem]:
     return list(importlib.import_module(entry.check).checks(ctx))
 
 
+def build_items(rulesets: list[str], ctx: Context) -> list[CheckItem]:
+    """The check items of these rule sets, in the report's order (each worker of ``--jobs``
+    builds the same list)."""
+    return [item for r in rulesets for item in _items(r, ctx)]
+
+
 def run_items(items: list[CheckItem], ctx: Context, max_seconds: float | None = None,
               after_each: Any = None) -> tuple[list[CheckResult], str]:
     """Run the items in order; (results, how the run stopped: "" for done, "time limit" or
@@ -129,7 +141,7 @@ def run_items(items: list[CheckItem], ctx: Context, max_seconds: float | None = 
                 t0 = time.perf_counter()
                 try:
                     try:
-                        r = item.run(ctx)
+                        r = item.fresh_run(ctx)
                     except Exception as e:  # a crashing check is a failure with its cause, not a traceback
                         r = CheckResult(item.ruleset, item.name, FAIL, f"check raised {type(e).__name__}: {e}")
                     check_signal()  # a signal the check swallowed (a worker that died of it) is no verdict
@@ -179,14 +191,19 @@ def run_check(args: argparse.Namespace) -> int:
     ctx = Context(quick=args.quick, progress=factory, retail_deck=deck, scale=args.scale, seed=args.seed)
     items: list[CheckItem] = []
     broken: list[CheckResult] = []
+    loaded: list[str] = []
     for r in wanted:
         try:
             items += _items(r, ctx)
+            loaded.append(r)
         except Exception as e:  # a rule set that cannot load fails the check, the others still run
             broken.append(CheckResult(r, "load the rule set and its checks", FAIL, f"{type(e).__name__}: {e}"))
     t0 = time.perf_counter()
     try:
-        results, stopped = run_items(items, ctx, args.max_seconds, after_each=close)
+        if args.jobs > 1:
+            results, stopped = run_in_workers(build_items, loaded, items, ctx, args.jobs, args.max_seconds)
+        else:
+            results, stopped = run_items(items, ctx, args.max_seconds, after_each=close)
     finally:
         close()
     results = broken + results
