@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+import uuid
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ from tablerules.cli.check import run_items
 from tablerules.cli.check_jobs import run_in_workers
 from tablerules.proofs.checks import FAIL, PASS, Context
 from tests.tool import check_jobs_items
+from tests.tool.runner import interrupt_after
 
 
 @pytest.fixture(autouse=True)
@@ -52,3 +55,29 @@ def test_z3_answers_the_same_after_other_checks_and_in_a_worker():
     after, _ = run_items(check_jobs_items.build(["z3", "z3", "z3"], ctx), ctx)
     worker, _ = _run(["z3", "z3", "z3"], 2)
     assert {r.summary for r in after + worker} == {alone[0].summary}
+
+
+def _processes_marked(mark: str) -> list[int]:
+    """The processes whose environment holds ``mark`` (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if mark.encode() in (entry / "environ").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs Linux's /proc to find the workers")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_stops_every_worker_and_is_never_a_verdict(signum):
+    mark = f"tablerules-check-jobs-{uuid.uuid4().hex}"
+    status, out, err = interrupt_after(["check", "dishes", "--jobs", "2"], "[2/", signum=signum,
+                                       env={"TABLERULES_TEST_MARK": mark})
+    assert "Traceback" not in err, err[-3000:]
+    assert status == {signal.SIGINT: 130, signal.SIGTERM: 143}[signum], err[-3000:]
+    assert "not run" in out and " passed" in out
+    assert _processes_marked(mark) == []
