@@ -229,6 +229,10 @@ def _compared(doc: dict[str, Any], rules: RuleSet, rid: str, vector: dict[str, A
     differs = doc.get("differs")
     if isinstance(differs, dict) and isinstance(differs.get("a"), str) and isinstance(differs.get("b"), str):
         return differs["a"], differs["b"]
+    entries = doc.get("witnesses")
+    entries = entries.values() if isinstance(entries, dict) else entries if isinstance(entries, list) else []
+    if any(isinstance(e, dict) and ("traps" in e or "closed_states" in e) for e in entries):
+        return None  # traces into a trap: what they show is where play leads under one reading, not a parting
     f = ruling_fields(rules.Options).get(rid)
     if f is None:
         return None

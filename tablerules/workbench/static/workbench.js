@@ -265,8 +265,12 @@ function renderHistory(view) {
   $("history").replaceChildren(...items);
   $("back").disabled = $("first").disabled = view.at === 0;
   $("forward").disabled = $("last").disabled = view.at >= view.length;
-  const current = $("history").querySelector(".current");
-  if (current && current.scrollIntoView) current.scrollIntoView({block: "nearest"});
+  const list = $("history");
+  const current = list.querySelector(".current");
+  if (current) {  // the history box scrolls to the step shown; the page itself stays where it is
+    const below = current.getBoundingClientRect().top - list.getBoundingClientRect().top;
+    list.scrollTop = Math.max(0, list.scrollTop + below - list.clientHeight / 2);
+  }
 }
 
 // ------------------------------------------------------------------ actions
