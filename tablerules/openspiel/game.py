@@ -16,24 +16,24 @@ many, else the smallest shipped deck that does, see :func:`deck_for`).
 
 OpenSpiel parses and checks a game string before any code of ours runs, so
 ``rulings=tie-for-most=no-loser`` fails inside pyspiel with its bare "Unknown parameter";
-:func:`load` checks the string first and says which form is accepted.
+:func:`load` checks the string first and says which form is accepted.  The parameters and how a
+game string is read are :mod:`.parameters` (no OpenSpiel needed there).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 from tablerules.model import registry
-from tablerules.model.core import CHANCE, STRICT, TERMINAL, SetupError, parse_options, short_ruling_name
+from tablerules.model.core import CHANCE, TERMINAL, SetupError
 
 from .actions import DishesActions, ListedActions
+from .parameters import PARAMETERS, check_game_string, deck_for, parse_rulings
 
 _Type = pyspiel.GameType
 
@@ -54,56 +54,13 @@ SPECS = (
     # (dishes.setup.hidden-backs); our model draws a colour when a tile is turned, so no
     # seat ever knows more than another: perfect information with explicit chance.
     GameSpec("dishes", "tablerules_dishes", "Who Is Going to Do the Dishes? (tablerules)",
-             _Type.Information.PERFECT_INFORMATION, {"players": 2, "rulings": "", "deck": "box"}),
+             _Type.Information.PERFECT_INFORMATION, PARAMETERS["tablerules_dishes"][1]),
     GameSpec("just-desserts", "tablerules_just_desserts", "Just Desserts (tablerules)",
-             _Type.Information.IMPERFECT_INFORMATION,
-             {"players": 2, "rulings": "", "deck": "", "max_game_length": 1000, "max_actions": 4096}),
+             _Type.Information.IMPERFECT_INFORMATION, PARAMETERS["tablerules_just_desserts"][1]),
     GameSpec("just-desserts-2.3", "tablerules_just_desserts_2_3", "Just Desserts, rules version 2.3 (tablerules)",
-             _Type.Information.IMPERFECT_INFORMATION,
-             {"players": 2, "rulings": "", "deck": "", "max_game_length": 1000, "max_actions": 4096}),
+             _Type.Information.IMPERFECT_INFORMATION, PARAMETERS["tablerules_just_desserts_2_3"][1]),
 )
 """An empty ``deck`` (the Just Desserts default) is :func:`deck_for` the player count."""
-
-RULINGS_FORM = "NAME:ALT[+NAME:ALT...] (optional rules by name, joined by the same +)"
-"""What the ``rulings`` parameter takes, as the error messages say it."""
-
-
-@lru_cache(maxsize=None)
-def _shipped_decks(ruleset: str) -> tuple:
-    """(name, components) of the rule set's default deck, then of every other shipped deck it
-    loads, smallest first (fewest dessert cards, then name)."""
-    from tablerules.model.decks import embedded_deck_names
-
-    rules = registry.get(ruleset)
-    default = rules.default_components()
-    others = []
-    for name in embedded_deck_names():
-        if name == default.name:
-            continue
-        try:
-            others.append((name, rules.load_components(name)))
-        except Exception:  # a deck this rule set cannot read is no candidate
-            continue
-    others.sort(key=lambda nd: (len(nd[1].dessert_cards()), nd[0]))
-    return ((default.name, default), *others)
-
-
-@lru_cache(maxsize=None)
-def deck_for(ruleset: str, players: int) -> str | None:
-    """The deck an empty ``deck`` parameter stands for with ``players`` seats: the rule set's
-    default deck if it deals that many hands (jd.setup.deal-hands, jd23.setup.deal-five),
-    else the smallest shipped deck that does (Just Desserts: jd-two-suits for 2, jd-crowd
-    for 3, jd-five-suits for 4, v23-tips for 5; version 2.3: v23-tiny for 2, v23-tips for
-    3 to 5).  None when no shipped deck deals that many."""
-    rules = registry.get(ruleset)
-    for name, components in _shipped_decks(ruleset):
-        try:
-            rules.setup(players, rules.Options(), components)
-        except SetupError:
-            continue
-        return name
-    return None
-
 
 def served_counts(spec: GameSpec) -> list[int]:
     """The player counts the default components deal: the range the game type declares, so
@@ -120,76 +77,6 @@ def served_counts(spec: GameSpec) -> list[int]:
             served.append(n)
         return served
     return [n for n in rules.player_counts if deck_for(spec.ruleset, n) is not None]
-
-
-def parse_rulings(rules: Any, text: str) -> Any:
-    """Options from ``"tie-for-most:no-loser+poaching"`` (``=`` and ``,`` are taken too, where
-    no game string is involved); SetupError (one line) on bad input.
-
-    A ``strict`` alternative stops play where the rulebook is silent, and voluntary passes
-    make Dishes games endless (dishes.ruling.voluntary-pass): OpenSpiel needs a complete,
-    finite game, so both are refused."""
-    parts = [p.strip().replace(":", "=", 1) for p in text.replace(",", "+").split("+") if p.strip()]
-    options = parse_options(rules.Options, [p for p in parts if "=" in p], variants=[p for p in parts if "=" not in p],
-                            # as the game string writes it
-                            said=lambda text, ruling: "rulings=" + text.replace("=", ":", 1))
-    for p in parts:
-        if p.endswith("=" + STRICT):
-            raise SetupError(f"rulings={p.replace('=', ':', 1)}: strict alternatives stop play where the rules are "
-                             "silent; OpenSpiel needs every game to go on to an end")
-    if rules.id == "dishes" and options.voluntary_pass == "allowed":
-        raise SetupError("rulings=voluntary-pass:allowed: games need not end (proof termination-voluntary-pass); "
-                         "OpenSpiel needs a bound on their length")
-    return options
-
-
-def _top_level(text: str) -> list[str]:
-    """The parameters of a game string's ``(...)``, split at commas outside nested parentheses,
-    as OpenSpiel splits them (open_spiel/game_parameters.cc, GameParametersFromString)."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p for p in parts if p]
-
-
-def check_game_string(text: str) -> None:
-    """SetupError (one line, naming the accepted form) for a game string of ours that
-    OpenSpiel would refuse with its bare "Unknown parameter": ``rulings`` written with ``=``
-    between a ruling and its alternative, or its parts joined by ``,``; or a parameter the
-    game does not take.  Other strings, and other games' strings, pass unchanged."""
-    name, paren, rest = text.strip().partition("(")
-    spec = next((s for s in SPECS if s.short_name == name.strip()), None)
-    if spec is None or not paren:
-        return
-    if not rest.endswith(")"):
-        raise SetupError(f"{spec.short_name}: the game string must end with ')'; got {text!r}")
-    rulings: list[str] = []
-    after_rulings = natural = False
-    for part in _top_level(rest[:-1]):
-        key, eq, value = part.partition("=")
-        if eq and key in spec.parameters:
-            after_rulings = key == "rulings"
-            if after_rulings:
-                rulings, natural = [value], natural or "=" in value
-            continue
-        if after_rulings:  # a ruling after a comma: rulings=a:x,b:y or rulings=a=x,b=y
-            rulings.append(part)
-            natural = True
-            continue
-        raise SetupError(f"{spec.short_name}: unknown parameter {key!r} (takes {', '.join(spec.parameters)}; "
-                         f"rulings takes {RULINGS_FORM})")
-    if natural:
-        given = ",".join(rulings)
-        fixed = "+".join(p.replace("=", ":", 1) for p in given.replace(",", "+").split("+") if p)
-        raise SetupError(f"{spec.short_name}: rulings takes {RULINGS_FORM}, since OpenSpiel's game strings keep "
-                         f"'=' and ',' for themselves; got rulings={given}; write rulings={fixed}")
 
 
 def load(game: str, params: dict[str, Any] | None = None) -> Any:
@@ -213,21 +100,6 @@ def dishes_length_bound(initial: Any, players: int) -> int:
     tiles = sum(1 for s in initial.places if s is None) + len(initial.reveal)
     real = 2 * tiles - 1
     return 1 + tiles + real + (players - 1) * real
-
-
-def rulings_text(options: Any) -> str:
-    """The ``rulings`` parameter that gives ``options``: what differs from the defaults."""
-    base = type(options)()
-    parts = []
-    for f in dataclasses.fields(options):
-        value = getattr(options, f.name)
-        if value == getattr(base, f.name):
-            continue
-        if "variant" in f.metadata:
-            parts.append(f.metadata["variant"])
-        else:
-            parts.append(f"{short_ruling_name(f.metadata['ruling'])}:{value}")
-    return "+".join(parts)
 
 
 def _chance_bound(rules: Any, setup: Any) -> int:

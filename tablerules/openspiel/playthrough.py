@@ -25,7 +25,7 @@ from open_spiel.python.algorithms import generate_playthrough
 from tablerules.vectors import VectorError, record_game, setup_from_meta, trace_document
 
 from . import game_name
-from .game import rulings_text
+from .parameters import rulings_text
 
 _GAME = re.compile(r"game: (.*)")
 _ACTION = re.compile(r"action: (-?\d+)")
