@@ -5,7 +5,9 @@ outcomes and their probabilities, each seat's observation, the outcome.
 :class:`Difference`, which names the clause it concerns: for a move one side lists and the
 other does not, the clause that allows it (``move_clause``) or forbids it
 (``illegal_reason``); for a chance event, its clause (``chance_clause``); for an observation,
-the clause of the step that led here; for an outcome, the clause that decides ours.
+the clause of what differs there (:func:`.formats.observation_clause`: what a seat may see, or
+for a key that shows the state, the clause of the step that led here; none for a key the format
+does not have); for an outcome, the clause that decides ours.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from tablerules.vectors import coverage
 from tablerules.vectors.itf import fraction_text
 
 from .client import Engine
-from .protocol import EngineRuleGap, canonical, show
+from .formats import observation_clause
+from .protocol import EngineRuleGap, canonical, json_path, show
 
 FLOAT_SLACK = 1e-9
 """A float probability (OpenSpiel's) equals an exact one when within this of it."""
@@ -36,11 +39,12 @@ class Difference:
     """`to move`, `legal moves`, `chance outcomes`, `probability`, `observation of seat N`, `outcome`,
     `move refused` or `rule gap`."""
     clause: str
+    """The clause or ruling the difference concerns; ``""``: none (a key the observation's format lacks)."""
     ours: str
     theirs: str
 
     def text(self) -> str:
-        head = f"after {self.step} moves, {self.aspect} [{self.clause}]: "
+        head = f"after {self.step} moves, {self.aspect} [{self.clause or 'no clause'}]: "
         return head + (f"ours {self.ours}; the engine's {self.theirs}" if self.theirs else self.ours)
 
     def to_json(self) -> dict[str, Any]:
@@ -96,8 +100,9 @@ def look(rules: RuleSet, state: Any, engine: Engine, step: int,
         ours = canonical(rules.observation(state, seat))
         theirs = engine.observation(seat)
         if canonical(theirs) != ours:
-            seen = Difference(step, f"observation of seat {seat}", coverage.first_clause(step_clauses, rules),
-                              _first_apart(ours, canonical(theirs)), "")
+            path, at, text = _first_apart(ours, canonical(theirs))
+            clause = observation_clause(rules.id, path, at, coverage.first_clause(step_clauses, rules))
+            seen = Difference(step, f"observation of seat {seat}", clause, text, "")
             break
     # the choices are the more specific finding (an observation may list the legal moves too)
     found = _choices(rules, state, engine, view, step) or seen
@@ -162,6 +167,10 @@ def _choices(rules: RuleSet, state: Any, engine: Engine, view: View, step: int) 
 def _chance(rules: RuleSet, state: Any, view: View, theirs: list[tuple[str, Any]], step: int) -> Difference | None:
     ours = {str(m): p for m, p in zip(view.choices, view.probabilities or [])}
     got = dict(theirs)
+    if len(got) != len(theirs):
+        twice = next(m for m, _ in theirs if sum(1 for x, _ in theirs if x == m) > 1)
+        clause = coverage.chance_clause(rules, state, coverage.parsed(rules, state, twice))
+        return Difference(step, "chance outcomes", clause, "list each outcome once", f"lists {twice!r} twice")
     for text, p in ours.items():
         if text not in got:
             clause = coverage.chance_clause(rules, state, coverage.parsed(rules, state, text))
@@ -216,18 +225,20 @@ def _count(items: list[str], word: str) -> str:
     return f"{len(items) - 1} {word}" if len(items) > 1 else "no other"
 
 
-def _first_apart(ours: Any, theirs: Any, path: str = "$") -> str:
-    """`at $.places.0.main: ours "clean", the engine's "dirty"`: the first place two JSON values part."""
+def _first_apart(ours: Any, theirs: Any, path: list[str | int] | None = None) -> tuple[list[str | int], Any, str]:
+    """(path, our value there, `at $.places["0.main"]: ours "clean" where the engine has ...`): the first
+    place two JSON values part."""
+    path = path or []
     if isinstance(ours, dict) and isinstance(theirs, dict):
         for k in ours:
             if k not in theirs:
-                return f"at {path}.{k}: the engine's has no such key"
+                return path + [k], ours[k], f"at {json_path(path + [k])}: the engine's has no such key"
             if ours[k] != theirs[k]:
-                return _first_apart(ours[k], theirs[k], f"{path}.{k}")
+                return _first_apart(ours[k], theirs[k], path + [k])
         extra = next(k for k in theirs if k not in ours)
-        return f"at {path}.{extra}: only the engine's has this key"
+        return path + [extra], None, f"at {json_path(path + [extra])}: only the engine's has this key"
     if isinstance(ours, list) and isinstance(theirs, list) and len(ours) == len(theirs):
         for i, (a, b) in enumerate(zip(ours, theirs)):
             if a != b:
-                return _first_apart(a, b, f"{path}[{i}]")
-    return f"at {path}: {show(ours)} where the engine has {show(theirs)}"
+                return _first_apart(a, b, path + [i])
+    return path, ours, f"at {json_path(path)}: {show(ours)} where the engine has {show(theirs)}"

@@ -210,7 +210,7 @@ def vector_games(rules: RuleSet, folder: Path | None = None, seed: int = 0) -> V
         out.notes += problems
         docs += [(f"vector witness {v.name}", v.document) for v in vectors]
     for label, doc in docs:
-        game = _document_game(rules, label, doc, seed)
+        game = document_game(rules, label, doc, seed)
         if isinstance(game, str):
             out.notes.append(f"{label}: {game}")
         else:
@@ -218,18 +218,20 @@ def vector_games(rules: RuleSet, folder: Path | None = None, seed: int = 0) -> V
     return out
 
 
-def _document_game(rules: RuleSet, label: str, doc: dict[str, Any], seed: int) -> Game | str:
+def document_game(rules: RuleSet, label: str, doc: dict[str, Any], seed: int, deck: str | None = None) -> Game | str:
+    """The game an ITF trace of our rules plays (under its own setup; ``deck``: a deck file for its
+    components), or why it cannot be played, in words."""
     meta = doc.get("#meta", {})
     try:
-        replay = setup_from_meta(meta)
+        replay = setup_from_meta(meta, deck)
     except VectorError as e:
         return f"not replayable ({e})"
-    moves = [s.get("#meta", {}).get("move") for s in doc.get("states", [])[1:]]
+    moves = [s.get("#meta", {}).get("move") if isinstance(s, dict) else None for s in doc.get("states", [])[1:]]
     if any(not isinstance(m, str) for m in moves):
         return "a state without its move"
     choices = choices_of(rules, replay.setup, moves)
     if choices is None:
         return "its moves are not choices of our model"
     comp = meta.get("components") or {}
-    argument = comp.get("argument") or comp.get("name") if isinstance(comp, dict) else None
+    argument = deck or (comp.get("argument") or comp.get("name") if isinstance(comp, dict) else None)
     return Game(label, replay.setup, argument, seed, choices, stop_at_end=True)

@@ -32,12 +32,16 @@ def write_vector(path: str | Path, document: dict[str, Any]) -> None:
     write_atomic(path, dumps(document))
 
 
-def to_json(out: Findings, status: int, vector_path: str | None, complete: bool, stopped: str) -> dict[str, Any]:
+def to_json(out: Findings, status: int, vector_path: str | None, complete: bool, stopped: str,
+            replayed: str | None = None) -> dict[str, Any]:
     diff = out.difference
     body: dict[str, Any] = {
         "ruleset": out.ruleset,
         "engine": out.engine,
         "players": out.players,
+        "replay": replayed,
+        "replies": out.replies,
+        "max_replies": out.max_replies,
         "games": {k: {"played": t.games, "moves": t.moves, "skipped": t.skipped, "unfinished": t.unfinished}
                   for k, t in out.tallies.items()},
         "clauses_reached": len(out.universe and out.reached & set(out.universe)),
@@ -56,6 +60,7 @@ def to_json(out: Findings, status: int, vector_path: str | None, complete: bool,
             "shrunk_moves": diff.step,
             "shrink_games": out.shrunk.games if out.shrunk else 0,
             "shrink_complete": bool(out.shrunk and out.shrunk.complete),
+            "shrink_stopped_by_replies": bool(out.shrunk and out.shrunk.reply_limit),
             "moves": (out.shrunk.played if out.shrunk else out.failing).moves,
             "vector": vector_path,
         }
@@ -77,11 +82,17 @@ def write_text(stream: TextIO, out: Findings, status_line: str, vector_path: str
     diff = out.difference
     if diff is not None:
         played = out.shrunk.played if out.shrunk else out.failing
-        stream.write(f"\nDIFFERENCE in {out.failing.game.label} after {out.failing.difference.step} moves; "
-                     f"shrunk to {diff.step} moves in {out.shrunk.games if out.shrunk else 0} games"
-                     f"{'' if out.shrunk and out.shrunk.complete else ' (shrink budget spent)'}\n")
+        if out.shrunk is None:
+            shrunk = ""
+        else:
+            spent = ("" if out.shrunk.complete else " (--max-replies reached)" if out.shrunk.reply_limit
+                     else " (shrink budget spent)")
+            shrunk = f"; shrunk to {diff.step} moves in {out.shrunk.games} games{spent}"
+        stream.write(f"\nDIFFERENCE in {out.failing.game.label} after {out.failing.difference.step} moves{shrunk}\n")
         stream.write(f"  {diff.text()}\n")
         stream.write(f"  moves: {', '.join(played.moves) or '(none: at the start)'}\n")
         if vector_path:
             stream.write(f"  the failing game as a vector: {vector_path}\n")
+    stream.write(f"replies: {out.replies:,} of at most {out.max_replies:,} (--max-replies: requests the engine "
+                 "answered, hello aside)\n")
     stream.write(status_line + "\n")

@@ -7,7 +7,8 @@ of choices deleted (halves, then blocks of 8, 4, 2 and 1), then each choice made
 same step with a smaller sequence (shorter, then lexicographically), and starts again after
 each gain, until a whole round gains nothing or the budget of games is spent: the way
 Hypothesis shrinks its choice sequences, written out here so that every candidate is a game
-the engine plays from its start (budget counted in games, never in seconds).  Hypothesis itself
+the engine plays from its start (budget counted in games, never in seconds; the run's
+--max-replies stops it too, keeping the shortest game found so far).  Hypothesis itself
 shrinks only what it generated (an explicit example is never shrunk), so a failure found by a
 golden vector or a steered game could not be handed to it.  The result is the shortest failing
 game the shrinker found, not a proof that none is shorter.
@@ -23,6 +24,7 @@ from tablerules.model.core import RuleSet
 
 from .client import Engine
 from .games import Played, play
+from .protocol import ReplyLimit
 
 SHRINK_GAMES = 400
 """Games the shrinker may play by default (--shrink-games)."""
@@ -36,6 +38,8 @@ class Shrunk:
     """Games the shrinker played."""
     complete: bool
     """True when a whole round gained nothing (not stopped by the budget)."""
+    reply_limit: bool = False
+    """The run's --max-replies stopped the shrinking (the game found so far stands)."""
 
 
 def _key(played: Played) -> tuple:
@@ -71,7 +75,10 @@ def shrink(rules: RuleSet, engine: Engine, failing: Played, budget: int = SHRINK
             seen.add(tuple(seq))
             games += 1
             game = dataclasses.replace(best.game, choices=seq, stop_at_end=True)
-            got = play(rules, engine, game, max_steps)
+            try:
+                got = play(rules, engine, game, max_steps)
+            except ReplyLimit:
+                return Shrunk(best, games, False, reply_limit=True)
             if got.difference is None:
                 continue
             got = _truncated(got)

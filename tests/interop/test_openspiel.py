@@ -302,3 +302,38 @@ def test_every_vector_round_trips_or_is_refused_in_one_line():
     capped = [n for n, why in refused.items() if "before its end" in why]
     assert capped and all(n.startswith("witness-") for n in capped)
     assert all("before its end" in why or "strict" in why or "need not end" in why for why in refused.values()), refused
+
+
+# --------------------------------------------------------------------------- conform honours the game string
+
+
+def test_conform_plays_every_game_with_the_game_strings_players_and_rulings(tmp_path):
+    """Before: `players=3` was played with 2 seats (--players' default), and the string's rulings held for
+    the first game only (every other game was loaded with the run's own setup)."""
+    from tests.tool.runner import run_cli
+
+    r = run_cli("conform", "dishes", "--engine", "openspiel:tablerules_dishes(players=3,rulings=tie-for-most:no-loser)",
+                "--games", "2", "--steered", "1", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    doc = json.loads(r.stdout)
+    assert doc["players"] == 3 and doc["games"]["random"]["played"] == 2
+    assert doc["games"]["vectors"]["skipped"] > 0  # the vectors of other setups: declined, not played otherwise
+
+
+def test_the_openspiel_engine_loads_every_game_with_the_strings_parameters():
+    from tablerules.conform.openspiel_engine import OpenSpielEngine
+    from tablerules.conform.protocol import Unsupported
+    from tablerules.model import registry
+    from tablerules.model.core import parse_options
+
+    rules = registry.get("dishes")
+    engine = OpenSpielEngine("openspiel:tablerules_dishes(players=3,rulings=tie-for-most:no-loser)")
+    setup = rules.setup(3, parse_options(rules.Options, ["tie-for-most=no-loser"]))
+    for _ in range(3):  # the second game and later too
+        engine.new_game("dishes", setup, None, 0)
+        params = engine.state.get_game().get_parameters()
+        assert params["players"] == 3 and params["rulings"] == "tie-for-most:no-loser"
+    with pytest.raises(Unsupported, match="fixes players=3"):
+        engine.new_game("dishes", rules.setup(2), None, 0)
+    with pytest.raises(Unsupported, match="fixes rulings"):
+        engine.new_game("dishes", rules.setup(3), None, 0)
