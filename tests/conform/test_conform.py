@@ -232,13 +232,6 @@ def test_ctrl_c_ends_the_run_with_its_status_and_one_line(tmp_path):
 # --------------------------------------------------------------------------- the guide
 
 
-def test_the_guides_example_adapter_conforms(tmp_path):
-    adapter = REPO / "docs" / "guides" / "conform_engine.py"
-    r = run_cli("conform", "dishes", "--engine", f"{sys.executable} {adapter}", "--games", "3", "--steered", "0",
-                "--no-vectors", cwd=tmp_path)
-    assert r.returncode == 0, r.stderr[-2000:]
-
-
 def _table_rows(text: str) -> list[list[str]]:
     rows = [line.split() for line in text.splitlines()]
     return [row for row in rows if row and row[0].startswith(("dishes.", "jd.", "jd23."))]
