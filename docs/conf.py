@@ -12,7 +12,7 @@ sys.path.insert(0, str(HERE / "_ext"))
 project = "tablerules"
 author = "the tablerules team"
 copyright = "2026, the tablerules team"
-extensions = ["tablerules_site", "sphinx.ext.autodoc", "sphinx.ext.doctest"]
+extensions = ["tablerules_site", "workbench_screens", "sphinx.ext.autodoc", "sphinx.ext.doctest"]
 exclude_patterns = ["_build", "overviews/*", ".venv"]
 html_theme = "alabaster"
 html_static_path = ["_static"]

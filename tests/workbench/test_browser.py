@@ -115,6 +115,11 @@ def test_play_to_the_poach_back_position_by_clicking_and_ask_the_question(browse
     for move in moves:
         click(b, f'#choices button[data-move="{move}"]')
     assert b.execute_script("return document.body.dataset.at") == str(len(moves))
+    b.find_element(By.ID, "play-text").send_keys(POACH_BACK)  # played, not asked: refused, in the page
+    b.find_element(By.CSS_SELECTOR, "#play-form button").click()
+    settle(b)
+    assert "jd.surprise.no-poach-back" in message(b) and "Traceback" not in message(b)
+    assert b.execute_script("return document.body.dataset.at") == str(len(moves))
     b.find_element(By.ID, "ask-text").send_keys(POACH_BACK)
     click(b, "#ask-form button")
     seconds = time.monotonic() - started
@@ -182,3 +187,36 @@ def test_a_dishes_vector_loaded_from_a_file_exports_again_unchanged(browser, wor
     click(b, '#history button[data-step="3"]')
     assert b.execute_script("return document.body.dataset.at") == "3"
     screenshots(b, shots, "dishes")
+
+
+def test_two_tabs_play_apart_and_a_game_let_go_is_made_again_from_its_link(browser):
+    """With room for one game only, each tab's click lets the other's game go: every tab still plays
+    on its own line (the page makes its game again from its link, without a word)."""
+    from selenium.webdriver.common.by import By
+
+    from tablerules.workbench.app import create_app
+    from tablerules.workbench.serving import in_thread
+    from tablerules.workbench.store import Store
+
+    def line(b) -> list[str]:
+        return [e.text for e in b.find_elements(By.CSS_SELECTOR, "#history button.step")][1:]
+
+    b = browser
+    with in_thread(create_app(store=Store(limit=1))) as url:
+        first = b.current_window_handle
+        b.get(url + "?ruleset=just-desserts&players=2&deck=jd-rivals")
+        settle(b)
+        click(b, '#choices button[data-move="draw SPONGE"]')
+        b.switch_to.new_window("tab")
+        second = b.current_window_handle
+        b.get(url + "?ruleset=just-desserts&players=2&deck=jd-rivals")
+        settle(b)
+        click(b, '#choices button[data-move="draw FRUIT_TART"]')
+        b.switch_to.window(first)
+        click(b, '#choices button[data-move="draw FRUIT_TART"]')
+        assert line(b) == ["CHANCE: draw SPONGE (p = 2/3)", "CHANCE: draw FRUIT_TART (p = 2/5)"]
+        b.switch_to.window(second)
+        click(b, '#choices button[data-move="draw SPONGE"]')
+        assert line(b) == ["CHANCE: draw FRUIT_TART (p = 1/3)", "CHANCE: draw SPONGE (p = 4/5)"]
+        b.close()
+        b.switch_to.window(first)
