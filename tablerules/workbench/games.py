@@ -253,8 +253,8 @@ def from_vector(catalog: Catalog, raw: bytes | str | dict[str, Any], name: str, 
     argument = comp.get("argument") if isinstance(comp.get("argument"), str) else None
     kept = {k: meta[k] for k in ("description", "generator", "note", "source") if k in meta}
     origin = Origin(kind, name, tuple(moves), kept, gap_move)
-    deck_name = getattr(replay.setup.components, "name", "") or ""
-    game = Game(replay.rules, replay.setup, argument, deck_name, seed, origin)
+    deck = argument or getattr(replay.setup.components, "name", "") or ""  # the choice that loads them again
+    game = Game(replay.rules, replay.setup, argument, deck, seed, origin)
     notice = game.extend(moves)
     if notice:
         game.origin = None

@@ -358,6 +358,15 @@ def test_a_golden_vector_read_and_exported_again_is_unchanged(client, ruleset):
         assert client.get(f"/api/games/{v['game']}/export").text == text, path.name
 
 
+def test_a_loaded_vector_names_its_components_as_a_choice_so_its_link_reopens_it(client):
+    text = (REPO / "vectors" / "dishes" / "3p-3x4-default-s1.itf.json").read_text()
+    v = client.post("/api/load", json={"kind": "itf", "text": text, "name": "x"}).json()
+    assert v["deck"] == "3x4" and ("deck", "3x4") in parse_qsl(v["query"])
+    pairs = parse_qsl(v["query"])
+    again = new(client, ruleset="dishes", players=3, deck="3x4", moves=[x for k, x in pairs if k == "m"])
+    assert again["entries"] == v["entries"] and again["notice"] == ""
+
+
 def test_a_changed_line_exports_as_the_workbench_line(client):
     text = (REPO / "vectors" / "dishes" / "2p-3x4-default-s1.itf.json").read_text()
     v = client.post("/api/load", json={"kind": "itf", "text": text, "name": "x"}).json()
