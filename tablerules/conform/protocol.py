@@ -30,7 +30,7 @@ missing or of the wrong type, ``"ok": false`` without ``unsupported`` / ``refuse
 protocol violation: the run stops with exit status 2 and one line naming the request and
 the key.  ``spec/conform-protocol.schema.json`` is the JSON Schema of both directions.
 
-Replies are read strictly (:func:`read_reply`, as :func:`tablerules.spec.files.parse_json` reads a
+Replies are read strictly (``read_reply``, as :func:`tablerules.spec.files.parse_json` reads a
 user's files, but fast enough for every reply and naming the JSON path of every flaw): UTF-8 JSON
 with each key once in an object, no ``NaN`` or ``Infinity``, integers within the range every JSON
 reader reads exactly (RFC 7493, I-JSON: at most 2**53 - 1 either way), probabilities in the
