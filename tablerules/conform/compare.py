@@ -4,10 +4,11 @@ outcomes and their probabilities, each seat's observation, the outcome.
 :func:`look` asks both and returns our choices there (for the game to go on) or the first
 :class:`Difference`, which names the clause it concerns: for a move one side lists and the
 other does not, the clause that allows it (``move_clause``) or forbids it
-(``illegal_reason``); for a chance event, its clause (``chance_clause``); for an observation,
-the clause of what differs there (:func:`.formats.observation_clause`: what a seat may see, or
-for a key that shows the state, the clause of the step that led here; none for a key the format
-does not have); for an outcome, the clause that decides ours.
+(``illegal_reason``); for another seat to move, the clause that says who starts or who moves
+next (:func:`.formats.to_move_clause`); for a chance event, its clause (``chance_clause``); for
+an observation, the clause of what differs there (:func:`.formats.observation_clause`: what a
+seat may see, or for a key that shows the state, the clause of the step that led here; none for
+a key the format does not have); for an outcome, the clause that decides ours.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from tablerules.vectors import coverage
 from tablerules.vectors.itf import fraction_text
 
 from .client import Engine
-from .formats import observation_clause
+from .formats import observation_clause, to_move_clause
 from .protocol import EngineRuleGap, canonical, json_path, show
 
 FLOAT_SLACK = 1e-9
@@ -92,8 +93,11 @@ def look(rules: RuleSet, state: Any, engine: Engine, step: int,
     except EngineRuleGap as gap:
         theirs_actor = f"rule gap {gap.ruling}"
     if theirs_actor != ours_actor and not (view.gap and theirs_actor == f"rule gap {view.gap}"):
-        ended = "TERMINAL" in (ours_actor, theirs_actor)
-        clause = _end_clause(rules, state, step_clauses) if ended else coverage.first_clause(step_clauses, rules)
+        if "TERMINAL" in (ours_actor, theirs_actor):
+            clause = _end_clause(rules, state, step_clauses)
+        else:
+            step_clause = coverage.first_clause(step_clauses, rules)
+            clause = to_move_clause(rules.id, step, ours_actor, theirs_actor, step_clause)
         return differ("to move", clause, ours_actor, theirs_actor)
     seen = None
     for seat in range(state.setup.players):

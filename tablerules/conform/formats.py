@@ -76,6 +76,11 @@ class Formats:
     """Clauses below the top level of the observation, most specific first: (path, with ``*`` for
     any key; the value of ours there, or None for any; clause)."""
     outcome: str
+    first_seat: str | None = None
+    """The clause that says which seat moves first (named when the engine starts with another seat)."""
+    next_seat: str | None = None
+    """The clause that says which seat moves after a seat's move, where one clause says it for every move
+    (named when the engine names another seat); None: the clause of the step."""
 
 
 def _is_seat_or_actor(v: Any) -> bool:
@@ -161,6 +166,8 @@ DISHES = Formats(
             "never a winner. losers: the seats with the most dishes (all of them on a tie, "
             "dishes.ruling.tie-for-most = all-tied-lose; none and draw true under no-loser). scores: each seat's "
             "dishes (tiles, or piles under dishes.ruling.dishes-count = stacks).",
+    first_seat="dishes.play.first-player",
+    next_seat="dishes.play.clockwise",
 )
 
 JD_WORDS = (
@@ -215,6 +222,7 @@ JUST_DESSERTS = Formats(
     outcome="winners: the seat that won ([] on a draw); losers: every other seat; draw: true when nobody won "
             "(jd.ruling.score-full-tie); scores: each seat's number of claimed guests, or its "
             "points where the publisher's scoring decides (jd.ruling.all-guests-claimed).",
+    first_seat="jd.first.player",
 )
 
 JUST_DESSERTS_23 = Formats(
@@ -313,6 +321,19 @@ def observation_clause(ruleset: str, path: list[str | int], ours: Any, step_clau
     if field is None:
         return NO_CLAUSE
     return field.clause if field.clause is not None else step_clause
+
+
+def to_move_clause(ruleset: str, step: int, ours: str, theirs: str, step_clause: str) -> str:
+    """The clause to name when the engine says another actor is to move (neither side says the game is
+    over): where both name a seat, the clause that says who starts (at the start) or who moves next (the
+    rule set's :attr:`Formats.next_seat`); else (a seat against chance) the clause of the step."""
+    fmt = FORMATS.get(ruleset)
+    both_seats = ours.startswith("seat ") and theirs.startswith("seat ")
+    if fmt is not None and both_seats:
+        clause = fmt.first_seat if step == 0 else fmt.next_seat
+        if clause:
+            return clause
+    return step_clause
 
 
 # --------------------------------------------------------------------------- the guide's text

@@ -185,3 +185,31 @@ def test_a_key_the_observation_format_lacks_is_reported_under_no_clause():
 def test_hands_shown_too_soon_are_reported_under_the_open_hands_ruling():
     diff = _first_difference("just-desserts", _observing(lambda seen: {**seen, "open_hands": [["SPONGE"], []]}))
     assert diff.clause == "jd.ruling.open-hands", diff.text()
+
+
+# --------------------------------------------------------------------------- the clause of who moves
+
+
+def _to_move_as(change):
+    def tamper(request, reply, server):
+        if request["op"] == "to_move":
+            reply = {**reply, "to_move": change(reply["to_move"], server)}
+        return reply
+    return tamper
+
+
+def test_another_first_seat_is_reported_under_the_first_player_clause():
+    """Before: under dishes.setup.deal-one-of-each (the first clause of the start), as every difference there."""
+    diff = _first_difference("dishes", _to_move_as(lambda said, server: "seat 1" if said == "seat 0" else said))
+    assert diff.step == 0 and diff.aspect == "to move" and diff.clause == "dishes.play.first-player", diff.text()
+
+
+def test_another_seat_after_a_move_is_reported_under_the_turn_order():
+    """Before: under the first clause of the move just played (dishes.play.place-dirty after a placement)."""
+    def after_a_placement(said, server):
+        placed = any(not isinstance(p, (type(None), tuple)) or (isinstance(p, tuple) and len(p) > 1)
+                     for p in server.state.places)
+        return "seat 0" if placed and said == "seat 1" else said
+
+    diff = _first_difference("dishes", _to_move_as(after_a_placement))
+    assert diff.aspect == "to move" and diff.clause == "dishes.play.clockwise", diff.text()
