@@ -26,7 +26,7 @@ def _errors(stderr: str) -> str:
 def test_the_failing_game_written_by_a_run_shows_the_same_difference_when_replayed(tmp_path):
     vector = tmp_path / "failing.itf.json"
     found = run_cli("conform", "dishes", "--engine", FAULT, "--games", "2", "--steered", "0", "--no-vectors",
-                    "--shrink-games", "20", "--out-itf", str(vector), "--json", cwd=tmp_path)
+                    "--shrink-games", "3", "--out-itf", str(vector), "--json", cwd=tmp_path)
     assert found.returncode == 1, found.stderr[-2000:]
     first = json.loads(found.stdout)["difference"]
     again = run_cli("conform", "dishes", "--engine", FAULT, "--replay", str(vector), "--json", cwd=tmp_path)
