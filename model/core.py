@@ -88,6 +88,22 @@ class SetupError(ValueError):
     """A configuration the rules do not allow (player count, components, options)."""
 
 
+MAX_NUMBER_DIGITS = 9
+"""Most digits of a number in a move's or a setting's text (a seat, a layout, a tile count)."""
+
+
+def read_number(text: str) -> int | None:  # plumbing: the numbers in a move's or a --deck value's text
+    """The whole number ``text`` writes as the tool writes numbers, or None: ASCII digits only
+    (no sign, no space, no underscore, no other script's digits), no leading zero (``0`` itself
+    is a number), at most :data:`MAX_NUMBER_DIGITS` digits.  So every number has one spelling,
+    the one ``str`` gives, and a move read back prints as it was written."""
+    if not (0 < len(text) <= MAX_NUMBER_DIGITS and text.isascii() and text.isdigit()):
+        return None
+    if text[0] == "0" and len(text) > 1:  # plumbing: 007 is not how the tool writes 7
+        return None
+    return int(text)
+
+
 # --------------------------------------------------------------------------- outcome
 
 

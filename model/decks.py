@@ -53,6 +53,11 @@ MAX_NAMES = 64
 """Most tastes, and most suits, a deck may name."""
 MAX_TEXT = 200
 """Longest id, name, taste or suit, in characters."""
+MAX_SERVINGS = 1_000_000
+"""Most servings with no card to spare the whole deck may offer one guest, counted as sets of
+desserts that each show a wanted taste the others do not (at most one per wanted taste): the
+moves of a turn list them, so a guest that wants many tastes shown in many ways would make
+play list without end (the retail deck: at most 152,201 such sets, for MOJO)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +241,31 @@ def _text(where: str, path: str, value: Any) -> str:  # plumbing: deck file vali
     return value
 
 
+def _card_id(where: str, path: str, value: Any) -> str:  # plumbing: deck file validation
+    """A card's id: moves name cards by it (``serve G with A+B``), so it is an identifier in ASCII
+    letters, digits and underscores, not starting with a digit."""
+    text = _text(where, path, value)
+    if not (text.isascii() and text.isidentifier()):  # plumbing: an id a move can name
+        raise DeckError(f"{where}: {path}: {text[:60]!r} is not an id: ASCII letters, digits and _ only, "
+                        "not starting with a digit")
+    return text
+
+
+def serving_sets(deck: "Deck", guest_id: str) -> int:
+    """How many servings with no card to spare the whole deck could offer the guest, at most:
+    sets of desserts it will eat, at most one per wanted taste, no two showing the same wanted
+    tastes (a serving with no card to spare is one of these).  Counted, never listed."""
+    g = deck.guest(guest_id)
+    eaten = [d for d in deck.desserts if d.tastes & g.wants and not d.tastes & g.refuses]  # rule: jd.serve.satisfies
+    kinds_by_tastes = Counter(d.tastes & g.wants for d in eaten)
+    most = len(g.wants)
+    sets = [1] + [0] * most  # sets[k]: the sets of k desserts so far
+    for kinds in kinds_by_tastes.values():
+        for k in range(most, 0, -1):
+            sets[k] += sets[k - 1] * kinds
+    return sum(sets[1:])
+
+
 def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
     """Build and check a Deck from parsed JSON (see the module docstring for the schema)."""
     if not isinstance(data, dict):  # plumbing: deck file validation
@@ -265,7 +295,7 @@ def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
         at = f"$.desserts[{i}]"
         if not isinstance(d, dict):  # plumbing: deck file validation
             raise DeckError(f"{where}: {at}: must be an object")
-        did = _text(where, f"{at}.id", d.get("id"))
+        did = _card_id(where, f"{at}.id", d.get("id"))
         at = f"{at} ({did})"
         _known_keys(where, at, d, DESSERT_KEYS)
         if did in ids:  # plumbing: deck file validation
@@ -289,7 +319,7 @@ def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
         at = f"$.guests[{i}]"
         if not isinstance(g, dict):  # plumbing: deck file validation
             raise DeckError(f"{where}: {at}: must be an object")
-        gid = _text(where, f"{at}.id", g.get("id"))
+        gid = _card_id(where, f"{at}.id", g.get("id"))
         at = f"{at} ({gid})"
         _known_keys(where, at, g, GUEST_KEYS)
         if gid in ids:  # plumbing: deck file validation
@@ -333,9 +363,15 @@ def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
         raise DeckError(f"{where}: $.guests: every suit must have the same number of guests ({detail})")
     about = data.get("about", "")
     # plumbing: the deck's optional description
-    return Deck(
+    deck = Deck(
         name, tuple(tastes), tuple(suits), tuple(desserts), tuple(guests), about if isinstance(about, str) else ""
     )
+    for i, g in enumerate(guests):
+        if serving_sets(deck, g.id) > MAX_SERVINGS:  # plumbing: deck file limits
+            raise DeckError(f"{where}: $.guests[{i}] ({g.id}): the deck could serve it {serving_sets(deck, g.id):,} "
+                            f"ways with no card to spare ({len(g.wants)} wanted tastes), more than the limit of "
+                            f"{MAX_SERVINGS:,}: play lists a hand's servings as its moves")
+    return deck
 
 
 def embedded_deck_names() -> list[str]:  # plumbing: lists the embedded decks

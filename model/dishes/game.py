@@ -26,7 +26,7 @@ from typing import Any
 
 from ..core import (
     CHANCE, Outcomes, STRICT, TERMINAL, IllegalMove, Invariant, MoveSyntaxError, Outcome, RuleGap, RuleSet, Setup,
-    SetupError, ruling,
+    SetupError, read_number, ruling,
 )
 
 # --------------------------------------------------------------------------- components
@@ -62,11 +62,13 @@ def parse_tiles(text: str) -> Tiles:  # plumbing: reads a --deck value
     if text == "box":
         return Tiles()
     a, x, b = text.partition("x")
-    if not x or not a.isdigit() or not b.isdigit() or not (1 <= int(a) <= NT and 1 <= int(b) <= NC):
+    types, colours = read_number(a), read_number(b)
+    if not x or types is None or colours is None or not (1 <= types <= NT and 1 <= colours <= NC):
         raise SetupError(
-            f"dishes tiles {text!r}: expected 'box' or TYPESxCOLOURS with 1-{NT} types and 1-{NC} colours, e.g. 3x4"
+            f"dishes tiles {text[:60]!r}: expected 'box' or TYPESxCOLOURS in ASCII digits with 1-{NT} types and "
+            f"1-{NC} colours, e.g. 3x4"
         )
-    return Tiles(int(a), int(b))
+    return Tiles(types, colours)
 
 
 def tile_type(code: int) -> int:
@@ -273,9 +275,11 @@ def place_text(place: int) -> str:
 
 def parse_place(text: str) -> int:  # plumbing: parses a move's text
     layout, dot, kind = text.partition(".")
-    if not dot or not layout.isdigit() or kind not in TYPES:
-        raise MoveSyntaxError(f"bad place {text!r}: expected LAYOUT.TYPE with TYPE one of {', '.join(TYPES)}")
-    return int(layout) * NT + TYPES.index(kind)
+    number = read_number(layout)
+    if not dot or number is None or kind not in TYPES:
+        raise MoveSyntaxError(f"bad place {text[:60]!r}: expected LAYOUT.TYPE with LAYOUT a number in ASCII digits "
+                              f"(no leading zero) and TYPE one of {', '.join(TYPES)}")
+    return number * NT + TYPES.index(kind)
 
 
 # plumbing: the places a move names; a place beyond this table
@@ -309,8 +313,8 @@ def parse_move(text: str, setup: Setup | None = None) -> Move:  # plumbing: pars
         if w[2] not in COLOURS:
             raise MoveSyntaxError(f"bad colour {w[2]!r} in {text!r}: expected one of {', '.join(COLOURS)}")
         return Reveal(parse_place(w[1]), COLOURS.index(w[2]))
-    if len(w) == 2 and w[0] == "first" and w[1].isdigit():
-        return FirstPlayer(int(w[1]))
+    if len(w) == 2 and w[0] == "first" and read_number(w[1]) is not None:
+        return FirstPlayer(read_number(w[1]))
     raise MoveSyntaxError(
         f"not a dishes move: {text!r} (moves: turn P, place P on Q, pass, reveal P COLOUR, first SEAT)"
     )

@@ -24,7 +24,7 @@ from .ending import (
     turn_end_score,
 )
 from .moves import KITCHEN, STOP, Move
-from .serving import serving_moves
+from .serving import offers_serving, serving_moves
 from .state import (
     BUFFET_DRAWS, CENTRE_SIZE, DRAW, HAND_SIZE, MAX_SERVINGS, TURN_UP, Offer, State, deck_of, doorway, evolve, holder,
     minus, plus, set_seat,
@@ -196,16 +196,29 @@ def _legal_moves(state: State) -> tuple[Move, ...]:
         moves += _serve_moves(state)
         if state.setup.options.poaching:  # rule: jd.poach.attempt
             moves += adv.poach_moves(state)
+    return _sorted(moves + _option_moves(state))
+
+
+def _option_moves(state: State) -> list[Move]:
+    """The moves of the choose phase besides servings and poaches (jd.turn.one-option)."""
     if state.committed:  # rule: jd.turn.one-option
-        moves.append(STOP)
-    else:
-        moves.append(KITCHEN)
-        moves += _dump_moves(state)
-        if state.setup.options.serve_none == "allowed":  # rule: jd.ruling.serve-none
-            moves.append(STOP)  # the serving option taken, no guest served: in effect a pass
-        if state.setup.options.buffet:  # rule: jd.buffet.aces
-            moves += adv.buffet_moves(state)
-    return _sorted(moves)
+        return [STOP]
+    moves = [KITCHEN] + _dump_moves(state)
+    if state.setup.options.serve_none == "allowed":  # rule: jd.ruling.serve-none
+        moves.append(STOP)  # the serving option taken, no guest served: in effect a pass
+    if state.setup.options.buffet:  # rule: jd.buffet.aces
+        moves += adv.buffet_moves(state)
+    return moves
+
+
+def _moves_besides_servings(state: State) -> list[Move] | tuple[Move, ...]:
+    """:func:`legal_moves` without the serve and poach moves, listed without listing those (see
+    :func:`_serving_allowed`)."""
+    if state.phase == "choose":  # plumbing: the phases whose moves include servings
+        return _option_moves(state)
+    if state.phase == "buffet":  # rule: jd.buffet.serve-one
+        return [STOP]
+    return legal_moves(state)
 
 
 def _unclaimed_servable(state: State) -> list[str]:
@@ -272,9 +285,28 @@ def illegal_reason(state: State, move: Any) -> str | None:
         return None if _is_outcome(state, move) else "jd.reshuffle.desserts"  # rule: jd.reshuffle.desserts
     if not isinstance(move, Move):  # plumbing: not a move of this rule set
         return "jd.turn.one-option"
-    if move in legal_moves(state):  # plumbing: legal moves need no clause
+    if move.verb in ("serve", "poach"):  # plumbing: a serving is decided, not looked up among every serving listed
+        allowed = _serving_allowed(state, move)
+        return None if allowed else _why_illegal(state, move)  # plumbing: legal moves need no clause
+    if move in _moves_besides_servings(state):  # plumbing: legal moves need no clause
         return None
     return _why_illegal(state, move)
+
+
+def _serving_allowed(state: State, move: Move) -> bool:
+    """Whether a serve or poach move is among :func:`legal_moves`, decided for this move alone: the
+    moves list every serving of every guest, which for a large hand under
+    jd.ruling.serving-size=any are millions."""
+    if move.seat != -1 or state.phase not in ("choose", "buffet"):  # plumbing: as legal_moves lists servings
+        return False
+    if state.phase == "choose" and state.served >= MAX_SERVINGS:  # rule: jd.turn.satisfy-guests
+        return False
+    if move.verb == "serve":  # rule: jd.turn.satisfy-guests, jd.discard.doorway
+        target = move.guest in _unclaimed_servable(state)
+    else:  # rule: jd.poach.attempt, jd.poach.one-opportunity, jd.surprise.no-poach-back
+        target = (state.phase == "choose" and state.setup.options.poaching and not state.poach
+                  and holder(state, move.guest) not in (-1, state.turn) and move.guest not in state.shielded)
+    return target and offers_serving(state, state.hands[state.turn], move.guest, move.cards)
 
 
 def _why_illegal(state: State, move: Move) -> str:  # plumbing: which clause to name for an illegal move

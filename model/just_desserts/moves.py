@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core import MoveSyntaxError, Setup
+from ..core import MoveSyntaxError, Setup, read_number
 from ..decks import Deck
 
 
@@ -66,12 +66,16 @@ def parse_move(text: str, setup: Setup) -> Move:
         return Move(verb, guest(rest[0]), cards(rest[2]))
     if verb in ("block", "surprise") and len(rest) == 2 and rest[0] == "with":
         return Move(verb, cards=cards(rest[1]))
+    if verb == "dump" and len(rest) == 1 and "+" in rest[0]:  # plumbing: jd.turn.dump-tray's move form
+        raise MoveSyntaxError(f"{text!r}: a dump names one dessert: the tray option throws away as many desserts as "
+                              "the player likes, one move each (dump A, then dump B, ...), then stop draws as many "
+                              "(jd.turn.dump-tray)")
     if verb in ("dump", "buffet") and len(rest) <= 1:
         return Move(verb, cards=cards(rest[0]) if rest else ())
     if verb == "draw" and len(rest) == 1:
         return Move("draw", cards=cards(rest[0]))
-    if verb == "first" and len(rest) == 2 and rest[0] == "seat" and rest[1].isdigit():
-        return Move("first", seat=int(rest[1]))
+    if verb == "first" and len(rest) == 2 and rest[0] == "seat" and read_number(rest[1]) is not None:
+        return Move("first", seat=read_number(rest[1]))
     if verb == "turn" and len(rest) == 2 and rest[0] == "up":
         return Move("turn-up", guest(rest[1]))
     if verb in ("depart", "return") and len(rest) == 1:
@@ -79,7 +83,7 @@ def parse_move(text: str, setup: Setup) -> Move:
     if verb in ("stop", "kitchen", "pass") and not rest:
         return Move(verb)
     raise MoveSyntaxError(
-        f"{text!r}: not a move (try: serve G with A+B, poach G with A, stop, kitchen, dump A, "
+        f"{text!r}: not a move (try: serve G with A+B, poach G with A, stop, kitchen, dump A (one dessert a move), "
         "buffet A+B+C+D, block with A, surprise with F, pass, return G, depart G)"
     )
 

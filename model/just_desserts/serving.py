@@ -6,10 +6,11 @@ answers it (advanced.py opens the answer window first when somebody may).
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 from itertools import repeat
 
-from ..decks import Deck, servings
+from ..decks import Deck, is_minimal, satisfies, servings
 from .moves import Move
 from .state import DRAW, Offer, State, deck_of, evolve, minus, plus, set_seat
 from .tastes import hand_bits, servable_kinds, servings_of_bits
@@ -22,6 +23,20 @@ def guest_servings(state: State, hand: tuple[str, ...], guest: str) -> tuple[tup
     so it has at most one card per wanted taste.
     """
     return satisfying_sets(deck_of(state), hand, guest, state.setup.options.serving_size == "minimal")
+
+
+def offers_serving(state: State, hand: tuple[str, ...], guest: str, cards: tuple[str, ...]) -> bool:
+    """Whether ``cards`` is one of :func:`guest_servings` of ``hand`` (in its sorted form), decided
+    without listing them all (a retail hand of twenty cards has a million subsets): desserts the
+    hand holds that satisfy the guest (jd.serve.satisfies), with no card to spare under
+    jd.ruling.serving-size=minimal."""
+    deck = deck_of(state)
+    if not cards or list(cards) != sorted(cards) or Counter(cards) - Counter(hand):  # plumbing: held, in order
+        return False
+    if not satisfies(deck, cards, guest):  # rule: jd.serve.satisfies
+        return False
+    # rule: jd.ruling.serving-size
+    return state.setup.options.serving_size != "minimal" or is_minimal(deck, cards, guest)
 
 
 def serving_moves(state: State, verb: str, guests: list[str]) -> list[Move]:

@@ -37,7 +37,7 @@ from typing import Any, Sequence
 
 from ..core import (
     CHANCE, STRICT, TERMINAL, IllegalMove, Invariant, MoveSyntaxError, Outcome, Probability, RuleGap, RuleSet, Setup,
-    MoveTable, draw_outcomes, pile_counts, probability, remember_last, ruling,
+    MAX_NUMBER_DIGITS, MoveTable, draw_outcomes, pile_counts, probability, remember_last, ruling,
 )
 from ..decks import Deck, deck_argument, embedded_deck, favorite_used, satisfies, servings
 from .frozen import replacer
@@ -219,6 +219,9 @@ class Draw:
 
 Move = Call | Pass | Favourite | Serve | Fail | TurnUp | Race | Penalty | Draw
 
+_SEAT = "(0|[1-9][0-9]{0,%d})" % (MAX_NUMBER_DIGITS - 1)
+"""A seat in a move's text: ASCII digits, no leading zero (core.read_number's spelling)."""
+
 _PATTERNS = (
     (re.compile(r"call"), lambda m: Call()),
     (re.compile(r"pass"), lambda m: Pass()),
@@ -228,9 +231,9 @@ _PATTERNS = (
     (re.compile(r"serve (\S+)"), lambda m: Serve(tuple(sorted(m[1].split("+"))))),
     (re.compile(r"turn up (\S+)"), lambda m: TurnUp(m[1])),
     (re.compile(r"simultaneous"), lambda m: Race(None)),
-    (re.compile(r"first (\d+)"), lambda m: Race(int(m[1]))),
-    (re.compile(r"seat (\d+) takes (\S+) from seat (\d+)"), lambda m: Penalty(int(m[1]), int(m[3]), m[2])),
-    (re.compile(r"seat (\d+) draws (\S+)"), lambda m: Draw(int(m[1]), m[2])),
+    (re.compile(rf"first {_SEAT}"), lambda m: Race(int(m[1]))),
+    (re.compile(rf"seat {_SEAT} takes (\S+) from seat {_SEAT}"), lambda m: Penalty(int(m[1]), int(m[3]), m[2])),
+    (re.compile(rf"seat {_SEAT} draws (\S+)"), lambda m: Draw(int(m[1]), m[2])),
 )
 MOVE_FORMS = "call, pass, favourite, fail, serve A+B, turn up GUEST, first SEAT, simultaneous, " \
              "seat T takes CARD from seat S, seat S draws CARD"
