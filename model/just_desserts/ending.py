@@ -47,8 +47,7 @@ def all_claimed_end(state: State) -> State:
         raise RuleGap(ALL_CLAIMED, "every guest is claimed and nobody has won")
     # draw: unless a claimed guest can still change hands (jd.poach.attempt) or go back to
     # the middle (jd.buffet.others-return)
-    # rule: jd.ruling.all-guests-claimed, jd.poach.attempt, jd.buffet.aces
-    if o.poaching or o.buffet and buffet_possible(state):
+    if guests_can_move(state):  # rule: jd.ruling.all-guests-claimed, jd.poach.attempt, jd.buffet.aces
         return state
     return evolve(state, phase="over", end_clause=ALL_CLAIMED)
 

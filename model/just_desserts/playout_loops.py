@@ -798,8 +798,9 @@ def all_claimed_ends(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, widt
         return 1
     if rule == AC_PLAY_ON:  # rule: jd.ruling.all-guests-claimed
         return 0
+    # draw: unless a claimed guest can still change hands or go back to the middle
     # rule: jd.ruling.all-guests-claimed, jd.poach.attempt, jd.buffet.aces
-    if prm[R_POACHING] or (prm[R_BUFFET] and buffet_possible(s, ace, prm)):
+    if guests_can_move(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):
         return 0
     return 1
 

@@ -770,19 +770,8 @@ def _draw_phase(rules: Any, s: Any, m: Any, t: Any) -> dict[str, str]:
                 or ve["claimed"] != vt["claimed"]:
             out.setdefault("jd.turn.draw-phase", "the draw phase changed another player's hand or the claimed guests")
         if t.setup.options.no_serving in ("faq-score", "draw") and not serving_ever(t.setup, ve) \
-                and not (nothing_unclaimed(ve) and t.setup.options.all_claimed in ("draw", "play-on")):
+                and not (nothing_unclaimed(ve) and t.setup.options.all_claimed == "play-on"):
             # all-guests-claimed=play-on: its meaning says play goes on once every guest is claimed.
-            # FINDING: all-guests-claimed=draw with Poaching (every option, or poaching alone), jd-famine,
-            # 2 players: every guest claimed, every dessert in a hand, no hand can poach, no buffet; the
-            # game never ends, though no-serving-possible=faq-score ends a turn that starts so (the
-            # model's all-claimed check plays on before the stuck check is reached).  24 moves:
-            # draw SPONGE ; draw WALNUT ; draw WALNUT ; draw PLUM ; draw SPONGE ; draw PLUM ; turn up PICKER ;
-            # turn up FORAGER ; turn up BAKER ; turn up NUTTER ; serve BAKER with SPONGE ; draw SPONGE ; stop ;
-            # depart FORAGER ; serve PICKER with PLUM ; draw PLUM ; serve FORAGER with PLUM+WALNUT ;
-            # draw WALNUT ; serve NUTTER with SPONGE+WALNUT ; stop ; draw PLUM ; kitchen ; draw WALNUT ;
-            # draw SPONGE -> seat 0 holds SPONGE+SPONGE+WALNUT and BAKER, NUTTER; seat 1 PLUM+PLUM+WALNUT and
-            # FORAGER, PICKER; seat 0 may only go to the kitchen (nothing to draw) or dump (the same cards
-            # come back), and so on for ever.
             out.setdefault("jd.win.any-time#stuck", "a turn starts with nothing ever to serve, poach or buffet, "
                                                    "but the game goes on")
         late = faq_score_late(t.setup, ve)
