@@ -2,7 +2,7 @@
 
 For every ruling and every alternative (the other rulings at their defaults), on the small
 configurations: the game length (seat moves), how often the first seat to move wins or
-loses, how often the game ends in a tie, never ends, or runs into a RuleGap (a ``strict``
+loses, how often the game ends in a draw, never ends, or runs into a RuleGap (a ``strict``
 alternative: how often a table would meet the hole).
 
 The seats follow a fixed policy, uniform random over their legal moves, so a game is a
@@ -13,9 +13,11 @@ confidence interval: Wilson for rates, normal for the mean length) and games tha
 step cap count as never ending.  Every row says which.
 
 Win, lose and tie per seat are separate outcomes that never overlap (with "never ends" and
-"hits a gap" they add up to 100%): a seat *ties* when it shares the result (a draw, or it is
-one of several winners, or one of several losers); otherwise it *wins* when the outcome names
-it a winner, or names only losers and not it; otherwise it *loses*.
+"hits a gap" they add up to 100%): a seat *ties* when the game is a draw (the outcome says so,
+or names nobody); otherwise it *wins* when the outcome names it a winner (alone or with
+others), or names only losers and not it; otherwise it *loses* (named a loser, alone or with
+others, or not named beside winners).  A loss shared with another seat is a loss: three-player
+Just Desserts names one winner, and the two others lose.
 """
 
 from __future__ import annotations
@@ -48,12 +50,10 @@ class Cyclic(Exception):
 
 def seat_result(out: Outcome, seat: int) -> str:
     """win, lose or tie for one seat: exclusive (see the module docstring)."""
-    if out.draw or (seat in out.winners and len(out.winners) > 1) or (seat in out.losers and len(out.losers) > 1):
-        return "tie"
-    if seat in out.winners or (not out.winners and out.losers and seat not in out.losers):
+    if out.draw or (not out.winners and not out.losers):
+        return "tie"  # a draw: nobody won or lost
+    if seat in out.winners or (not out.winners and seat not in out.losers):
         return "win"
-    if not out.winners and not out.losers:
-        return "tie"  # names nobody: a draw
     return "lose"
 
 
@@ -284,7 +284,7 @@ class Impact:
     first_wins: Estimate
     first_loses: Estimate
     tie: Estimate
-    """The first seat shares the result (a draw, or several winners or losers with it)."""
+    """The game is a draw: the outcome names nobody (or says draw)."""
     never_ends: Estimate
     gap: Estimate
     seconds: float = 0.0
@@ -300,9 +300,10 @@ class Impact:
         ]
 
 
-HEADER = ("alternative", "configuration", "method", "length (seat moves)", "first seat wins", "first seat loses",
-          "first seat ties", "never ends", "hits a gap")
-"""The five outcome columns are separate outcomes for the seat that moves first: they add up to 100%."""
+HEADER = ("alternative", "configuration", "method", "length (seat moves)", "first seat wins (alone or shared)",
+          "first seat loses (alone or shared)", "a draw (nobody named)", "never ends", "hits a gap")
+"""The five outcome columns are separate outcomes for the seat that moves first: they add up to 100%.
+A loss shared with others is a loss (the plot of each seat's chance of losing counts it so too)."""
 
 
 def _exact(x: Fraction) -> Estimate:

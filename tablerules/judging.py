@@ -18,6 +18,7 @@ from typing import Any, Sequence
 from tablerules.model.core import (CHANCE, TERMINAL, IllegalMove, MoveSyntaxError, RuleGap, RuleSet, Setup, actor_text,
                                    SetupError, ruling_fields)
 
+from . import refusals
 from .vectors import coverage
 from .vectors.itf import fraction_text
 
@@ -101,7 +102,9 @@ def _refusal(rules: RuleSet, state: Any, text: str) -> Answer | None:
     except RuleGap as gap:
         return Answer(GAP, gap.ruling, gap.detail)
     if reason is not None:
-        return Answer(ILLEGAL, reason, f"{actor_text(actor)} may not play {text!r} here")
+        because = refusals.why(rules, state, move, reason)
+        return Answer(ILLEGAL, reason, f"{actor_text(actor)} may not play {text!r} here" + (f": {because}" if because
+                                                                                         else ""))
     return None
 
 

@@ -25,6 +25,9 @@ import os
 import time
 import tomllib
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import TimeoutError as FuturesTimeout
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -178,21 +181,54 @@ def _record_one(index: int) -> tuple[int, Run]:
                          games=budget.record_games, seed=budget.seed + index + 1)
 
 
+class WorkerDied(Exception):
+    """A worker process died while it judged (killed by a signal, or by the system, most often
+    for lack of memory): its task is lost, so the run cannot be complete.  A pool that replaced
+    the worker and waited for the lost task's result would wait for ever."""
+
+
 def _pool_map(fn: Callable[[int], Any], n: int, workers: int, deadline: float | None) -> Any:
     """fn(0..n-1) on ``workers`` forked processes (in this one when 1), yielding results as
-    they come; stops at the deadline (the caller sees fewer results)."""
+    they come; stops at the deadline (the caller sees fewer results); :class:`WorkerDied` when
+    a worker dies."""
     if workers > 1 and n > 1 and "fork" in multiprocessing.get_all_start_methods():
-        with multiprocessing.get_context("fork").Pool(workers, initializer=_worker_signals) as pool:
-            for got in pool.imap_unordered(fn, range(n), chunksize=1 if n < 64 else 4):
-                yield got
-                if deadline and time.perf_counter() > deadline:
-                    pool.terminate()
-                    return
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_worker_signals)
+        finished = False
+        try:
+            futures = [pool.submit(fn, i) for i in range(n)]
+            left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+            try:
+                for done in as_completed(futures, timeout=left):
+                    yield done.result()
+                    if deadline and time.perf_counter() > deadline:
+                        return
+            except FuturesTimeout:  # the deadline passed while every worker was busy
+                return
+            except BrokenProcessPool:
+                raise WorkerDied("a worker process died while judging (killed by a signal, or by the system, most "
+                                 "often for lack of memory); its task is lost") from None
+            finished = True
+        finally:
+            _close(pool, finished)
     else:
         for i in range(n):
             yield fn(i)
             if deadline and time.perf_counter() > deadline:
                 return
+
+
+def _close(pool: ProcessPoolExecutor, finished: bool) -> None:
+    """Let the workers of a finished map go; stop them at once otherwise (the deadline, an error,
+    Ctrl-C: a worker leaves Ctrl-C to its parent)."""
+    if finished:
+        pool.shutdown(wait=True)
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # where CPython's pool keeps them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        proc.kill()
+    for proc in processes:
+        proc.join()
 
 
 def _worker_signals() -> None:

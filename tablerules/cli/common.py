@@ -18,8 +18,20 @@ from tablerules.model.core import SetupError, parse_options, strict_options
 from ..limits import BY_MAX_SECONDS, MAX_ARGUMENT, MAX_SECONDS, NO_VERDICT, Statuses, number
 
 
-MEASURED = "measured on this project's 2-core machine with other jobs running, 2026-12-03"
-"""When the run times the --help texts state were measured (figures, not limits)."""
+MAX_PLAYERS = 1000
+"""Largest --players a command reads (each rule set then says which counts it allows)."""
+MACHINE = "2 cores of an Intel Xeon, 23 GB of memory"
+"""Where the run times the --help texts and the README state were measured."""
+
+
+def measured(when: str, load: str) -> str:
+    """`measured 2026-12-03 on 2 cores of an Intel Xeon, 23 GB of memory, with other jobs running`:
+    when, where and under what load a run time was measured (a figure, not a limit)."""
+    return f"measured {when} on {MACHINE}, {load}"
+
+
+MEASURED = measured("2026-12-03", "with other jobs running")
+"""When the run times of explore and simulate were measured."""
 
 
 class UsageError(Exception):
@@ -35,6 +47,12 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # one line, not usage + message
         raise UsageError(f"{self.prog}: {message}")
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """--help and --version: argparse would swallow a failed write and exit 0 with nothing
+        written; here it fails as any output that cannot be written does (exit status 2)."""
+        if message:
+            (file or sys.stdout).write(message)
 
 
 def epilog(examples: Sequence[str], notes: str = "", statuses: Statuses = NO_VERDICT) -> str:
@@ -62,6 +80,20 @@ def declare_statuses(p: argparse.ArgumentParser, statuses: Statuses) -> None:
 def max_seconds_statuses(fail: str | None, *other: str) -> Statuses:
     """The statuses of a command with --max-seconds: 3 when the limit stopped it, or for ``other`` causes."""
     return Statuses(fail=fail, incomplete=(BY_MAX_SECONDS, *other))
+
+
+def named_error(text: str) -> str:
+    """Why ``text`` names nothing: empty, or too long."""
+    return "empty: name a deck, a tile set or a file" if not text else f"longer than {MAX_ARGUMENT:,} characters"
+
+
+def named_text(text: str) -> str:
+    """An argparse ``type`` for a value that names something (a deck, a tile set, a file): not
+    empty (an empty --deck used to mean the default components, silently), at most MAX_ARGUMENT
+    characters."""
+    if not text or len(text) > MAX_ARGUMENT:
+        raise argparse.ArgumentTypeError(named_error(text))
+    return text
 
 
 def ruleset_arg(text: str) -> str:
@@ -122,7 +154,8 @@ def reproduce_line(args: argparse.Namespace) -> str:
 
 DECK_LIMITS = (f"at most {decks.MAX_DECK_BYTES // 1_000_000} MB, {decks.MAX_DESSERT_KINDS} kinds of dessert, "
                f"{decks.MAX_DESSERT_CARDS} dessert cards, {decks.MAX_COPIES} copies of one dessert, "
-               f"{decks.MAX_GUESTS} guests")
+               f"{decks.MAX_GUESTS} guests, {decks.MAX_SERVINGS:,} ways to serve one guest with no card to spare, "
+               "card ids in ASCII letters, digits and _")
 """The limits on a deck file, as --help states them."""
 
 
@@ -132,7 +165,7 @@ def add_setup_args(
     """RULESET, --players, --ruling, --option, --strict, --deck (``deck_help``: what --deck
     takes, where a command accepts fewer components than the rule sets know)."""
     p.add_argument("ruleset", type=ruleset_arg, help="rule set id: " + ", ".join(registry.ruleset_ids()))
-    p.add_argument("--players", "-n", type=int, default=players_default,
+    p.add_argument("--players", "-n", type=number(int, 0, MAX_PLAYERS), default=players_default,
                    help="number of players (default: " + (str(players_default) if players_default else
                                                           "the fewest the rule set allows") + ")")
     p.add_argument(
@@ -143,7 +176,7 @@ def add_setup_args(
                    help="switch on an optional (advanced) rule; repeatable")
     p.add_argument("--strict", action="store_true",
                    help="every ruling with a 'strict' alternative raises a RuleGap where the text is silent")
-    p.add_argument("--deck", metavar="FILE|NAME",
+    p.add_argument("--deck", metavar="FILE|NAME", type=named_text,
                    help=deck_help or "components: for dishes a tile set 'box' or KINDSxCOLOURS (1-6 kinds, 1-4 "
                                      "colours, "
                         f"e.g. 3x4); for Just Desserts an embedded deck name or a deck file ({DECK_LIMITS})")
@@ -154,7 +187,7 @@ def build_setup(args: argparse.Namespace) -> tuple[Any, Any, str]:
     rules = registry.get(args.ruleset)
     base = strict_options(rules.Options) if args.strict else None
     options = parse_options(rules.Options, args.ruling, base=base, variants=args.option)
-    components = load_components(rules, args.deck) if args.deck else None
+    components = load_components(rules, args.deck) if args.deck is not None else None
     players = args.players if args.players is not None else rules.player_counts[0]
     setup = rules.setup(players, options, components)
     return rules, setup, components_text(setup, args.deck)
@@ -164,8 +197,8 @@ def load_components(rules: Any, text: str, option: str = "--deck") -> Any:
     """The components ``text`` names (``--deck``); SetupError, one line, for anything else."""
     if rules.load_components is None:
         raise SetupError(f"{rules.id}: {option} is not used by this rule set")
-    if len(text) > MAX_ARGUMENT:
-        raise SetupError(f"{option}: longer than {MAX_ARGUMENT:,} characters")
+    if not text or len(text) > MAX_ARGUMENT:
+        raise SetupError(f"{option} {text[:60]!r}: {named_error(text)}")
     try:
         return rules.load_components(text)
     except SetupError:

@@ -240,7 +240,8 @@ def explanation(found: Found, sources: Sources | None = None) -> dict[str, Any]:
     out["code"] = [{"file": p, "line": n, "code": code, "decision": bool(trace.tagged)} for p, n, code in trace.code]
     out["checks"] = checks(package_root(), found.id)
     out["tests"] = test_names(root, trace.tests, found.id) if root else None
-    out["vectors"] = trace.vectors if root else None
+    out["vectors"] = None if not root else trace.vectors if found.kind == "clause" else sorted(
+        set(trace.vectors) | set(ruling_vectors(root, found.id, spec.rulings[found.id].default, trace.witnesses)))
     witnesses = []
     for rel in trace.witnesses:
         path = (root or package_root()) / rel
@@ -252,6 +253,27 @@ def explanation(found: Found, sources: Sources | None = None) -> dict[str, Any]:
                           "traces": [{"name": n, "steps": k} for n, k in witness_lengths(doc)]})
     out["witnesses"] = witnesses
     out["checkout"] = str(root) if root else None
+    return out
+
+
+def ruling_vectors(root: Path, ruling: str, default: str, witnesses: list[str]) -> list[str]:
+    """The vectors (``vectors/**.json``) that play a ruling: under one of its other alternatives
+    (``#meta.options``), or as a witness of it (``#meta.generator`` names the ruling or one of its
+    witness files); paths relative to ``root``."""
+    out = []
+    for path in sorted((root / "vectors").rglob("*.json")):
+        try:
+            meta = json.loads(path.read_text(encoding="utf-8")).get("#meta")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if not isinstance(meta, dict):
+            continue
+        options = meta.get("options") if isinstance(meta.get("options"), dict) else {}
+        generator = meta.get("generator") if isinstance(meta.get("generator"), dict) else {}
+        chosen = options.get(ruling)
+        if (isinstance(chosen, str) and chosen != default) or generator.get("ruling") == ruling or (
+                generator.get("kind") == "witness" and generator.get("file") in witnesses):
+            out.append(path.relative_to(root).as_posix())
     return out
 
 

@@ -15,14 +15,14 @@ import argparse
 import sys
 from typing import Any, Callable
 
-from tablerules.model.core import MoveSyntaxError, SetupError
+from tablerules.model.core import MoveSyntaxError
 from tablerules.spec import load_spec
 from tablerules.spec.files import UnreadableFile, read_regular_file
 
 from .. import judging
 from .common import UsageError, add_command, add_setup_args, build_setup, emit_json
 from ..vectors.itf import MAX_FILE_BYTES, VectorError, load_document
-from ..limits import EXIT_FAIL, EXIT_OK, Statuses
+from ..limits import EXIT_FAIL, EXIT_OK, Statuses, number
 from ..vectors.traces import state_entries, value_text
 from ..vectors.verifier import setup_from_meta
 
@@ -34,6 +34,8 @@ EXAMPLES = [
 NOTES = (f"A log file is read only if it is a regular file of at most {MAX_FILE_BYTES // (1024 * 1024)} MiB.  Every "
          "alternative of every ruling replays the log again; measured here: an 11-move or a 40-move Just Desserts "
          "log is judged in about 1 s.  An answer, legal or not, exits 0.")
+MAX_STEPS = 10_000_000
+"""Largest --at (a log of at most the file limit has fewer moves)."""
 STATUSES = Statuses(fail="the log itself breaks a rule (or meets a gap) before the step, so the question cannot be put")
 
 
@@ -44,7 +46,7 @@ def add_parsers(sub: Any) -> None:
                     EXAMPLES, NOTES, STATUSES)
     add_setup_args(p)
     p.add_argument("log", metavar="LOG", help="the game so far: a trace (*.json) or a text file of moves, one per line")
-    p.add_argument("--at", type=int, default=None, metavar="STEP",
+    p.add_argument("--at", type=number(int, 0, MAX_STEPS), default=None, metavar="STEP",
                    help="judge the position after STEP moves of the log (0: the fresh deal; default: the whole log)")
     p.add_argument("--move", required=True, metavar="TEXT", help="the move asked about, as the rule set writes moves")
     p.add_argument(
@@ -72,7 +74,11 @@ def read_log(args: argparse.Namespace) -> tuple[Any, Any, list[str], str]:
             raise UsageError(f"{args.log}: $.states: missing or not a list")
         moves = []
         for i, entry in enumerate(states[1:], 1):
-            move = entry.get("#meta", {}).get("move") if isinstance(entry, dict) else None
+            if not isinstance(entry, dict) or not isinstance(entry.get("#meta"), dict):
+                where = f"$.states[{i}]" + ("['#meta']" if isinstance(entry, dict) else "")
+                found = entry.get("#meta") if isinstance(entry, dict) else entry
+                raise UsageError(f"{args.log}: {where}: expected an object, found {type(found).__name__}")
+            move = entry["#meta"].get("move")
             if not isinstance(move, str):
                 raise UsageError(f"{args.log}: $.states[{i}]['#meta'].move: missing or not text")
             moves.append(move)

@@ -19,19 +19,20 @@ import time
 from typing import Any, Sequence, TextIO
 
 from tablerules.model import registry
-from tablerules.proofs.mutation.coverage import PLAYS_AS, REGISTERED, Coverage, CoverageBudget, run_coverage
+from tablerules.proofs.mutation.coverage import PLAYS_AS, REGISTERED, Coverage, CoverageBudget, WorkerDied, run_coverage
 from tablerules.proofs.mutation.judge import STOPPED, UNCOVERED, Budget
 from tablerules.proofs.mutation.mutants import short_id
 from tablerules.proofs.properties import clause_table
 
 from .common import (
-    add_command, add_json, add_max_seconds, add_seed, emit_json, max_seconds_statuses, reproduce_line, unique,
+    UsageError, add_command, add_json, add_max_seconds, add_seed, emit_json, max_seconds_statuses, measured,
+    reproduce_line, unique,
 )
 from ..limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, number
 from ..report import table
 from ..schemas import document
 
-TIMES = "measured on this project's 2-core machine with other jobs running, 2026-12-02: dishes 28 s; as the " \
+TIMES = measured("2026-12-02", "with other jobs running") + ": dishes 28 s; as the " \
         "opening of the full rulings report (the same budget): just-desserts 426 s, just-desserts-2.3 21 s; " \
         "--every 9 with shorter records (the check's subset) 16 s, 37 s and 6 s (dishes, just-desserts, 2.3)"
 
@@ -52,7 +53,9 @@ def add_parsers(sub: Any) -> None:
          "tablerules mutants dishes --mutant m1a2b3c4d"],
         f"Time: {TIMES}.  Units: a mutant is one change at one decision point; states count the states a mutant "
         "was asked about.",
-        statuses=max_seconds_statuses("an uncovered mutant that is not registered (spec/mutants/RULESET.toml)"))
+        statuses=max_seconds_statuses("an uncovered mutant that is not registered (spec/mutants/RULESET.toml)",
+                                      "a worker process died (killed by a signal, or by the system for lack of "
+                                      "memory): its mutants have no verdict"))
     p.add_argument("ruleset", nargs="+", metavar="RULESET",
                    help="rule set id(s), or 'all': " + ", ".join(registry.ruleset_ids()))
     p.add_argument("--every", type=number(int, 1, 1000), default=1, metavar="N",
@@ -87,17 +90,30 @@ def _rulesets(names: Sequence[str]) -> list[str]:
     return unique(out)
 
 
+def _holding(names: Sequence[str], wanted: Sequence[str]) -> list[str]:
+    """The rule sets among ``names`` that hold a mutant of ``wanted`` (full or short ids), before
+    any work; UsageError naming the first id none of them holds."""
+    from tablerules.proofs.mutation.mutants import write_mutants
+
+    ids = {name: {i for m in write_mutants(name) for i in (m.mutant.id, short_id(m.mutant.id))} for name in names}
+    for w in wanted:
+        if not any(w in held for held in ids.values()):
+            raise UsageError(f"tablerules mutants: --mutant {w[:80]!r}: no such mutant of {', '.join(names)} (its id "
+                             "or short id mXXXXXXXX, as a report prints it)")
+    return [name for name in names if ids[name] & set(wanted)]
+
+
 def _progress(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
-    from .common import UsageError
-
     try:
         names = _rulesets(args.ruleset)
     except argparse.ArgumentTypeError as e:
         raise UsageError(f"tablerules mutants: {e}") from None
+    if args.mutant:
+        names = _holding(names, args.mutant)
     budget = CoverageBudget(record_states=args.record_states, mutant=Budget(states=args.states), every=args.every,
                             seed=args.seed)
     t0 = time.perf_counter()
@@ -105,8 +121,12 @@ def run(args: argparse.Namespace) -> int:
     results: list[Coverage] = []
     for name in names:
         left = None if deadline is None else max(1.0, deadline - time.perf_counter())
-        results.append(run_coverage(name, budget, workers=args.workers, progress=_progress, max_seconds=left,
-                                    only=args.mutant or None))
+        try:
+            results.append(run_coverage(name, budget, workers=args.workers, progress=_progress, max_seconds=left,
+                                        only=args.mutant or None))
+        except WorkerDied as e:  # its task is lost: no verdict for this rule set, and none is made up
+            print(f"tablerules mutants: incomplete: {name}: {e}", file=sys.stderr)
+            return EXIT_INCOMPLETE
     complete = all(c.complete for c in results)
     failed = any(c.unregistered() for c in results)
     status = EXIT_FAIL if failed else EXIT_OK if complete else EXIT_INCOMPLETE

@@ -23,7 +23,10 @@ from tablerules.lockstep.readings import READINGS, ReadingError
 from tablerules.model import registry
 from tablerules.model.core import SetupError
 
-from .common import add_command, add_json, add_max_seconds, add_seed, emit_json, max_seconds_statuses, reproduce_line
+from .common import (
+    MAX_PLAYERS, add_command, add_json, add_max_seconds, add_seed, emit_json, max_seconds_statuses, named_text,
+    reproduce_line,
+)
 from tablerules.proofs.files import check_writable_file, write_atomic
 from ..limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, MAX_STATES, TimeLimit, number, time_limit
 from ..schemas import document
@@ -55,7 +58,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--quick", action="store_true",
                    help="one small configuration with every optional rule on, 3,000 states, 2 random games per player "
                         "count (what CI runs)")
-    p.add_argument("--players", "-n", type=int, action="append", default=[], metavar="N",
+    p.add_argument("--players", "-n", type=number(int, 0, MAX_PLAYERS), action="append", default=[], metavar="N",
                    help="only configurations with this many players; repeatable")
     p.add_argument("--max-states", type=number(int, 1, MAX_STATES), default=None, metavar="N",
                    help=f"states of one configuration's every-state walk (default {lockstep.Budget().max_states:,}; "
@@ -68,7 +71,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--rounds", type=number(int, 1, 10), default=lockstep.ROUNDS, metavar="N",
                    help="rounds at most: the first with the model at its defaults, each next with the model set to the "
                         "alternatives that explained the differences so far, to walk past them (default %(default)s)")
-    p.add_argument("--retail-deck", metavar="FILE",
+    p.add_argument("--retail-deck", metavar="FILE", type=named_text,
                    help="the Just Desserts deck the random games use (default: $TABLERULES_RETAIL_DECK; without "
                         "either, none); Dishes plays its random games on the whole box of tiles")
     p.add_argument("--reading", metavar="MODULE[:CLASS]",
@@ -93,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     ids = sorted(READINGS) if args.ruleset == "all" else [args.ruleset]
     if args.out:
         check_writable_file(args.out, "--out")
-    deck = args.retail_deck or os.environ.get("TABLERULES_RETAIL_DECK") or None
+    deck = args.retail_deck if args.retail_deck is not None else os.environ.get("TABLERULES_RETAIL_DECK") or None
     budget = budget_of(args)
     results, incomplete = [], ""
     for rid in ids:

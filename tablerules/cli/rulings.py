@@ -44,15 +44,16 @@ from .. import console
 from ..console import plural
 from .common import (
     add_seed, reproduce_line, add_command, add_json, add_max_seconds, load_components, max_seconds_statuses,
+    measured, named_text,
 )
 from tablerules.proofs.files import check_writable_file, check_writable_folder, write_atomic
 from ..limits import EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, TimeLimit, time_limit
 from ..schemas import document
 from ..vectors.traces import finding_json, receivers, seat_views, trace_lines, write_itf
 
-TIMES = ("the full report, measured on this project's 2-core machine with other jobs running, 2026-12-03: "
+TIMES = ("the full report, " + measured("2026-12-03", "with other jobs running") + ": "
          "just-desserts 2,165 s (1,457 s of it the retail deck), just-desserts-2.3 327 s (277 s the retail deck); "
-         "2026-12-02: dishes 86 s (no retail deck)")
+         "and on 2026-12-02: dishes 86 s (no retail deck)")
 
 
 def add_parsers(sub: Any) -> None:
@@ -76,15 +77,15 @@ def add_parsers(sub: Any) -> None:
         "--out", metavar="FILE.md", help="write the report here, in one piece when complete (default: standard output)"
     )
     p.add_argument("--quick", action="store_true",
-                   help="smaller budgets and no mutation coverage (measured on two cores with nothing else running, "
-                        "2026-12-02: just-desserts 56 s, dishes 10 s, just-desserts-2.3 7 s)")
+                   help="smaller budgets and no mutation coverage (" + measured("2026-12-02", "with nothing else "
+                        "running") + ": just-desserts 56 s, dishes 10 s, just-desserts-2.3 7 s)")
     p.add_argument(
         "--config", action="append", default=[], metavar="PLAYERS[:DECK]",
         help="search this configuration instead of the model's small ones; repeatable (e.g. 2:3x4 for dishes)",
     )
     p.add_argument("--ruling", action="append", default=[], metavar="ID",
                    help="only this ruling (full or short id) for divergence and impact; repeatable")
-    p.add_argument("--retail-deck", metavar="FILE",
+    p.add_argument("--retail-deck", metavar="FILE", type=named_text,
                    help="also measure every ruling's impact on this deck (the retail card list) in the full report, "
                         f"{rim.RetailBudget().games:,} random games per alternative (default: $TABLERULES_RETAIL_DECK; "
                         "not with --quick)")
@@ -148,10 +149,10 @@ def load_retail(args: argparse.Namespace) -> tuple[Any, str] | None:
     is given; SetupError (one line) for a file that is missing or not a deck."""
     from tablerules.model.decks import load_deck
 
-    path = args.retail_deck or os.environ.get("TABLERULES_RETAIL_DECK") or None
+    path = args.retail_deck if args.retail_deck is not None else os.environ.get("TABLERULES_RETAIL_DECK") or None
     if path is None:
         return None
-    option = "--retail-deck" if args.retail_deck else "TABLERULES_RETAIL_DECK"
+    option = "--retail-deck" if args.retail_deck is not None else "TABLERULES_RETAIL_DECK"
     if not Path(path).exists():  # a pipe or a folder: load_deck names what it is
         raise SetupError(f"{option} {path!r}: no such file")
     try:
@@ -193,10 +194,10 @@ class Budgets:
 def parse_configs(rules: Any, texts: Sequence[str]) -> list[gp.Config]:
     out = []
     for text in texts:
-        players, _, deck = text.partition(":")
+        players, colon, deck = text.partition(":")
         if not (players.isascii() and players.isdigit() and len(players) <= 3):
             raise SetupError(f"--config {text!r}: expected PLAYERS or PLAYERS:DECK, e.g. 2:3x4")
-        components = load_components(rules, deck, "--config") if deck else None
+        components = load_components(rules, deck, "--config") if colon else None
         config = gp.Config(
             int(players), components if components is not None else rules.default_components(), deck or None
         )

@@ -19,7 +19,8 @@ import argparse
 import math
 import sys
 import time
-from typing import Any
+from contextlib import nullcontext
+from typing import Any, Iterator
 
 from tablerules.model.core import RuleGap, options_text, short_ruling_name
 from tablerules.model.playout import EndlessGame, compiled, iter_playouts, standard_errors
@@ -31,7 +32,7 @@ from .common import (
     MEASURED, add_seed, reproduce_line, add_command, add_json, add_max_seconds, add_setup_args, build_setup,
     emit_json, max_seconds_statuses,
 )
-from ..limits import number
+from ..limits import deferred, number
 from ..report import table
 
 MAX_GAMES = 100_000_000
@@ -71,8 +72,9 @@ def run(args: argparse.Namespace) -> int:
     deadline = None if args.max_seconds is None else t0 + args.max_seconds
     stopped = None
     next_report = t0 + 2.0
+    games = iter_playouts(rules, rules.new_game(setup), args.games, args.seed)
     try:
-        for game in iter_playouts(rules, rules.new_game(setup), args.games, args.seed):
+        for game in held_between_batches(games, compiled(rules, setup)):
             tally.add(game)
             now = time.perf_counter()
             if now >= next_report:
@@ -93,6 +95,19 @@ def run(args: argparse.Namespace) -> int:
         print_report(doc, options_text(rules.Options()))
         print(reproduce_line(args))
     return doc["exit_status"]
+
+
+def held_between_batches(games: Iterator[Any], compiled_loops: bool) -> Iterator[Any]:
+    """The games, each taken with Ctrl-C and SIGTERM held back where compiled loops play them
+    (:func:`tablerules.limits.deferred`): a signal that came while a batch of games was played in
+    compiled code killed the process with a segmentation fault (about one run in twenty
+    interrupted 3 s in); now it lands once the batch is back, within a second."""
+    while True:
+        with deferred() if compiled_loops else nullcontext():
+            game = next(games, None)
+        if game is None:
+            return
+        yield game
 
 
 class Tally:

@@ -15,11 +15,15 @@ from typing import Any
 from tablerules.model import registry
 from tablerules.model.core import SetupError, options_text
 
+from tablerules.proofs.files import removed_unless_kept
+
 from .common import add_max_seconds, declare_statuses, max_seconds_statuses
 from ..limits import number
 from ..report import table
 
 SCHEMA_VERSION = 1
+MAX_ENGINE_STATES = 10**15
+"""Largest --max-states: far beyond any disk (72 bytes an engine state, docs/exact.rst)."""
 
 EXAMPLES = """examples:
   tablerules solve dishes --players 2                      # the boxed game, every deal, default rulings
@@ -71,7 +75,7 @@ def add_parser(sub: Any, setup_args: Any) -> None:
                    help="count states only (no values; keeps nothing between levels)")
     s.add_argument("--executor", choices=("processes", "serial", "dask"), default="processes",
                    help="where the tasks run (default: a process per core)")
-    s.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
+    s.add_argument("--workers", type=number(int, 1, 256), default=None, help="worker processes (default: one per core)")
     s.add_argument("--partitions", type=number(int, 1, 65536), default=None, metavar="N",
                    help="split every level into N partitions by a hash of the table state (default: two per worker); "
                         "each task holds one partition's states and children in memory, so more partitions mean "
@@ -83,8 +87,9 @@ def add_parser(sub: Any, setup_args: Any) -> None:
     s.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler address (default: a local cluster)")
     s.add_argument("--store", metavar="DIR", help="folder for the level files (default: a temporary folder; "
                    "on a multi-machine dask cluster, a shared folder)")
-    s.add_argument("--max-states", type=int, default=None, help="state budget in engine states: stop at the end of "
-                   "the level where the engine states stored pass this many (incomplete, exit status 3)")
+    s.add_argument("--max-states", type=number(int, 1, MAX_ENGINE_STATES), default=None,
+                   help="state budget in engine states: stop at the end of the level where the engine states stored "
+                        "pass this many (incomplete, exit status 3)")
     add_max_seconds(s)
     s.add_argument("--trace", choices=("longest",), help="also find a game again and show it: 'longest' = a game "
                    "with the most actions (searched once more after the count; no parent pointers are kept)")
@@ -107,13 +112,18 @@ def run(args: argparse.Namespace, build_setup: Any) -> int:
         return _every_alternative(rules, setup, args)
     kern = registry.kernel(rules.id, setup, **({"deal": args.deal} if args.deal is not None else {}))
     run_on = _executor(args)
-    try:
-        sol = solve(kern, name=rules.id, values=not args.count_only, run=run_on, parts=args.partitions,
-                    store_root=args.store,
-                    max_states=args.max_states, max_seconds=args.max_seconds, progress=_say,
-                    first_moves=lambda: first_moves(rules, setup, kern), segment=args.segment_rows)
-    finally:
-        run_on.close()
+    # --store: what the run makes there stays only with a complete count (a full disk, a signal
+    # or a limit leaves the folder as it was; the level files of a stopped run are no use)
+    with removed_unless_kept(args.store) as keep:
+        try:
+            sol = solve(kern, name=rules.id, values=not args.count_only, run=run_on, parts=args.partitions,
+                        store_root=args.store,
+                        max_states=args.max_states, max_seconds=args.max_seconds, progress=_say,
+                        first_moves=lambda: first_moves(rules, setup, kern), segment=args.segment_rows)
+        finally:
+            run_on.close()
+        if sol.complete:
+            keep()
     doc = document(rules, setup, kern, sol, args, run_on)
     if args.trace and not sol.complete:
         _say(f"no longest game: the search is incomplete (stopped by {sol.stopped})")
@@ -291,7 +301,6 @@ def document(rules: Any, setup: Any, kern: Any, sol: Any, args: argparse.Namespa
         }
     if sol.optimal_play is not None:
         o = sol.optimal_play
-        n = setup.players
         doc["optimal_play"] = {
             "seat_among_losers": [fraction_text(x) for x in o.among_losers],
             "seat_sole_loser": [fraction_text(x) for x in o.sole_loser],

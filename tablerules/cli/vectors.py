@@ -16,7 +16,7 @@ from typing import Any
 from tablerules.model import registry
 
 from .. import console
-from .common import MEASURED, DECK_LIMITS, UsageError, add_command, add_json, emit_json, ruleset_arg, unique
+from .common import MEASURED, DECK_LIMITS, UsageError, add_command, add_json, emit_json, named_text, ruleset_arg, unique
 from tablerules.proofs.files import check_writable_folder
 from ..vectors.itf import MAX_DIGITS, MAX_FILE_BYTES, MAX_NESTING, STDIN
 from ..limits import EXIT_FAIL, EXIT_OK, MAX_VECTOR_BYTES, Statuses, number
@@ -69,12 +69,13 @@ def add_parsers(sub: Any) -> None:
                           f"Time, {MEASURED}: a 49-move Just Desserts trace 0.9 s, most of it start-up.",
                     statuses=Statuses(fail="a trace that breaks the rules or cannot be read as a game"))
     r.add_argument("files", nargs="+", metavar="FILE", help="trace files; - reads standard input")
-    r.add_argument("--deck", metavar="FILE|NAME", help="components for traces whose components we do not ship: "
-                   f"a shipped deck's name or a deck file ({DECK_LIMITS})")
-    r.add_argument("--mapping", metavar="FILE|NAME", help="read traces from another tool through this mapping: "
-                   "a shipped mapping's name or a mapping file of at most "
-                   f"{itf_mapping.MAX_MAPPING_BYTES // 1_000_000} MB (default: a shipped mapping that recognises "
-                   "the trace; see docs/guides/quint.rst)")
+    r.add_argument("--deck", metavar="FILE|NAME", type=named_text,
+                   help="components for traces whose components we do not ship: a shipped deck's name or a deck "
+                        f"file ({DECK_LIMITS})")
+    r.add_argument("--mapping", metavar="FILE|NAME", type=named_text,
+                   help="read traces from another tool through this mapping: a shipped mapping's name or a mapping "
+                        f"file of at most {itf_mapping.MAX_MAPPING_BYTES // 1_000_000} MB (default: a shipped mapping "
+                        "that recognises the trace; see docs/guides/quint.rst)")
     r.add_argument("--max-bytes", type=number(int, 1, MAX_VECTOR_BYTES), default=MAX_FILE_BYTES,
                    help=f"refuse larger trace files (1 to {MAX_VECTOR_BYTES:,}; default {MAX_FILE_BYTES:,})")
     add_json(r, "vectors-verify")

@@ -8,9 +8,11 @@ Each function states its unit:
 * :func:`state_graph`: every node and move of a tiny configuration, as a graphviz graph;
 * :func:`game_lengths`: seat moves per game (chance events are not moves) under uniform
   random play, where the player to move picks uniformly among its legal moves;
-* :func:`alternative_effects`: per ruling alternative, each seat's chance of losing, the
-  chance of a tie, of meeting a rule gap, of never ending, and the expected game length in
-  seat moves, under the same random play: exact over the chance tree when small, else sampled.
+* :func:`alternative_effects`: per ruling alternative, each seat's chance of losing (alone or
+  with others), the chance of a draw, of meeting a rule gap, of never ending, and the expected
+  game length in seat moves, under the same random play: exact over the chance tree when
+  small, else sampled.  Losing and drawing are counted as the impact tables count them
+  (:func:`tablerules.proofs.impact.seat_result`), so a table and its plot agree.
 
 >>> from tablerules.pictures.figures import game_lengths, level_counts
 >>> levels = level_counts("dishes", players=2, deck="1x2")
@@ -165,9 +167,11 @@ class Effect:
     alternative: str
     method: str
     lose: tuple[float, ...]
-    """Per seat: the chance that seat loses (named a loser, or not named when others win)."""
-    tie: float
-    """The chance that the first seat's result is a tie (a loss shared with others, or a draw)."""
+    """Per seat: the chance that seat loses (named a loser, alone or with others, or not named when
+    others win)."""
+    tie: float | None
+    """The chance of a draw (the outcome names nobody); None where the figures on record cannot
+    tell (the exact engine's per-seat values, for more than two players)."""
     # With the exact engine (rule sets with a compact kernel) ``length`` is expected actions
     # (forced passes are not actions) and ``method`` says so.
     gap: float
@@ -232,8 +236,10 @@ def _solved(rules: RuleSet, setup: Any, max_states: int = 200_000) -> Effect | N
     if not sol.complete or sol.random_play is None:
         return None
     r = sol.random_play
+    # Dishes names losers only: with two seats, some seat loses unless nobody is named
+    draw = float(1 - r.among_losers[1] - r.sole_loser[0]) if len(r.among_losers) == 2 else None
     return Effect("", f"exact engine ({sol.total('nodes'):,} engine states)", tuple(float(x) for x in r.among_losers),
-                  float(r.among_losers[0] - r.sole_loser[0]), 0.0, 0.0, float(r.expected_actions))
+                  draw, 0.0, 0.0, float(r.expected_actions))
 
 
 def _sampled(rules: RuleSet, start: Any, alt: str, players: int, games: int, seed: int, step_cap: int) -> Effect:
@@ -249,9 +255,9 @@ def _sampled(rules: RuleSet, start: Any, alt: str, players: int, games: int, see
             never += 1
         else:
             lengths.append(length)
-            lost = [int(seat in out.losers or bool(out.winners and seat not in out.winners)) for seat in range(players)]
+            _won, lost, drawn = im.seat_results(out, players)
             lose = [a + b for a, b in zip(lose, lost)]
-            tie += im.seat_result(out, 0) == "tie"
+            tie += drawn[0]
     mean = sum(lengths) / len(lengths) if lengths else 0.0
     half = 0.0
     if len(lengths) > 1:

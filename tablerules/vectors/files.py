@@ -20,8 +20,7 @@ def write_set(reports: list[Report], out: Path) -> list[Path]:
     for r in reports:
         if r.skipped or r.failed:
             continue
-        folder = out / r.ruleset
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = out / r.ruleset  # made by its first vector's write (a run stopped before leaves none behind)
         names = {v.name + SUFFIX for v in r.vectors}
         for old in folder.glob("*" + SUFFIX):
             if old.name not in names:

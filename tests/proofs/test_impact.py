@@ -126,13 +126,16 @@ def test_recording_options_count_reads_but_not_hashing():
 
 
 def test_seat_results_are_separate_outcomes():
-    """Win, lose and tie never overlap: each seat of an ended game has exactly one."""
+    """Win, lose and tie never overlap: each seat of an ended game has exactly one; a loss (or a
+    win) shared with another seat is a loss (a win), and only a draw is a tie."""
     win, lose, tie = im.seat_results(Outcome(losers=frozenset({1})), 3)
     assert win == (1, 0, 1) and lose == (0, 1, 0) and tie == (0, 0, 0)
     win, lose, tie = im.seat_results(Outcome(losers=frozenset({0, 2})), 3)
-    assert win == (0, 1, 0) and lose == (0, 0, 0) and tie == (1, 0, 1)
+    assert win == (0, 1, 0) and lose == (1, 0, 1) and tie == (0, 0, 0)
     win, lose, tie = im.seat_results(Outcome(winners=frozenset({0, 1})), 3)
-    assert win == (0, 0, 0) and lose == (0, 0, 1) and tie == (1, 1, 0)
+    assert win == (1, 1, 0) and lose == (0, 0, 1) and tie == (0, 0, 0)
+    win, lose, tie = im.seat_results(Outcome(winners=frozenset({2}), losers=frozenset({0, 1})), 3)
+    assert win == (0, 0, 1) and lose == (1, 1, 0) and tie == (0, 0, 0)  # three-player Just Desserts
     win, lose, tie = im.seat_results(Outcome(draw=True), 2)
     assert tie == (1, 1) and win == lose == (0, 0)
     for out in (
@@ -148,9 +151,9 @@ def test_dishes_exact_row_on_a_small_configuration():
     base = im.measure(DISHES, "dishes.ruling.tie-for-most", "all-tied-lose", Config(2, Tiles(2, 4)), im.ImpactBudget())
     assert row.method.startswith("exact") and base.method.startswith("exact")
     assert row.length.exact == base.length.exact  # the tie rule changes only who loses
-    # under all-tied-lose a tie is two losers, under no-loser a draw: for the first seat both are a tie
-    assert row.tie.exact == base.tie.exact > 0
-    assert row.first_loses.exact == base.first_loses.exact
+    # a tie for most dishes: under all-tied-lose both seats lose, under no-loser it is a draw
+    assert row.tie.exact > 0 and base.tie.exact == 0
+    assert base.first_loses.exact == row.first_loses.exact + row.tie.exact
     for r in (row, base):  # separate outcomes: they add up to one
         assert r.first_wins.exact + r.first_loses.exact + r.tie.exact + r.never_ends.exact + r.gap.exact == 1
 

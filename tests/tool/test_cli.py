@@ -23,7 +23,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
     (["explore", "nosuchgame"], "unknown rule set"),
     (["explore", "dishes", "--players", "7"], "7 players is not allowed"),
     (["explore", "dishes", "--players", "1"], "1 player is not allowed"),
-    (["explore", "dishes", "--deck", "\u00b2x4"], "not understood (`tablerules list dishes`"),
+    (["explore", "dishes", "--deck", "\u00b2x4"], "TYPESxCOLOURS in ASCII digits"),
     (["explore", "just-desserts", "--deck", "x" * 5000], "longer than 4,096 characters"),
     ([], "say which command"),
     (["explore", "dishes", "--ruling", "deal-2-players=whatever"], "unknown alternative"),
@@ -32,7 +32,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
     (["explore", "dishes", "--option", "poaching"], "unknown option"),
     (["explore", "dishes", "--deck", "12x12"], "dishes tiles"),
     (["explore", "dishes", "--symmetry", "mirror"], "unknown symmetry"),
-    (["explore", "dishes", "--players", "two"], "invalid int value"),
+    (["explore", "dishes", "--players", "two"], "argument --players/-n: expected a whole number in ASCII digits"),
     (["frobnicate"], "invalid choice"),
     (["check", "--ruleset", "chess"], "unknown rule set"),
 ])

@@ -126,7 +126,7 @@ def test_judge_says_when_the_log_itself_breaks_a_rule(tmp_path):
 
 @pytest.mark.parametrize("args,why", [
     (["--at", "99"], "--at 99: the log has 11 moves"),
-    (["--at", "-1"], "--at -1: the log has 11 moves"),
+    (["--at", "-1"], "argument --at: must be >= 0"),
     (["--players", "3"], "a trace's #meta gives the setup"),
 ])
 def test_judge_refuses_bad_input_in_one_line(args, why):
@@ -176,3 +176,76 @@ def test_a_log_line_that_is_no_move_is_bad_input_naming_it(tmp_path):
     )
     assert r.returncode == 2 and "move 2 'this is prose, not a move' is not a move of just-desserts" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+# --------------------------------------------------------------------------- what the faces say
+
+
+def test_explain_counts_the_vectors_that_play_a_ruling():
+    """jd.ruling.answer-order: two vectors under its other alternatives, three of its witnesses."""
+    r = run_cli("explain", "answer-order", cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    assert "Vectors (tablerules vectors verify FILE): 5\n" in r.stdout
+    assert "vectors/just-desserts/4p-v23-tips-advanced+answer-order=clockwise-s1.itf.json" in r.stdout
+    assert "vectors/just-desserts/witness-just-desserts-answer-order.itf.json" in r.stdout
+
+
+def test_a_dump_of_two_desserts_is_refused_with_the_form_the_clause_takes():
+    """jd.turn.dump-tray lets a player throw away as many desserts as they like: one ``dump`` each,
+    then ``stop`` draws as many.  ``dump A+B`` is not a move, and the refusal says so and how."""
+    r = run_cli("judge", "just-desserts", LOG, "--move", "dump FRUIT_TART+SPONGE", cwd=REPO)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "a dump names one dessert" in r.stderr and "dump A, then dump B" in r.stderr
+    assert "jd.turn.dump-tray" in r.stderr
+    r = run_cli("judge", "just-desserts", LOG, "--at", "9", "--move", "dump FRUIT_TART", cwd=REPO)
+    assert r.returncode == 0 and "Answer: legal" in r.stdout, r.stdout + r.stderr
+
+
+def test_a_refusal_says_why_which_taste_and_which_card():
+    rules, setup, moves = _setup()
+    pos = judging.position(rules, setup, moves, len(moves))
+    spare = judging.answer(rules, pos.state, "serve BAKER with FRUIT_TART+SPONGE")
+    assert spare.verdict == judging.ILLEGAL
+    assert spare.detail.endswith("FRUIT_TART could be left out and the rest would still satisfy BAKER "
+                                 "(jd.ruling.serving-size=minimal: a serving has no card to spare)")
+    absent = judging.answer(rules, pos.state, "serve BAKER with FRUIT_TART+FRUIT_TART")
+    assert absent.detail.endswith("seat 0 holds one FRUIT_TART, the move names two")
+    back = judging.answer(rules, pos.state, POACH_BACK)
+    assert back.detail.endswith("GARDENER was taken by a surprise this turn: it is poached back on a later turn only")
+
+
+def test_a_refusal_names_the_taste_a_guest_refuses():
+    """v23-tips: CHARLIE wants Cake and Chocolate and refuses Nuts; NUT_FUDGE shows Nuts."""
+    import dataclasses
+
+    rules = registry.get("just-desserts")
+    deck = embedded_deck("v23-tips")
+    pos = judging.position(rules, rules.setup(2, rules.Options(), deck), [], 0)
+    state = dataclasses.replace(pos.state, hands=(("NUT_FUDGE", "SPONGE"), ()), centre=("CHARLIE",), phase="choose",
+                                tasks=(), turn=0)
+    a = judging.answer(rules, state, "serve CHARLIE with NUT_FUDGE+SPONGE")
+    assert a.verdict == judging.ILLEGAL
+    assert a.detail.endswith("CHARLIE refuses Nuts: NUT_FUDGE shows Nuts")
+    lacking = judging.answer(rules, state, "serve CHARLIE with SPONGE")
+    assert lacking.detail.endswith("CHARLIE wants Cake and Chocolate; SPONGE shows no Chocolate")
+
+
+def test_a_dishes_refusal_names_the_two_tops():
+    rules = registry.get("dishes")
+    setup = rules.setup(2, rules.Options(), rules.load_components("3x4"))
+    doc = json.loads((REPO / "vectors" / "dishes" / "2p-3x4-default-s1.itf.json").read_text())
+    moves = [s["#meta"]["move"] for s in doc["states"][1:]]
+    for steps in range(len(moves)):
+        pos = judging.position(rules, setup, moves, steps)
+        if rules.to_move(pos.state) not in (0, 1):
+            continue
+        places = rules.state_vars(pos.state)["places"]
+        piles = [p for p, v in places.items() if isinstance(v, list) and v]
+        pairs = [(a, b) for a in piles for b in piles if a != b]
+        for a, b in pairs:
+            answer = judging.answer(rules, pos.state, f"place {a} on {b}")
+            if answer.clause == "dishes.play.place-match":
+                assert answer.detail.endswith(f"{places[a][-1]} (top of {a}) and {places[b][-1]} (top of {b}) share "
+                                              "neither kind nor colour")
+                return
+    pytest.fail("no refused placement found in the vector")

@@ -23,7 +23,7 @@ from tablerules.vectors.itf import VectorError
 from tablerules.vectors.mapping import MappingError, load_mapping
 from tablerules.model.decks import MAX_DECK_BYTES, DeckError, load_deck
 from tablerules.vectors.verifier import verify_path
-from tests.tool.runner import run_cli
+from tests.tool.runner import run_cli, without_heartbeat
 
 REPO = Path(__file__).resolve().parents[2]
 DISHES = REPO / "vectors" / "dishes" / "3p-3x4-default-s1.itf.json"
@@ -397,3 +397,260 @@ def test_a_deck_the_tool_writes_reads_back(tmp_path):
     again = tmp_path / "again.json"
     again.write_text(json.dumps(deck.to_json()))
     assert load_deck(again).digest() == deck.digest()
+
+
+# --------------------------------------------------------------------------- 10. standard output closed
+
+CLOSED_STDOUT = 'exec "$0" -P -m tablerules "$@" >&-'
+"""A shell line that starts the command with its standard output closed (`tablerules list >&-`)."""
+WRITERS = [
+    ["list"], ["explain", "answer-order"], ["explore", "dishes", "--deck", "2x2", "--max-states", "50"],
+    ["solve", "dishes", "--deck", "2x2", "--executor", "serial"], ["simulate", "dishes", "--games", "10"],
+    ["vectors", "verify", str(DISHES)], ["judge", "just-desserts", str(JD), "--move", "pass"],
+    ["--help"], ["--version"], ["check", "--help"], ["conform", "--help"], ["mutants", "--help"],
+    ["readings", "--help"], ["rulings", "--help"], ["prove", "--help"], ["vectors", "generate", "--help"],
+]
+"""Every command, each asked something it answers on standard output (the long ones: their --help)."""
+
+
+def _quiet_or_one_line(stderr: str) -> list[str]:
+    """Standard error of a run whose output could not be written: no traceback, and at most one
+    line after its progress lines (which long commands print first), an error line if any."""
+    assert "Traceback" not in stderr, stderr
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    errors = [line for line in lines if "error" in line]
+    assert len(errors) <= 1 and (not errors or errors[0] == lines[-1]), stderr
+    return errors
+
+
+@pytest.mark.parametrize("args", WRITERS, ids=[" ".join(a[:2]) for a in WRITERS])
+def test_a_closed_standard_output_is_one_line_and_exit_2(args):
+    r = subprocess.run(["sh", "-c", CLOSED_STDOUT, sys.executable, *args], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=120, cwd=REPO)
+    errors = _quiet_or_one_line(without_heartbeat(r.stderr))
+    assert r.returncode == 2, r.stderr
+    assert errors == ["tablerules: error: cannot write the output: standard output is closed"]
+
+
+@pytest.mark.parametrize("args", [["list"], ["explain", "answer-order"], ["vectors", "verify", str(DISHES)],
+                                  ["--help"]], ids=["list", "explain", "verify", "help"])
+def test_a_reader_gone_before_the_first_byte_ends_the_run_quietly_with_exit_2(args):
+    """`tablerules list | head -0`: the pipe's reader is gone before anything is written."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        r = subprocess.run([sys.executable, "-P", "-m", "tablerules", *args], stdout=write, stderr=subprocess.PIPE,
+                           text=True, timeout=120, cwd=REPO)
+    finally:
+        os.close(write)
+    _quiet_or_one_line(without_heartbeat(r.stderr))
+    assert r.returncode == 2
+
+
+# --------------------------------------------------------------------------- 11. judge on hostile logs
+
+
+def test_a_state_whose_meta_is_a_list_is_one_line(tmp_path):
+    doc = json.loads(JD.read_text())
+    doc["states"][3]["#meta"] = [1, 2]
+    path = tmp_path / "meta-list.itf.json"
+    path.write_text(json.dumps(doc))
+    status, line, _ = _run("judge", "just-desserts", str(path), "--move", "pass")
+    assert status == 2
+    assert line == f"tablerules: error: {path}: $.states[3]['#meta']: expected an object, found list"
+
+
+@pytest.mark.parametrize("where", ["log", "move"])
+def test_a_seat_of_5000_digits_is_one_line(tmp_path, where):
+    huge = "place " + "9" * 5000 + ".main on 0.soup"
+    log = tmp_path / "moves.txt"
+    log.write_text(huge + "\n" if where == "log" else "")
+    status, line, _ = _run("judge", "dishes", str(log), "--players", "2", "--move", huge if where == "move" else "pass")
+    assert status == 2 and "expected LAYOUT.TYPE with LAYOUT a number in ASCII digits" in line
+
+
+# --------------------------------------------------------------------------- 12. numbers and names in ASCII only
+
+
+@pytest.mark.parametrize("args,words", [
+    (["solve", "dishes", "--deck", "", "--max-seconds", "2"], "argument --deck: empty"),
+    (["solve", "dishes", "--deck", "\uff13x\uff14", "--max-seconds", "2"], "dishes tiles '\uff13x\uff14': expected"),
+    (["explore", "dishes", "--deck", "\u0663x4"], "in ASCII digits"),
+    (["solve", "dishes", "--max-states", "1e30", "--max-seconds", "2"], "argument --max-states: expected a whole"),
+    (["explore", "dishes", "--max-states", "\uff11\uff10\uff10"], "argument --max-states: expected a whole number"),
+    (["explore", "dishes", "--max-states", "1_000"], "argument --max-states: expected a whole number"),
+    (["explore", "dishes", "--players", "\u0662"], "argument --players/-n: expected a whole number"),
+    (["explore", "dishes", "--max-seconds", "\uff13"], "argument --max-seconds: expected a number"),
+    (["simulate", "dishes", "--games", "1e3"], "argument --games: expected a whole number"),
+    (["simulate", "dishes", "--seed", "\u0661"], "argument --seed: expected a whole number"),
+    (["judge", "just-desserts", str(JD), "--move", "pass", "--at", "\u0663"], "argument --at: expected a whole"),
+    (["solve", "dishes", "--workers", "\uff12", "--max-seconds", "2"], "argument --workers: expected a whole number"),
+    (["readings", "dishes", "--players", "\u0662"], "argument --players/-n: expected a whole number"),
+    (["vectors", "verify", "--deck", "", str(JD)], "argument --deck: empty"),
+    (["rulings", "just-desserts", "--retail-deck", ""], "argument --retail-deck: empty"),
+    (["rulings", "dishes", "--quick", "--config", "2:"], "--config '': empty"),
+], ids=lambda a: " ".join(a) if isinstance(a, list) else None)
+def test_a_number_or_a_name_in_another_spelling_is_refused(args, words):
+    status, line, _ = _run(*args)
+    assert status == 2 and words in line, line
+
+
+def test_a_move_with_another_script_s_digits_is_not_a_move(tmp_path):
+    doc = json.loads(DISHES.read_text())
+    i = next(i for i, s in enumerate(doc["states"]) if s["#meta"].get("move", "").startswith("turn 0."))
+    doc["states"][i]["#meta"]["move"] = doc["states"][i]["#meta"]["move"].replace("turn 0.", "turn \u0660.")
+    path = tmp_path / "arabic.itf.json"
+    path.write_text(json.dumps(doc, ensure_ascii=False))
+    result = verify_path(str(path))
+    assert result.status == 2
+    assert result.line.startswith(f"{path}: cannot read: $.states[{i}]['#meta'].move: bad place '\u0660.")
+
+
+def test_an_unknown_mutant_is_refused_before_any_work():
+    status, line, _ = _run("mutants", "dishes", "--mutant", "mdeadbeef", "--max-seconds", "5")
+    assert status == 2
+    assert line.startswith("tablerules mutants: error: --mutant 'mdeadbeef': no such mutant of dishes")
+
+
+# --------------------------------------------------------------------------- 13. nothing waits for ever
+
+
+@needs_fifo
+def test_an_output_that_is_a_named_pipe_is_refused_at_once(tmp_path):
+    pipe = tmp_path / "report.md"
+    os.mkfifo(pipe)
+    status, line, seconds = _run("rulings", "dishes", "--quick", "--out", str(pipe))
+    assert status == 2 and seconds < QUICK
+    assert line == f"tablerules: error: --out {pipe}: not a regular file (a named pipe): name a file or a new path"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to find the worker processes")
+def test_a_worker_killed_mid_run_is_reported_not_waited_for():
+    """`mutants --every 4`: a worker killed by the system (here: SIGKILL) loses its task; the run
+    says so and ends with exit status 3 instead of waiting for the lost result for ever."""
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-P", "-m", "tablerules", "mutants", "dishes", "--every", "4"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    try:
+        deadline = time.monotonic() + 120
+        workers: list[str] = []
+        while not workers and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.2)
+            try:
+                workers = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+            except OSError:
+                workers = []
+        assert workers, "no worker process started"
+        os.kill(int(workers[0]), signal.SIGKILL)
+        out, err = proc.communicate(timeout=180)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    lines = [line for line in without_heartbeat(err).splitlines() if line.strip() and "mutants dishes:" not in line]
+    assert proc.returncode == 3 and "Traceback" not in err, err
+    assert lines[-1].startswith("tablerules mutants: incomplete: dishes: a worker process died while judging")
+
+
+def test_a_deck_whose_guests_want_every_taste_is_refused_before_play(tmp_path):
+    """Twelve tastes, every guest wants them all: listing a hand's servings never ended."""
+    import random
+
+    rng = random.Random(1)
+    tastes = [f"t{i}" for i in range(12)]
+    deck = {"tastes": tastes, "suits": ["s"],
+            "desserts": [{"id": f"D{i}", "tastes": rng.sample(tastes, 3), "copies": 2} for i in range(60)],
+            "guests": [{"id": f"G{i}", "suit": "s", "wants": tastes} for i in range(6)]}
+    path = tmp_path / "every-taste.json"
+    path.write_text(json.dumps(deck))
+    status, line, seconds = _run("simulate", "just-desserts", "--deck", str(path), "--games", "20")
+    assert status == 2 and seconds < QUICK
+    assert line.startswith(f"tablerules: error: {path}: $.guests[0] (G0): the deck could serve it ")
+
+
+def _kitchen_log(deck: str, players: int, hand: int, seed: int = 1) -> list[str]:
+    """A retail game where every seat takes the kitchen option until each holds ``hand`` cards."""
+    import random
+
+    from tablerules.model import registry
+    from tablerules.model.core import CHANCE, pick_by_probability
+
+    rules = registry.get("just-desserts")
+    s = rules.new_game(rules.setup(players, rules.Options(), load_deck(deck)))
+    rng, moves = random.Random(seed), []
+    while True:
+        if rules.to_move(s) is CHANCE:
+            move = pick_by_probability(rules.chance_outcomes(s), rng.random())
+        elif s.phase == "choose" and not s.committed:
+            if min(len(h) for h in s.hands) >= hand:
+                return moves
+            move = next(m for m in rules.legal_moves(s) if str(m) == "kitchen")
+        else:
+            move = next(m for m in rules.legal_moves(s) if m.verb in ("depart", "stop"))
+        moves.append(str(move))
+        s = rules.apply(s, move)
+
+
+def test_judge_answers_a_retail_position_with_hands_of_17(tmp_path, retail_deck_path):
+    """Every alternative replays the log; under jd.ruling.serving-size=any a hand of 17 cards has
+    131,072 subsets, which each replayed move listed before it was allowed (no answer in 300 s)."""
+    log = tmp_path / "kitchen.txt"
+    log.write_text("\n".join(_kitchen_log(retail_deck_path, 2, 17)) + "\n")
+    r = run_cli("judge", "just-desserts", str(log), "--players", "2", "--deck", retail_deck_path, "--move", "kitchen",
+                "--json", timeout=120)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["answer"]["verdict"] == "legal" and doc["alternatives_tried"] > 30
+
+
+# --------------------------------------------------------------------------- 14. a signal while compiled loops play
+
+
+def test_a_signal_during_a_batch_of_compiled_games_lands_after_it():
+    """`simulate dishes` interrupted 3 s in died of a segmentation fault in about one run in thirty
+    (6 of 177 runs here): the signal came while numba's compiled loops played a batch.  Taken
+    with signals held back, a batch ends before the signal lands (0 of 100 runs crashed)."""
+    import signal
+
+    from tablerules import limits
+    from tablerules.cli.simulate import held_between_batches
+
+    played = []
+
+    def batches():
+        os.kill(os.getpid(), signal.SIGINT)  # arrives while the "compiled" batch runs
+        played.append("rest of the batch")
+        yield "game"
+
+    saved = signal.signal(signal.SIGINT, limits.interrupt)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            for _ in held_between_batches(batches(), compiled_loops=True):
+                pass
+    finally:
+        signal.signal(signal.SIGINT, saved)
+        limits.Stop.state = limits.Stop.signum = None
+    assert played == ["rest of the batch"]
+
+
+# --------------------------------------------------------------------------- 15. no empty folder left behind
+
+
+@pytest.mark.parametrize("args,folder", [
+    (["vectors", "generate", "--out", "NEW/vectors"], "NEW"),
+    (["explore", "dishes", "--players", "2", "--deck", "box", "--strict", "--max-states", "50000000",
+      "--out-itf", "NEW/traces"], "NEW"),
+    (["solve", "dishes", "--players", "2", "--store", "NEW/store"], "NEW"),
+], ids=["vectors-generate", "explore-out-itf", "solve-store"])
+def test_a_run_stopped_before_it_writes_leaves_no_folder(tmp_path, args, folder):
+    """Ctrl-C once the run is under way: the folder it would write to was made at the start, and
+    stayed there empty (solve's store: with the level files of a run that cannot be resumed)."""
+    from tests.tool.runner import interrupt_after
+
+    args = [a.replace("NEW", str(tmp_path / "new")) for a in args]
+    status, _out, err = interrupt_after(args, "still working", env={"TABLERULES_PROGRESS_SECONDS": "1"},
+                                        timeout=120)
+    assert status == 130 and "Traceback" not in err, err
+    assert not (tmp_path / folder.lower()).exists(), sorted(str(p) for p in tmp_path.rglob("*"))
