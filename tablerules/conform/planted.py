@@ -59,7 +59,7 @@ FAULTS: tuple[Fault, ...] = (
     Fault("just-desserts", "jd.poach", "m15229d3d", "poach_moves: poaching offered to the wrong seat (attempt)"),
     Fault("just-desserts", "jd.block", "mdc220e2f", "answers_of: a block offered to seats other than the victim "
           "(defender)"),
-    Fault("just-desserts", "jd.buffet", "m805038a2", "_legal_moves: a buffet offered without the Opening a Buffet "
+    Fault("just-desserts", "jd.buffet", "m878083de", "_option_moves: a buffet offered without the Opening a Buffet "
           "rule (aces)"),
     Fault("just-desserts", "jd.surprise", "md45d94fd", "poach_moves: a guest shielded by a surprise party may be "
           "poached back (no-poach-back)"),
