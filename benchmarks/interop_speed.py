@@ -1,31 +1,39 @@
-"""Random play, side by side in one run: our API, the OpenSpiel adapter, OpenSpiel's own Python games.
+"""Random play through our API, the OpenSpiel adapter and OpenSpiel's own Python games, each row
+side by side with OpenSpiel's python_kuhn_poker (A B A B ...) in one process.
 
-    python benchmarks/interop_speed.py [--actions N] [--repeats R]
+    python benchmarks/interop_speed.py [--actions N] [--rounds R] [--markdown]
 
 Unit: an *action* is one step of play, a seat's move or a chance outcome (OpenSpiel's
-``apply_action``; our ``apply``).  Every row plays whole games at random until it has taken
-at least N actions: a seat picks uniformly among its legal moves, chance by its
-probabilities; the time covers listing the choices, choosing and applying (and starting
-new games).  "Step by step" rows call to_move, legal_moves or chance_outcomes, and apply
-once per action.  "Whole games" rows call ``random_playouts`` (model/playout.py), which
-plays 1,000 games a call and returns every game's moves as the model's move objects
-(compiled loops: model/dishes/playout.py, model/just_desserts/playout.py,
-model/just_desserts/v23_playout.py; the step API where a setup has none).  With
-TABLERULES_RETAIL_DECK set, Just Desserts is also played on the retail card list, 2-5
-players with all three advanced rules, and 2.3 with its defaults.  Each row is run R
-times and the best (highest) rate kept, to damp the noise of a shared machine.  The last
-column divides each rate by the fastest pure-Python OpenSpiel game's; the aim is our API at
-2x or more.  Needs the extra tablerules[openspiel].
+``apply_action``; our ``apply``).  A round of a row plays whole games at random until it has
+taken at least N actions (a game is never cut): a seat picks uniformly among its legal moves,
+chance by its probabilities; the time covers listing the choices, choosing and applying (and
+starting new games).  "Step by step" rows call to_move, legal_moves or chance_outcomes, and
+apply once per action.  "Whole games" rows call ``random_playouts`` (model/playout.py), which
+returns every game's moves as the model's move objects (compiled loops:
+model/dishes/playout.py, model/just_desserts/playout.py, model/just_desserts/v23_playout.py;
+the step API where a setup has none), in calls of as many games as make about half a round.
+With TABLERULES_RETAIL_DECK set, Just Desserts is also played on the retail card list, 2-5
+players with all three advanced rules, and 2.3 with its defaults.
+
+Every ratio is measured side by side: a row and the baseline, OpenSpiel's pure-Python Kuhn
+poker (``python_kuhn_poker``, played the same way), take turns in this process, row then
+baseline, for R rounds (``timing.alternate``); a round's ratio is the row's rate over the
+baseline's in that round.  Printed per row: actions per game, the median rate of each side
+(actions per second), the median of the per-round ratios and their least and greatest; the
+baseline's own row (Kuhn poker against itself) shows how far two rounds of the same work may
+differ.  The machine's load average is printed at the start and at the end.  The aim is our
+API at 2x or more.  Needs the extra tablerules[openspiel].
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import math
 import os
 import random
 import sys
-import time
-from typing import Any, Callable
+from typing import Callable
 
 import pyspiel
 from open_spiel.python import games as _openspiel_python_games  # noqa: F401 - registers python_* games
@@ -35,6 +43,7 @@ from tablerules.model import registry
 from tablerules.model.core import CHANCE, TERMINAL, pick_by_probability
 from tablerules.model.playout import random_playouts
 from tablerules.report import table
+from timing import Alternation, alternate, load_average
 
 RETAIL = os.environ.get("TABLERULES_RETAIL_DECK")
 ALL_RULES = {"poaching": True, "buffet": True, "surprise_parties": True}
@@ -49,6 +58,11 @@ WHOLE_GAMES = [("dishes", 2, "box", {}), ("dishes", 3, "box", {}), ("dishes", 4,
 ADAPTER = ["tablerules_dishes(players=2)", "tablerules_dishes(players=4)",
            "tablerules_just_desserts(players=2,deck=jd-crowd)"]
 OPENSPIEL_PYTHON = ["python_tic_tac_toe", "python_kuhn_poker", "python_liars_poker", "python_block_dominoes"]
+BASELINE = "python_kuhn_poker"
+"""The game every row is set beside: OpenSpiel's pure-Python Kuhn poker."""
+
+Play = Callable[[int, random.Random], tuple[int, int]]
+"""Random play of at least ``n`` actions with ``rng``: (actions, games)."""
 
 
 def _setup(ruleset: str, players: int, deck: str, options: dict):
@@ -56,7 +70,7 @@ def _setup(ruleset: str, players: int, deck: str, options: dict):
     return rules, rules.setup(players, rules.Options(**options), rules.load_components(deck))
 
 
-def ours(ruleset: str, players: int, deck: str, options: dict) -> Callable[[int, random.Random], tuple[int, int]]:
+def ours(ruleset: str, players: int, deck: str, options: dict) -> Play:
     """Random play through the core API: (actions, games) for at least ``n`` actions."""
     rules, setup = _setup(ruleset, players, deck, options)
 
@@ -80,27 +94,29 @@ def ours(ruleset: str, players: int, deck: str, options: dict) -> Callable[[int,
     return run
 
 
-def whole_games(
-    ruleset: str, players: int, deck: str, options: dict
-) -> Callable[[int, random.Random], tuple[int, int]]:
+def whole_games(ruleset: str, players: int, deck: str, options: dict, n: int) -> Play:
     """Random play through ``random_playouts``: whole games per call, their moves returned as
-    the model's moves (compiled where the rule set has a compiled playout for the setup)."""
+    the model's moves (compiled where the rule set has a compiled playout for the setup).  A call
+    plays as many games as make about n / 2 actions (from 100 games played before timing, which
+    also compile or load the loop), so that a round is about n actions, as in the other rows."""
     rules, setup = _setup(ruleset, players, deck, options)
     start = rules.new_game(setup)
-    random_playouts(rules, start, 1, seed=0)  # compiles (or loads) the loop before timing
+    sample = random_playouts(rules, start, 100, seed=0)
+    per_game = sum(len(g.moves) for g in sample) / len(sample)
+    batch = max(1, math.ceil(n / 2 / per_game))
 
     def run(n: int, rng: random.Random) -> tuple[int, int]:
         actions = games = 0
         while actions < n:
-            batch = random_playouts(rules, start, 1000, seed=rng.getrandbits(63))
-            games += len(batch)
-            actions += sum(len(g.moves) for g in batch)
+            played = random_playouts(rules, start, batch, seed=rng.getrandbits(63))
+            games += len(played)
+            actions += sum(len(g.moves) for g in played)
         return actions, games
 
     return run
 
 
-def openspiel(name: str) -> Callable[[int, random.Random], tuple[int, int]]:
+def openspiel(name: str) -> Play:
     """Random play through pyspiel's State API, for any OpenSpiel game."""
     game = pyspiel.load_game(name)
 
@@ -127,59 +143,88 @@ def _label(ruleset: str, players: int, deck: str, options: dict) -> str:
     return f"{ruleset}, {players} players, {deck}" + (", all advanced rules" if options else "")
 
 
-def measure(run: Callable[[int, random.Random], tuple[int, int]], n: int, repeats: int) -> tuple[float, int, int]:
-    best = (0.0, 0, 0)
-    for r in range(repeats):
-        rng = random.Random(r)
-        t0 = time.perf_counter()
-        actions, games = run(n, rng)
-        rate = actions / (time.perf_counter() - t0)
-        if rate > best[0]:
-            best = (rate, actions, games)
-    return best
+def beside_baseline(play: Play, baseline: Play, n: int, rounds: int) -> tuple[Alternation, float]:
+    """``play`` and ``baseline`` in turn (A B A B ...), ``rounds`` rounds of at least ``n`` actions each
+    (round r plays with random.Random(r) on both sides): the alternation in actions, and the row's
+    actions per game over every round."""
+    seeds = {"a": iter(range(rounds)), "b": iter(range(rounds))}
+    tally = [0, 0]  # the row's actions and games over every round
+
+    def row() -> tuple[int, int]:
+        actions, games = play(n, random.Random(next(seeds["a"])))
+        tally[0] += actions
+        tally[1] += games
+        return actions, games
+
+    paired = alternate(rounds, row, lambda: baseline(n, random.Random(next(seeds["b"]))),
+                       units=lambda result: result[0])
+    return paired, tally[0] / tally[1]
+
+
+def rows_to_measure(n: int) -> list[tuple[str, str, Callable[[], Play]]]:
+    """(through, game, a maker of the row's play): a play is made just before its row is timed."""
+    rows: list[tuple[str, str, Callable[[], Play]]] = []
+    for ruleset, players, deck, options in OURS:
+        rows.append(("our API, step by step", _label(ruleset, players, deck, options),
+                     lambda c=(ruleset, players, deck, options): ours(*c)))
+    for ruleset, players, deck, options in WHOLE_GAMES:
+        rows.append(("our API, whole games", _label(ruleset, players, deck, options),
+                     lambda c=(ruleset, players, deck, options): whole_games(*c, n)))
+    for name in ADAPTER:
+        rows.append(("OpenSpiel adapter", name, lambda name=name: openspiel(name)))
+    for name in OPENSPIEL_PYTHON:
+        what = f"{name} (against itself)" if name == BASELINE else name
+        rows.append(("OpenSpiel, pure Python", what, lambda name=name: openspiel(name)))
+    return rows
+
+
+def _markdown(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> None:
+    print("| " + " | ".join(header) + " |")
+    print("| " + " | ".join("---" for _ in header) + " |")
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--actions", type=int, default=20_000, help="actions per measurement (default 20,000)")
-    p.add_argument("--repeats", type=int, default=3, help="measurements per row; the best is kept (default 3)")
-    args = p.parse_args(argv)
-    rows: list[tuple[str, str, Any]] = []
-    for ruleset, players, deck, options in OURS:
-        rows.append(
-            (
-                "our API, step by step", _label(ruleset, players, deck, options),
-                measure(ours(ruleset, players, deck, options), args.actions, args.repeats),
-            )
-        )
-        print(f"  {rows[-1][1]}: done", file=sys.stderr)
-    for ruleset, players, deck, options in WHOLE_GAMES:
-        rows.append(
-            (
-                "our API, whole games", _label(ruleset, players, deck, options),
-                measure(whole_games(ruleset, players, deck, options), args.actions, args.repeats),
-            )
-        )
-        print(f"  {rows[-1][1]}, whole games: done", file=sys.stderr)
-    for name in ADAPTER:
-        rows.append(("OpenSpiel adapter", name, measure(openspiel(name), args.actions, args.repeats)))
-        print(f"  {name}: done", file=sys.stderr)
-    for name in OPENSPIEL_PYTHON:
-        rows.append(("OpenSpiel, pure Python", name, measure(openspiel(name), args.actions, args.repeats)))
-        print(f"  {name}: done", file=sys.stderr)
-    fastest_name, fastest = max(((r[1], r[2][0]) for r in rows if r[0] == "OpenSpiel, pure Python"), key=lambda x: x[1])
-    out = [(kind, what, f"{rate:,.0f}", f"{actions / games:.1f}", f"{rate / fastest:.2f}x")
-           for kind, what, (rate, actions, games) in rows]
-    table(out, header=("through", "game", "actions/s", "actions/game", f"vs {fastest_name}"), out=sys.stdout)
-    print(f"\nfastest pure-Python OpenSpiel game: {fastest_name}, {fastest:,.0f} actions/s (target: 2x or more)")
+    p.add_argument("--actions", type=int, default=20_000, help="actions per round of each side (default 20,000)")
+    p.add_argument("--rounds", type=int, default=5,
+                   help="rounds per row, the row and the baseline in turn (A B A B ...; default 5)")
+    p.add_argument("--markdown", action="store_true", help="print the table in Markdown (as the README holds it)")
+    args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.actions < 1 or args.rounds < 1:
+        p.error("--actions and --rounds must be 1 or more")
+    command = " ".join(["python benchmarks/interop_speed.py", *(sys.argv[1:] if argv is None else argv)])
+    print(f"{command}")
+    print(f"{datetime.datetime.now().strftime('%Y-%m-%d %H:%M')}; {os.cpu_count()} cores; load average at the "
+          f"start {load_average()}")
+    print(f"{args.rounds} rounds a row, each side at least {args.actions:,} actions a round, the row then "
+          f"{BASELINE}; rates are medians of the rounds (actions/s), ratios the median of the per-round ratios "
+          "(least-greatest)\n")
+    baseline = openspiel(BASELINE)
+    measured = []
+    for through, what, make in rows_to_measure(args.actions):
+        paired, per_game = beside_baseline(make(), baseline, args.actions, args.rounds)
+        measured.append((through, what, per_game, paired))
+        print(f"  {through}, {what}: {paired.ratio_text()}", file=sys.stderr, flush=True)
+    header = ("through", "game", "actions/game", "actions/s", f"{BASELINE} actions/s, same rounds",
+              f"vs {BASELINE}: median (least-greatest)")
+    out = [(through, what, f"{per_game:.1f}", f"{paired.a_rate:,.0f}", f"{paired.b_rate:,.0f}", paired.ratio_text())
+           for through, what, per_game, paired in measured]
+    if args.markdown:
+        _markdown(out, header)
+    else:
+        table(out, header=header, out=sys.stdout)
+    print()
     for through in ("our API, step by step", "our API, whole games"):
         for game in ("dishes", "just-desserts,", "just-desserts-2.3"):
-            ratios = [f"{what.split(',', 1)[1].strip()} {rate / fastest:.2f}x"
-                      for kind, what, (rate, _, _) in rows if kind == through and what.startswith(game)]
+            ratios = [f"{what.split(',', 1)[1].strip()} {paired.ratio_text()}"
+                      for kind, what, _, paired in measured if kind == through and what.startswith(game)]
             if ratios:
-                print(f"{through}, {game.rstrip(',')}: {'; '.join(ratios)}")
+                print(f"{through}, {game.rstrip(',')}, vs {BASELINE}: {'; '.join(ratios)}")
     if not RETAIL:
         print("retail-deck rows left out: set TABLERULES_RETAIL_DECK to the retail card list")
+    print(f"load average at the end {load_average()}")
     return 0
 
 
