@@ -1,9 +1,9 @@
 """The exact engine beside the explorer and beside bare Python, on the same tasks, in one run.
 
-Usage: python benchmarks/dishes_exact.py [--box] [--deal]
+Usage: python benchmarks/dishes_exact.py [--box] [--deal] [--rounds 3]
 
 For each task (count every table state of a Dishes configuration, every deal, default
-rulings) it runs, one after the other on this machine:
+rulings) it runs, on this machine:
 
 * the exact engine (tablerules.proofs.exact, compiled loops, two worker processes); the
   loops are compiled and the worker pool started once, on a small warm-up task, before any
@@ -14,8 +14,12 @@ rulings) it runs, one after the other on this machine:
   reduction, with the table states counted by projecting every state it stores.
 
 Units: a *table state* is whose turn it is and, per place, empty / clean / a pile as its
-top tile and its number of tiles (see proofs/exact.py).  Ratios are wall-clock seconds of
-the other method divided by the engine's, measured side by side in this run.  With
+top tile and its number of tiles (see proofs/exact.py).  Each other method is timed side by
+side with the engine: the engine then the other, in turn, for ``--rounds`` rounds
+(``timing.alternate``).  Seconds are wall-clock, medians of the rounds (bare Python's counted
+inside its process, without its start); "x slower" is the median of the per-round ratios of
+the other method's seconds to the engine's, with their least and greatest.  The machine's load
+average is printed at the start and the end.  With
 ``--box`` it also counts the boxed two-player game with the engine and gives the explorer
 and bare Python the same wall-clock time to show how far they get; ``--deal`` times one
 fixed two-player deal.
@@ -26,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -34,20 +39,21 @@ from tablerules.model import registry
 from tablerules.model.dishes import RULES, Options, Tiles
 from tablerules.proofs.exact_run import ProcessExecutor, solve
 from tablerules.proofs.explorer import Budget, explore
+from timing import alternate, load_average
 
 TASKS = [(2, Tiles(3, 4)), (3, Tiles(2, 4)), (2, Tiles(4, 4))]
 DEAL = "red,yellow,c3,c4,red,yellow/yellow,c3,c4,red,yellow,c3"
 
 
-def engine(run: ProcessExecutor, players: int, tiles: Tiles, deal: str | None = None,
-           values: bool = False) -> tuple[float, int, int, bool]:
-    """The engine on a warm pool ``run`` (see ``warm_up``)."""
+def engine(run: ProcessExecutor, players: int, tiles: Tiles, deal: str | None = None, values: bool = False) -> dict:
+    """The engine on a warm pool ``run`` (see ``warm_up``): its seconds, table states, engine states, completeness."""
     setup = RULES.setup(players, Options(), tiles)
     kern = registry.kernel("dishes", setup, **({"deal": deal} if deal else {}))
     t0 = time.perf_counter()
     sol = solve(kern, values=values, run=run)
     seconds = time.perf_counter() - t0
-    return seconds, sol.total("table_states"), sol.total("nodes"), sol.complete
+    return {"seconds": seconds, "table_states": sol.total("table_states"), "nodes": sol.total("nodes"),
+            "complete": sol.complete}
 
 
 def warm_up() -> tuple[ProcessExecutor, float]:
@@ -78,47 +84,59 @@ def bare_python(players: int, tiles: Tiles, seconds: float | None = None) -> dic
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def explorer(players: int, tiles: Tiles, seconds: float | None = None) -> tuple[float, int, bool, int]:
-    """The explorer with symmetry; table states from its stored states' orbits, projected."""
+def explorer(players: int, tiles: Tiles, seconds: float | None = None) -> dict:
+    """The explorer with symmetry: its seconds, stored (reduced) states, completeness and complete depth."""
     setup = RULES.setup(players, Options(), tiles)
     t0 = time.perf_counter()
     ex = explore(RULES, [RULES.new_game(setup)], symmetry=RULES.default_symmetry,
                  budget=Budget(max_seconds=seconds) if seconds else Budget())
     spent = time.perf_counter() - t0
-    return spent, ex.states, ex.complete, ex.complete_depth
+    return {"seconds": spent, "states": ex.states, "complete": ex.complete, "depth": ex.complete_depth}
 
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--box", action="store_true", help="also the boxed two-player game (several minutes)")
     ap.add_argument("--deal", action="store_true", help="also one fixed two-player deal of the box")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="rounds of each pairing, the engine then the other method (default 3)")
     args = ap.parse_args(argv)
-    rows = []
+    if args.rounds < 1:
+        ap.error("--rounds must be 1 or more")
+    print(f"load average at the start {load_average()}")
     run, warm = warm_up()
-    print(f"warm-up (pool start, compile or load the compiled loops): {warm:.1f} s, not counted below\n")
+    print(f"warm-up (pool start, compile or load the compiled loops): {warm:.1f} s, not counted below")
+    print(f"{args.rounds} rounds a pairing, the engine then the other; seconds are medians of the rounds, "
+          "x slower the median of the per-round ratios (least-greatest)\n")
     print("task | engine s | table states | bare Python s | x slower | explorer s | x slower")
     for players, tiles in TASKS:
-        e_s, e_tables, e_nodes, _ = engine(run, players, tiles)
-        b = bare_python(players, tiles)
-        x_s, x_states, x_complete, _ = explorer(players, tiles)
-        assert b["table_states"] == e_tables, "bare Python and the engine disagree"
-        rows.append((f"{players}p {tiles.types}x{tiles.colours}", e_s, e_tables, b["seconds"], x_s))
-        print(f"{players}p {tiles.types}x{tiles.colours} | {e_s:.2f} | {e_tables:,} | {b['seconds']:.2f} | "
-              f"{b['seconds'] / e_s:.1f} | {x_s:.2f} ({x_states:,} explorer states) | {x_s / e_s:.1f}", flush=True)
+        bare = alternate(args.rounds, lambda: engine(run, players, tiles), lambda: bare_python(players, tiles),
+                         seconds=lambda r: r["seconds"])
+        walk = alternate(args.rounds, lambda: engine(run, players, tiles), lambda: explorer(players, tiles),
+                         seconds=lambda r: r["seconds"])
+        e_s = statistics.median(bare.a_seconds + walk.a_seconds)
+        e_tables = bare.a_result["table_states"]
+        assert bare.b_result["table_states"] == e_tables, "bare Python and the engine disagree"
+        print(f"{players}p {tiles.types}x{tiles.colours} | {e_s:.2f} | {e_tables:,} | {bare.b_median_seconds:.2f} | "
+              f"{bare.ratio_text(1)} | {walk.b_median_seconds:.2f} ({walk.b_result['states']:,} explorer states) | "
+              f"{walk.ratio_text(1)}", flush=True)
     if args.deal:
-        e_s, e_tables, e_nodes, _ = engine(run, 2, Tiles(), deal=DEAL)
-        print(f"\nfixed deal {DEAL}: {e_tables:,} table states in {e_s:.1f} s ({e_tables / e_s:,.0f} table states/s)")
+        e = engine(run, 2, Tiles(), deal=DEAL)
+        print(f"\nfixed deal {DEAL}: {e['table_states']:,} table states in {e['seconds']:.1f} s "
+              f"({e['table_states'] / e['seconds']:,.0f} table states/s)")
     if args.box:
-        e_s, e_tables, e_nodes, _ = engine(run, 2, Tiles())
-        print(f"\nboxed game, 2 players, every deal: engine {e_tables:,} table states ({e_nodes:,} engine states) "
-              f"in {e_s:.0f} s, complete")
+        e = engine(run, 2, Tiles())
+        e_s = e["seconds"]
+        print(f"\nboxed game, 2 players, every deal: engine {e['table_states']:,} table states ({e['nodes']:,} engine "
+              f"states) in {e_s:.0f} s, complete")
         b = bare_python(2, Tiles(), seconds=e_s)
         print(f"  bare Python in the same time: {b['levels']} levels begun, {b['nodes']:,} engine states, "
               f"{'complete' if b['complete'] else 'incomplete'}")
-        x_s, x_states, x_complete, depth = explorer(2, Tiles(), seconds=e_s)
-        print(f"  explorer in the same time: {x_states:,} reduced model states, every state within {depth} steps "
-              f"(moves and reveals) expanded, {'complete' if x_complete else 'incomplete'}")
+        x = explorer(2, Tiles(), seconds=e_s)
+        print(f"  explorer in the same time: {x['states']:,} reduced model states, every state within {x['depth']} "
+              f"steps (moves and reveals) expanded, {'complete' if x['complete'] else 'incomplete'}")
     run.close()
+    print(f"load average at the end {load_average()}")
     return 0
 
 

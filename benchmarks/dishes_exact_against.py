@@ -9,11 +9,14 @@ the working tree.  Each side then solves each alternative in turn (``tablerules 
 --players 2 --json``, two worker processes, in a fresh Python process that sees that side's
 package and this environment's libraries, nothing else: ``python -S -P``, started in that folder),
 after one small solve that compiles its loops; it stops if a side imports its engine from
-anywhere else.  The sides alternate, so both meet the machine in the same state.
+anywhere else.  The sides take turns, REV then the working tree, for ``--repeat`` rounds
+(``timing.alternate``), so both meet the machine in the same state.
 
 Prints per alternative the wall-clock seconds of each side (the whole command, median of the
-repeats), the ratio, and whether every figure agrees (engine and table states, the longest
-game, and the exact values of random and optimal play).  An alternative is a label of the
+rounds), the ratio (the median of the per-round ratios of the working tree's seconds to REV's,
+least-greatest), and whether every figure agrees (engine and table states, the longest game,
+and the exact values of random and optimal play); and the machine's load average at the start
+and the end.  An alternative is a label of the
 solved document (``default``, ``deal-2-players=two-layouts``...); ``--max-states`` is the
 state budget in engine states, as in the stored command.
 """
@@ -24,13 +27,14 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import sysconfig
 import tempfile
 import time
 from pathlib import Path
+
+from timing import alternate, load_average
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = {"tablerules": "", "model": "model", "proofs": "proofs", "spec": "spec"}
@@ -100,8 +104,11 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--label", action="append", help="alternatives to solve (default: default)")
     ap.add_argument("--partitions", type=int, default=4)
     ap.add_argument("--max-states", type=int, default=None)
-    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=1, help="rounds, REV then the working tree (default 1)")
     args = ap.parse_args(argv)
+    if args.repeat < 1:
+        ap.error("--repeat must be 1 or more")
+    load_start = load_average()
     labels = args.label or ["default"]
     with tempfile.TemporaryDirectory(prefix="tablerules-against-") as tmp:
         sides = {args.rev: _from_commit(args.rev, Path(tmp) / "before"),
@@ -112,18 +119,17 @@ def main(argv: list[str]) -> int:
             print(f"{name}: {_imports(package)}", file=sys.stderr, flush=True)
         print(f"dishes, 2 players, deck {args.deck}, {args.partitions} partitions, 2 worker processes, "
               f"budget {args.max_states or 'none'} engine states; seconds: wall-clock of the whole command, "
-              f"median of {args.repeat}")
+              f"median of {args.repeat} rounds, {args.rev} then the working tree; load average at the start "
+              f"{load_start}")
         print(f"alternative | {args.rev} s | working tree s | working tree / {args.rev} | same figures")
         for label in labels:
-            seconds: dict[str, list[float]] = {name: [] for name in sides}
-            docs = {}
-            for _ in range(args.repeat):
-                for name, package in sides.items():
-                    s, docs[name] = _solve(package, label, args, args.deck)
-                    seconds[name].append(s)
-            before, now = (statistics.median(seconds[name]) for name in sides)
-            same = all(docs[args.rev].get(f) == docs["working tree"].get(f) for f in FIGURES)
-            print(f"{label} | {before:.1f} | {now:.1f} | {now / before:.2f} | {'yes' if same else 'NO'}", flush=True)
+            paired = alternate(args.repeat, lambda: _solve(sides[args.rev], label, args, args.deck),
+                               lambda: _solve(sides["working tree"], label, args, args.deck), seconds=lambda r: r[0])
+            before_doc, now_doc = paired.a_result[1], paired.b_result[1]
+            same = all(before_doc.get(f) == now_doc.get(f) for f in FIGURES)
+            print(f"{label} | {paired.a_median_seconds:.1f} | {paired.b_median_seconds:.1f} | "
+                  f"{paired.ratio_text()} | {'yes' if same else 'NO'}", flush=True)
+    print(f"load average at the end {load_average()}")
     return 0
 
 

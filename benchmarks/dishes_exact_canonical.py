@@ -2,7 +2,7 @@
 sum, keys mixed twice) against now (one pass, packed keys sorted by networks of
 compare-exchanges), side by side in one run on the same rows.
 
-Usage: python benchmarks/dishes_exact_canonical.py [--deck box] [--level 12] [--parents 50000] [--repeat 3]
+Usage: python benchmarks/dishes_exact_canonical.py [--deck box] [--level 12] [--parents 50000] [--rounds 3]
 
 Counts 2-player Dishes (default rulings) level by level to ``--level`` in this process, takes
 ``--parents`` engine states of that level at random (seed 1), generates every child
@@ -14,15 +14,17 @@ children, with the memory and on their table parts alone (as the merge's stabili
 * ``now``: :func:`tablerules.model.dishes.loops.canonical_rows`.
 
 The two forms pick different rows to stand for an orbit, so they are compared on what must
-agree: the number of distinct canonical rows (orbits) and every row's stabilisers.  Units:
-nanoseconds per row (a child, before removing copies), best of ``--repeat``, one process.
+agree: the number of distinct canonical rows (orbits) and every row's stabilisers.  The two
+take turns, now then before, for ``--rounds`` rounds (``timing.alternate``).  Units: nanoseconds
+per row (a child, before removing copies), median of the rounds, one process; "x before" is the
+median of the per-round ratios (least-greatest).  The machine's load average is printed at the
+start and the end.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 import numpy as np
 from numba import njit
@@ -34,6 +36,7 @@ from tablerules.model.dishes.loops import (DEAL_COLOUR_SETS, DEAL_FOUR_SETS, DEA
                                            KIND_CLEAN, NO_COLOUR, NT, P_C, P_DEAL, P_L, P_LC, P_MASKS, P_S, P_TRACK,
                                            P_TYPES, P_USED, TOP_BIT, _encode, _equal, _h, _less, _shape)
 from tablerules.proofs import exact
+from timing import alternate, load_average
 
 
 @njit(cache=True)
@@ -312,8 +315,11 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--deck", default="box")
     ap.add_argument("--level", type=int, default=12)
     ap.add_argument("--parents", type=int, default=50_000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=3, help="rounds, now and before in turn (default 3)")
     args = ap.parse_args(argv)
+    if args.rounds < 1:
+        ap.error("--rounds must be 1 or more")
+    load_start = load_average()
     rules = registry.get("dishes")
     kern = registry.kernel("dishes", rules.setup(2, rules.Options(), rules.load_components(args.deck)))
     rows = np.stack([r for r, _ in kern.start()])
@@ -324,25 +330,23 @@ def main(argv: list[str]) -> int:
     parents = np.ascontiguousarray(rows[pick])
     children = loops.expand_rows(parents, kern.prm, kern.slot_owner, kern.layout_owner, kern.fixed)[0]
     print(f"dishes, 2 players, deck {args.deck}: the children of {len(parents):,} engine states of level {args.level}, "
-          f"{len(children):,} rows; best of {args.repeat}, one process")
+          f"{len(children):,} rows; {args.rounds} rounds, now then before, one process; load average at the start "
+          f"{load_start}")
     print("rows | form | ns per row | orbits | x before")
     for memory, what in ((True, "with the memory"), (False, "table parts")):
         batch = children if memory else exact.table_parts(kern, children)
-        seconds, results = {}, {}
-        for name, form in (("before", canonical_rows_before), ("now", loops.canonical_rows)):
+        for form in (canonical_rows_before, loops.canonical_rows):
             form(batch[:10], kern.prm, _PERMS, _PERM_START, memory)  # compile
-            best = float("inf")
-            for _ in range(args.repeat):
-                t0 = time.perf_counter()
-                results[name] = form(batch, kern.prm, _PERMS, _PERM_START, memory)
-                best = min(best, time.perf_counter() - t0)
-            seconds[name] = best
+        paired = alternate(args.rounds, lambda: loops.canonical_rows(batch, kern.prm, _PERMS, _PERM_START, memory),
+                           lambda: canonical_rows_before(batch, kern.prm, _PERMS, _PERM_START, memory))
+        results = {"now": paired.a_result, "before": paired.b_result}
+        seconds = {"now": paired.a_median_seconds, "before": paired.b_median_seconds}
         orbits = {name: len(exact.distinct(r[0])[0]) for name, r in results.items()}
         assert orbits["before"] == orbits["now"], "the two forms count different orbits"
         assert all(np.array_equal(results["before"][i], results["now"][i]) for i in (1, 2)), "stabilisers differ"
-        for name in ("before", "now"):
-            print(f"{what} | {name} | {seconds[name] * 1e9 / len(batch):.0f} | {orbits[name]:,} | "
-                  f"{seconds['before'] / seconds[name]:.2f}")
+        for name, ratio in (("before", "1.00x"), ("now", paired.ratio_text())):
+            print(f"{what} | {name} | {seconds[name] * 1e9 / len(batch):.0f} | {orbits[name]:,} | {ratio}")
+    print(f"load average at the end {load_average()}")
     return 0
 
 

@@ -1,22 +1,27 @@
 """Where the exact engine's time goes, per ruling alternative: seconds per phase, side by side.
 
 Usage: python benchmarks/dishes_exact_phases.py [--deck 5x4] [--label default --label ...] [--segment ROWS]
+       [--rounds 2]
 
-Solves (counts and values) the given alternatives of 2-player Dishes on one tile set, one
-after the other in one run, on one warm pool of two worker processes, and prints per
-alternative the wall-clock seconds of each phase: ``expand`` and ``merge`` (counting,
+Solves (counts and values) the given alternatives of 2-player Dishes on one tile set in one run,
+on one warm pool of two worker processes, each alternative after the first in turn with the
+first, for ``--rounds`` rounds (``timing.alternate``), and prints per alternative the wall-clock
+seconds of each phase (medians of its runs): ``expand`` and ``merge`` (counting,
 forward), ``level`` (gathering the last level's nodes and edges for the values; every level
 below is gathered beside the values of the one above, and counts there), ``values``
 (``optimal`` and ``random``, one batch per level: they run side by side), and the
 engine states and store bytes written.  The last column is the share of the alternative's
 time spent forward, which a shared state graph could save for the alternatives that only
-change how an end is scored.  Ratios are against the first alternative, measured in this run.
+change how an end is scored.  "x first" is the alternative's seconds over the first's, the
+median of the per-round ratios of its pairing (least-greatest).  The machine's load average is
+printed at the start and the end.
 """
 
 from __future__ import annotations
 
 import argparse
 import shutil
+import statistics
 import sys
 import time
 from collections import defaultdict
@@ -25,6 +30,7 @@ from pathlib import Path
 from tablerules.model import registry
 from tablerules.proofs import exact_impact
 from tablerules.proofs.exact_run import ProcessExecutor, solve
+from timing import alternate, load_average
 
 PHASES = ("expand", "merge", "level", "values")
 
@@ -56,7 +62,11 @@ def main(argv: list[str]) -> int:
                     "default, dishes-count=stacks, movable-stacks=any-stack")
     ap.add_argument("--segment", type=int, default=None, help="--segment-rows for every run (default: none)")
     ap.add_argument("--partitions", type=int, default=4)
+    ap.add_argument("--rounds", type=int, default=2, help="rounds of each pairing with the first (default 2)")
     args = ap.parse_args(argv)
+    if args.rounds < 1:
+        ap.error("--rounds must be 1 or more")
+    load_start = load_average()
     labels = args.label or ["default", "dishes-count=stacks", "movable-stacks=any-stack"]
     rules = registry.get("dishes")
     components = rules.load_components(args.deck)
@@ -70,15 +80,13 @@ def main(argv: list[str]) -> int:
     warm = registry.kernel("dishes", rules.setup(2, rules.Options(), rules.load_components("2x2")))
     solve(warm, run=pool, parts=2)
     solve(warm, run=pool, parts=2)
-    print(f"dishes, 2 players, deck {args.deck}, {args.partitions} partitions, 2 worker processes, "
-          f"segment {args.segment or 'none'}; seconds are wall-clock")
-    print("alternative | engine states | " + " | ".join(f"{p} s" for p in PHASES)
-          + " | total s | x first | store MB peak | forward share")
-    first = None
     for label in labels:
         if label not in chosen:
             print(f"{label}: not a finite alternative here", file=sys.stderr)
-            continue
+    labels = [label for label in labels if label in chosen]
+    runs: dict[str, list[dict]] = {label: [] for label in labels}
+
+    def solve_one(label: str) -> dict:
         kern = registry.kernel("dishes", rules.setup(2, chosen[label], components))
         pool.seconds.clear()
         root = Path(f"/tmp/tablerules-phases-{label.replace('=', '-')}")
@@ -92,13 +100,36 @@ def main(argv: list[str]) -> int:
         t0 = time.perf_counter()
         sol = solve(kern, run=pool, parts=args.partitions, segment=args.segment, store_root=str(root), progress=watch)
         total = time.perf_counter() - t0
-        first = first or total
-        forward = pool.seconds["expand"] + pool.seconds["merge"]
-        print(f"{label} | {sol.total('nodes'):,} | " + " | ".join(f"{pool.seconds[p]:.1f}" for p in PHASES)
-              + f" | {total:.1f} | {total / first:.2f} | {biggest / 1e6:,.0f} | {forward / total:.0%}", flush=True)
         shutil.rmtree(root, ignore_errors=True)  # a store given by name is kept by the engine
         assert sol.complete
+        runs[label].append({"seconds": total, "nodes": sol.total("nodes"), "phases": dict(pool.seconds),
+                            "store": biggest})
+        print(f"  {label}: {total:.1f} s", file=sys.stderr, flush=True)
+        return runs[label][-1]
+
+    against_first = {}
+    for label in labels[1:]:
+        against_first[label] = alternate(args.rounds, lambda: solve_one(labels[0]), lambda: solve_one(label),
+                                         seconds=lambda r: r["seconds"])
+    if len(labels) == 1:
+        for _ in range(args.rounds):
+            solve_one(labels[0])
     pool.close()
+    print(f"dishes, 2 players, deck {args.deck}, {args.partitions} partitions, 2 worker processes, "
+          f"segment {args.segment or 'none'}; {args.rounds} rounds a pairing, the first then the other; seconds are "
+          f"wall-clock, medians of each alternative's runs; load average at the start {load_start}")
+    print("alternative | engine states | " + " | ".join(f"{p} s" for p in PHASES)
+          + " | total s | x first | store MB peak | forward share")
+    for label in labels:
+        done = runs[label]
+        phase = {p: statistics.median(r["phases"].get(p, 0.0) for r in done) for p in PHASES}
+        total = statistics.median(r["seconds"] for r in done)
+        forward = phase["expand"] + phase["merge"]
+        ratio = against_first[label].ratio_text() if label in against_first else "1.00x"
+        print(f"{label} | {done[0]['nodes']:,} | " + " | ".join(f"{phase[p]:.1f}" for p in PHASES)
+              + f" | {total:.1f} | {ratio} | {max(r['store'] for r in done) / 1e6:,.0f} | {forward / total:.0%}",
+              flush=True)
+    print(f"load average at the end {load_average()}")
     return 0
 
 

@@ -1,7 +1,7 @@
 """Random-play values of a whole game: backward once per scoring (before) against forward
 once for all scorings (now), side by side in one run on the same inputs.
 
-Usage: python benchmarks/dishes_exact_random_values.py [--deck 5x4] [--repeat 3]
+Usage: python benchmarks/dishes_exact_random_values.py [--deck 5x4] [--rounds 3]
 
 Solves 2-player Dishes on the tile set in this process (serial executor) for the four
 alternatives that share one state graph (default rulings, ``dishes-count=stacks``,
@@ -16,16 +16,18 @@ the engine gathered them, and times on them, for one group of primes:
   of reaching each state (one residue a prime), summed over each level's ends for every
   scoring at once.
 
-Both must give the same values at the start.  Units: seconds for the whole game (best of
-``--repeat``, the chance tables' making included), edges (parent-child pairs, one per action
-and chance outcome, over every level), primes in the group.
+Both must give the same values at the start.  The two take turns, forward then backward, for
+``--rounds`` rounds (``timing.alternate``).  Units: seconds for the whole game (median of the
+rounds, the chance tables' making included), edges (parent-child pairs, one per action and
+chance outcome, over every level), primes in the group; "x backward" is the median of the
+per-round ratios of backward's seconds to forward's (least-greatest).  The machine's load
+average is printed at the start and the end.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 import numpy as np
 from numba import njit
@@ -33,6 +35,7 @@ from numba import njit
 from tablerules.model import registry
 from tablerules.proofs import exact, exact_impact, exact_loops
 from tablerules.proofs.exact_run import Executor, solve_together
+from timing import alternate, load_average
 
 SHARED = ("default", "dishes-count=stacks", "tie-for-most=no-loser", "clean-at-end=dishes")
 
@@ -117,8 +120,11 @@ def _forward(levels: list[dict], players: int, primes: np.ndarray, start: int) -
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deck", default="5x4")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=3, help="rounds, forward and backward in turn (default 3)")
     args = ap.parse_args(argv)
+    if args.rounds < 1:
+        ap.error("--rounds must be 1 or more")
+    load_start = load_average()
     rules = registry.get("dishes")
     components = rules.load_components(args.deck)
     options = {"default": rules.Options()}
@@ -148,24 +154,20 @@ def main(argv: list[str]) -> int:
     small = [dict(lv, edges=lv["edges"][:0]) for lv in game[:2]]
     for f in (_backward, _forward):  # compile and warm up
         f(small, 2, primes, start)
-    seconds, results = {}, {}
-    for f in (_backward, _forward):
-        best = float("inf")
-        for _ in range(args.repeat):
-            t0 = time.perf_counter()
-            results[f.__name__] = f(game, 2, primes, start)
-            best = min(best, time.perf_counter() - t0)
-        seconds[f.__name__] = best
+    paired = alternate(args.rounds, lambda: _forward(game, 2, primes, start), lambda: _backward(game, 2, primes, start))
+    results = {"_forward": paired.a_result, "_backward": paired.b_result}
+    seconds = {"_forward": paired.a_median_seconds, "_backward": paired.b_median_seconds}
     for a, b in zip(results["_backward"], results["_forward"]):
         assert np.array_equal(a % primes, b % primes), "the two passes disagree"
     assert sols[0].complete
     print(f"dishes, 2 players, deck {args.deck}: random play over the whole game, {sum(lv['nodes'] for lv in game):,} "
-          f"engine states, {edges:,} edges, {len(primes)} primes, {len(SHARED)} scorings; best of {args.repeat}, "
-          "one process")
+          f"engine states, {edges:,} edges, {len(primes)} primes, {len(SHARED)} scorings; {args.rounds} rounds, "
+          f"forward then backward, one process; load average at the start {load_start}")
     print("pass | seconds | edges x primes x scorings per second | x backward")
-    for name in ("_backward", "_forward"):
+    for name, ratio in (("_backward", "1.00x"), ("_forward", paired.ratio_text())):
         s = seconds[name]
-        print(f"{name[1:]} | {s:.3f} | {edges * len(primes) * len(SHARED) / s:,.0f} | {seconds['_backward'] / s:.2f}")
+        print(f"{name[1:]} | {s:.3f} | {edges * len(primes) * len(SHARED) / s:,.0f} | {ratio}")
+    print(f"load average at the end {load_average()}")
     return 0
 
 

@@ -12,15 +12,19 @@ values must equal ours, value for value, or the run stops.
 Encoding: how many state values each codec writes back exactly as the golden file holds them
 (our vectors are compared byte for byte, so the codec must write our canonical form).
 
-Prints one table: milliseconds for the whole set (best of --repeats runs), values per second,
-and the ratio to ours.
-Usage: python benchmarks/itf_codec.py [--repeats N]
+Each of itf_py's two ways is timed side by side with ours: the two take turns, ours first,
+for --rounds rounds (``timing.alternate``).  Prints one table: milliseconds for the whole set
+(median of the rounds; ours over every round of both pairings), values per second, and the
+time against ours: the median of the per-round ratios and their least and greatest; and the
+machine's load average at the start and the end.
+Usage: python benchmarks/itf_codec.py [--rounds N]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -29,7 +33,7 @@ import itf_py
 
 from tablerules.vectors.itf import _UNITS, _freeze, decode, encode
 from tablerules.report import table
-from timing import best
+from timing import alternate, load_average
 
 VECTORS = Path(__file__).resolve().parents[1] / "vectors"
 
@@ -67,15 +71,23 @@ def golden_values() -> list[Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3, help="runs of each codec; the fastest counts (default 3)")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="rounds of each pairing, ours and theirs in turn (default 5)")
     args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error("--rounds must be 1 or more")
+    load_start = load_average()
     values = golden_values()
     n = len(values)
 
-    t_ours, ours = best(args.repeats, lambda: [decode(v) for v in values])
-    t_raw, _ = best(args.repeats, lambda: [itf_py.value_from_json(v) for v in values])
-    t_adapted, adapted = best(args.repeats, lambda: [ours_from_itf_py(itf_py.value_from_json(v)) for v in values])
-    differ = [i for i, (a, b) in enumerate(zip(ours, adapted)) if a != b]
+    def decode_ours() -> list[Any]:
+        return [decode(v) for v in values]
+
+    own_values = alternate(args.rounds, decode_ours, lambda: [itf_py.value_from_json(v) for v in values])
+    with_adapter = alternate(args.rounds, decode_ours,
+                             lambda: [ours_from_itf_py(itf_py.value_from_json(v)) for v in values])
+    ours = own_values.a_result
+    differ = [i for i, (a, b) in enumerate(zip(ours, with_adapter.b_result)) if a != b]
     assert not differ, f"itf_py + adapter differs from ours on {len(differ)} of {n} values, first {values[differ[0]]}"
 
     canon = json.dumps
@@ -85,16 +97,22 @@ def main(argv: list[str] | None = None) -> int:
     theirs_exact = sum(t == canon(raw) for t, raw in zip(theirs, values))
     first = next(i for i, (t, raw) in enumerate(zip(theirs, values)) if t != canon(raw))
 
-    def row(what: str, seconds: float, exact: str) -> tuple[str, ...]:
-        return (what, f"{seconds * 1000:,.0f}", f"{n / seconds:,.0f}", f"{seconds / t_ours:.2f}x", exact)
+    def row(what: str, seconds: float, against_ours: str, exact: str) -> tuple[str, ...]:
+        return (what, f"{seconds * 1000:,.0f}", f"{n / seconds:,.0f}", against_ours, exact)
 
-    print(f"{n:,} state values from {len(list(VECTORS.glob('*/*.itf.json')))} golden files; best of {args.repeats}")
-    table([row("tablerules.vectors.itf.decode", t_ours, f"{ours_exact:,} of {n:,} (encode)"),
-           row("itf_py.value_from_json (its own values)", t_raw, f"{theirs_exact:,} of {n:,} (value_to_json)"),
-           row("itf_py.value_from_json + adapter to ours", t_adapted, "")],
-          header=("decoder", "ms, all values", "values/s", "time vs ours", "written back as the golden file"),
+    t_ours = statistics.median(own_values.a_seconds + with_adapter.a_seconds)
+    print(f"{n:,} state values from {len(list(VECTORS.glob('*/*.itf.json')))} golden files; {args.rounds} rounds "
+          f"a pairing, ours then theirs; load average at the start {load_start}")
+    table([row("tablerules.vectors.itf.decode", t_ours, "1.00x", f"{ours_exact:,} of {n:,} (encode)"),
+           row("itf_py.value_from_json (its own values)", own_values.b_median_seconds, own_values.ratio_text(),
+               f"{theirs_exact:,} of {n:,} (value_to_json)"),
+           row("itf_py.value_from_json + adapter to ours", with_adapter.b_median_seconds,
+               with_adapter.ratio_text(), "")],
+          header=("decoder", "ms, all values", "values/s", "time vs ours: median (least-greatest)",
+                  "written back as the golden file"),
           out=sys.stdout)
     print(f"first value itf_py writes otherwise: golden {canon(values[first])[:70]}, itf_py {theirs[first][:70]}")
+    print(f"load average at the end {load_average()}")
     return 0
 
 

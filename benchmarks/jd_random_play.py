@@ -4,12 +4,15 @@ Plays seeded random games (chance by its exact probabilities, every seat move un
 legal moves) on the retail card list with the code of this checkout and with the code of an
 older commit (``--base``, default ``main``), which is taken out of git with ``git archive``
 into a temporary folder outside the repository and imported from there in a subprocess.  Each
-measurement runs in a fresh subprocess, the two codes alternate, and the best of ``--repeat``
-runs counts.  An action is one move applied by the rules' ``apply``, chance moves included; the
-rate is actions per second of wall clock.  The games differ where the two commits' rules differ
-(for example a default ruling that changed), so the rate, not the game, is compared.
+measurement runs in a fresh subprocess, which times its own play (not its start); the two codes
+take turns, this checkout then the base, for ``--rounds`` rounds (``timing.alternate``).  An
+action is one move applied by the rules' ``apply``, chance moves included; the rate is actions
+per second of wall clock, the median of the rounds; "faster" is the median of the per-round
+ratios (least-greatest).  The games differ where the two commits' rules differ (for example a
+default ruling that changed), so the rate, not the game, is compared.  The machine's load
+average is printed at the start and the end.
 
-Usage: TABLERULES_RETAIL_DECK=FILE python benchmarks/jd_random_play.py [--base REV] [--actions N] [--repeat K]
+Usage: TABLERULES_RETAIL_DECK=FILE python benchmarks/jd_random_play.py [--base REV] [--actions N] [--rounds K]
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from timing import alternate, load_average
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -96,37 +101,41 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--base", default="main", help="the commit to compare with (default: main)")
     ap.add_argument("--actions", type=int, default=20_000, help="actions per measurement (default 20,000)")
-    ap.add_argument("--repeat", type=int, default=2, help="runs per code and configuration; the best counts")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="rounds per configuration, this checkout then the base (default 3)")
     args = ap.parse_args()
+    if args.rounds < 1:
+        ap.error("--rounds must be 1 or more")
     deck = os.environ.get("TABLERULES_RETAIL_DECK")
     if not deck or not Path(deck).exists():
         print("jd_random_play: set TABLERULES_RETAIL_DECK to the retail card list", file=sys.stderr)
         return 2
+    load_start = load_average()
     rows = []
     with tempfile.TemporaryDirectory(prefix="jd-bench-") as tmp:
         site = extract(args.base, Path(tmp))
+
+        def play(name: str, path: str | None, config: tuple[str, int, str]) -> dict:
+            r = measure(path, config, deck, args.actions)
+            expected = str(site) if name == "base" else str(REPO)
+            if not r["where"].startswith(expected):
+                raise SystemExit(f"jd_random_play: {name} code imported from {r['where']}, not {expected}")
+            return r
+
         for config in CONFIGS:
-            best = {"base": 0.0, "this": 0.0}
-            for _ in range(args.repeat):
-                for name, path in (("base", str(site)), ("this", None)):
-                    r = measure(path, config, deck, args.actions)
-                    expected = str(site) if name == "base" else str(REPO)
-                    if not r["where"].startswith(expected):
-                        print(
-                            f"jd_random_play: {name} code imported from {r['where']}, not {expected}", file=sys.stderr
-                        )
-                        return 1
-                    best[name] = max(best[name], r["actions"] / r["seconds"])
-            rows.append((f"{config[0]} {config[1]}p, {config[2]}", best["base"], best["this"]))
+            paired = alternate(args.rounds, lambda: play("this", None, config), lambda: play("base", str(site), config),
+                               units=lambda r: r["actions"], seconds=lambda r: r["seconds"])
+            rows.append((f"{config[0]} {config[1]}p, {config[2]}", paired))
             print(f"  {rows[-1][0]}: done", file=sys.stderr)
     print(
-        f"base {args.base}; {args.actions:,} actions per run, best of {args.repeat}; actions/s (chance moves "
-        f"included)\n"
+        f"base {args.base}; {args.actions:,} actions per run, {args.rounds} rounds, this checkout then the base; "
+        f"actions/s (chance moves included), medians of the rounds; load average at the start {load_start}\n"
     )
-    print("| configuration | base actions/s | this checkout actions/s | faster |")
+    print("| configuration | base actions/s | this checkout actions/s | faster: median (least-greatest) |")
     print("| --- | --- | --- | --- |")
-    for label, old, new in rows:
-        print(f"| {label} | {old:,.0f} | {new:,.0f} | {new / old:.2f}x |")
+    for label, paired in rows:
+        print(f"| {label} | {paired.b_rate:,.0f} | {paired.a_rate:,.0f} | {paired.ratio_text()} |")
+    print(f"\nload average at the end {load_average()}")
     return 0
 
 
