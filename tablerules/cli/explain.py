@@ -30,7 +30,7 @@ from tablerules.spec import SpecError, load_spec
 from tablerules.spec.provenance import Sources, digest_of
 
 from .. import traceability
-from .common import UsageError, add_command, emit_json
+from .common import UsageError, add_command, emit_json, measured
 from ..limits import EXIT_OK
 
 EXAMPLES = [
@@ -41,7 +41,9 @@ EXAMPLES = [
     "tablerules explain dishes.ruling.tie-for-most --json",
 ]
 NOTES = ("The rulebook files are looked for under $TABLERULES_SHARED/seeds (default: ../shared beside the "
-         "checkout); without them the lines are located by file and line only.  Runs in about a second.")
+         "checkout); without them the lines are located by file and line only.  Time for the whole command, "
+         + measured("2026-12-06", "with another job using one core (load average 2.4)")
+         + ": 1.4 s (explain answer-order).")
 
 
 def add_parsers(sub: Any) -> None:

@@ -17,7 +17,7 @@ from tablerules.model.core import SetupError, options_text
 
 from tablerules.proofs.files import removed_unless_kept
 
-from .common import add_max_seconds, declare_statuses, max_seconds_statuses
+from .common import MACHINE, add_max_seconds, declare_statuses, max_seconds_statuses
 from ..limits import number
 from ..report import table
 
@@ -38,11 +38,13 @@ Units: table states (what the players see, the figures of the game), actions (fl
 placements; forced passes are not actions), and engine states (what the engine stores, for
 progress and memory; not table states): see docs/exact.rst.
 
-Time, measured on this project's 2-core machine (docs/exact.rst): the boxed two-player game
-about 55 s (54 s measured); one fixed --deal of it 7.8 s; --every-alternative with
---max-states 50000000 --partitions 4 (the command that writes spec/solved/dishes-2p-box.json)
-18 minutes, every figure the same as in the runs of 22.5, 30, 43 and 70 minutes before it;
-the first run on a machine also compiles the engine's loops (15 to 20 s).
+Time, on """ + MACHINE + """: the boxed two-player game, 44.9 s of solving, measured
+2026-12-05 with nothing else running (the default's row of the --every-alternative run,
+docs/exact.rst); one fixed --deal of it, 27 s for the whole command (25.2 s of solving),
+measured 2026-12-06 with another job using one core (load average 2.2 to 2.6);
+--every-alternative with --max-states 50000000 --partitions 4 (the command that writes
+spec/solved/dishes-2p-box.json), 17 min 54 s, measured 2026-12-05 with nothing else running.
+The first run on a machine also compiles the engine's loops first (not timed here).
 
 Memory: without --segment-rows a counting task holds at most 256 MB of children and a merge
 reads at most 512 MB of rows at once, but the rows a merge keeps and the values grow with the
