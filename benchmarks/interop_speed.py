@@ -1,5 +1,6 @@
-"""Random play through our API, the OpenSpiel adapter and OpenSpiel's own Python games, each row
-side by side with OpenSpiel's python_kuhn_poker (A B A B ...) in one process.
+"""Random play, every row timed in turn with OpenSpiel's python_kuhn_poker (A B A B ...) in one process.
+
+Rows: our API (step by step and whole games), the OpenSpiel adapter, OpenSpiel's own Python games.
 
     python benchmarks/interop_speed.py [--actions N] [--rounds R] [--markdown]
 
