@@ -22,6 +22,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
+from tablerules.spec.files import file_kind
+
 
 class OutputError(Exception):
     """An output that cannot be written; the message is one line naming the file."""
@@ -39,15 +41,7 @@ def _kind(path: Path) -> str | None:
         mode = os.stat(path).st_mode
     except OSError:
         return None
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "a socket" if stat.S_ISSOCK(mode) else "not a file"
+    return None if stat.S_ISREG(mode) else file_kind(mode)
 
 
 def write_atomic(path: str | Path, text: str | bytes) -> None:

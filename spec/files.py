@@ -28,7 +28,8 @@ class UnreadableFile(ValueError):
     """A file that is refused or cannot be read; the message is one line without the file's name."""
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a path that is not a regular file holds (`a folder`, `a named pipe`), from its mode."""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -42,7 +43,7 @@ def _kind(mode: int) -> str:
 
 def _check_regular(mode: int) -> None:
     if not stat.S_ISREG(mode):
-        raise UnreadableFile(f"not a regular file ({_kind(mode)})")
+        raise UnreadableFile(f"not a regular file ({file_kind(mode)})")
 
 
 def _check_size(size: int, max_bytes: int, hint: str) -> None:

@@ -158,7 +158,8 @@ def run_in_workers(build: Build, rulesets: list[str], items: list[CheckItem], ct
                 results[w.index] = CheckResult(items[w.index].ruleset, items[w.index].name, INCOMPLETE, why)
         for index, item in enumerate(items):
             if index not in results:
-                results[index] = CheckResult(item.ruleset, item.name, NOT_RUN, f"not run: the run was stopped ({stopped})")
+                results[index] = CheckResult(item.ruleset, item.name, NOT_RUN,
+                                             f"not run: the run was stopped ({stopped})")
     return [results[i] for i in range(n)], stopped
 
 

@@ -31,4 +31,5 @@ def _z3_model(ctx: Context, name: str) -> CheckResult:
 
 def build(rulesets: list[str], ctx: Context) -> list[CheckItem]:
     kinds = {"pass": _passes, "raise": _raises, "die": _dies, "z3": _z3_model}
-    return [CheckItem("toy", f"{kind} {i}", partial(kinds[kind], name=f"{kind} {i}")) for i, kind in enumerate(rulesets)]
+    names = [f"{kind} {i}" for i, kind in enumerate(rulesets)]
+    return [CheckItem("toy", name, partial(kinds[kind], name=name)) for name, kind in zip(names, rulesets)]
