@@ -28,7 +28,7 @@ from tablerules.proofs.checks import FAIL, INCOMPLETE, NOT_RUN, PASS, CheckItem,
 from .. import console
 from .check_jobs import INTERRUPTED, run_in_workers
 from .common import (
-    MEASURED, DECK_LIMITS, add_command, add_json, add_max_seconds, add_seed, emit_json, reproduce_line, ruleset_arg,
+    MEASURED, DECK_LIMITS, add_command, named_text, add_json, add_max_seconds, add_seed, emit_json, reproduce_line, ruleset_arg,
     unique,
 )
 from tablerules.proofs.files import check_writable_folder
@@ -84,7 +84,7 @@ def add_parsers(sub: Any) -> None:
                    help="fewer configurations and a tenth of each budgeted search (measured on two cores, 2026-12-02: "
                         "79 s for all three rule sets without the retail deck; the whole check took 236 s with it, "
                         "beside a docs build)")
-    c.add_argument("--retail-deck", metavar="FILE",
+    c.add_argument("--retail-deck", metavar="FILE", type=named_text,
                    help=f"also check facts and random games on this deck file (default: $TABLERULES_RETAIL_DECK; "
                         f"{DECK_LIMITS})")
     c.add_argument("--scale", type=number(float, 0, MAX_SCALE), default=1.0,

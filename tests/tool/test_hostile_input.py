@@ -488,6 +488,7 @@ def test_a_seat_of_5000_digits_is_one_line(tmp_path, where):
     (["readings", "dishes", "--players", "\u0662"], "argument --players/-n: expected a whole number"),
     (["vectors", "verify", "--deck", "", str(JD)], "argument --deck: empty"),
     (["rulings", "just-desserts", "--retail-deck", ""], "argument --retail-deck: empty"),
+    (["check", "dishes", "--retail-deck", ""], "argument --retail-deck: empty"),
     (["rulings", "dishes", "--quick", "--config", "2:"], "--config '': empty"),
 ], ids=lambda a: " ".join(a) if isinstance(a, list) else None)
 def test_a_number_or_a_name_in_another_spelling_is_refused(args, words):
