@@ -28,8 +28,8 @@ from tablerules.proofs.checks import FAIL, INCOMPLETE, NOT_RUN, PASS, CheckItem,
 from .. import console
 from .check_jobs import INTERRUPTED, run_in_workers
 from .common import (
-    MEASURED, DECK_LIMITS, add_command, named_text, add_json, add_max_seconds, add_seed, emit_json, reproduce_line, ruleset_arg,
-    unique,
+    MEASURED, DECK_LIMITS, add_command, add_json, add_max_seconds, add_seed, emit_json, named_text, reproduce_line,
+    ruleset_arg, unique,
 )
 from tablerules.proofs.files import check_writable_folder
 from ..limits import (

@@ -132,9 +132,11 @@ def test_alternative_effects_are_exact_on_a_small_table_and_add_up():
     )
     by = {e.alternative: e for e in effects}
     assert by["all-tied-lose"].method.startswith("exact")
-    # a tie makes both seats lose under all-tied-lose and nobody under no-loser
-    assert by["all-tied-lose"].lose[0] - by["no-loser"].lose[0] == pytest.approx(by["all-tied-lose"].tie)
-    assert by["strict"].gap == pytest.approx(by["all-tied-lose"].tie)
+    # a tie makes both seats lose under all-tied-lose (a shared loss, no draw) and nobody under no-loser (a draw)
+    assert by["all-tied-lose"].tie == pytest.approx(0.0)
+    assert by["no-loser"].tie > 0
+    assert by["all-tied-lose"].lose[0] - by["no-loser"].lose[0] == pytest.approx(by["no-loser"].tie)
+    assert by["strict"].gap == pytest.approx(by["no-loser"].tie)
 
 
 def test_sampled_effects_are_seeded():
