@@ -210,7 +210,9 @@ def test_the_projects_own_openspiel_adapter_conforms(tmp_path):
                 "--steered", "1", "--json", cwd=tmp_path)
     assert r.returncode == 0, r.stderr[-2000:]
     doc = json.loads(r.stdout)
-    assert doc["games"]["vectors"]["played"] > 10 and doc["games"]["vectors"]["skipped"] > 0  # strict ones declined
+    # outside a checkout the vectors are the packaged witnesses: those of the string's setup played, the others
+    # (other player counts, strict alternatives) declined
+    assert doc["games"]["vectors"]["played"] > 0 and doc["games"]["vectors"]["skipped"] > 0
 
 
 def test_a_time_limit_stops_the_run_incomplete(tmp_path):
