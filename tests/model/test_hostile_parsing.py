@@ -17,6 +17,7 @@ from tablerules.model.decks import MAX_SERVINGS, DeckError, embedded_deck, load_
 from tablerules.model.dishes import game as dishes
 from tablerules.model.just_desserts import game as jd
 from tablerules.model.just_desserts.moves import Move
+from tests.deck_files import tiny_deck
 
 DISHES = registry.get("dishes")
 JD = registry.get("just-desserts")
@@ -86,20 +87,10 @@ def test_a_dump_names_one_dessert_a_move():
 # --------------------------------------------------------------------------- deck files
 
 
-def _deck(**changes) -> dict:
-    deck = {"tastes": ["sweet", "sour"], "suits": ["red"],
-            "desserts": [{"id": "CAKE", "name": "Cake", "tastes": ["sweet"]},
-                         {"id": "LIME", "name": "Lime", "tastes": ["sour"]}],
-            "guests": [{"id": "ANN", "name": "Ann", "suit": "red", "wants": ["sweet"]},
-                       {"id": "BOB", "name": "Bob", "suit": "red", "wants": ["sour"]}]}
-    deck.update(changes)
-    return deck
-
-
 @pytest.mark.parametrize("card_id", ["A+B", "TWO WORDS", "1CAKE", "K\u00c4SE", "CAKE\u0660", ""])
 def test_a_card_id_is_an_ascii_identifier(tmp_path, card_id):
     path = tmp_path / "deck.json"
-    deck = _deck()
+    deck = tiny_deck()
     deck["desserts"][0]["id"] = card_id
     path.write_text(json.dumps(deck))
     with pytest.raises(DeckError, match=r"\$\.desserts\[0\]\.id: "):

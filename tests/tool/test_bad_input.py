@@ -13,20 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.deck_files import tiny_deck
 from tests.tool.runner import interrupt_after, last_line_error, one_line_error, run_cli
 
 FULL = Path("/dev/full")
 needs_dev_full = pytest.mark.skipif(not FULL.exists(), reason="no /dev/full on this system")
-
-
-def _deck(**changes) -> dict:
-    deck = {"tastes": ["sweet", "sour"], "suits": ["red"],
-            "desserts": [{"id": "CAKE", "name": "Cake", "tastes": ["sweet"]},
-                         {"id": "LIME", "name": "Lime", "tastes": ["sour"]}],
-            "guests": [{"id": "ANN", "name": "Ann", "suit": "red", "wants": ["sweet"]},
-                       {"id": "BOB", "name": "Bob", "suit": "red", "wants": ["sour"]}]}
-    deck.update(changes)
-    return deck
 
 
 # --------------------------------------------------------------------------- strict at the start
@@ -59,7 +50,7 @@ def test_a_deck_nested_200000_levels_deep_is_one_line(tmp_path):
 ], ids=["a trillion copies", "ten thousand cards"])
 def test_an_oversized_deck_is_refused_at_once(tmp_path, desserts, max_seconds, words):
     path = tmp_path / "huge.json"
-    path.write_text(json.dumps(_deck(desserts=desserts)))
+    path.write_text(json.dumps(tiny_deck(desserts=desserts)))
     t0 = time.monotonic()
     r = run_cli("explore", "just-desserts", "--deck", str(path), "--max-seconds", max_seconds, timeout=60)
     assert r.returncode == 2 and time.monotonic() - t0 < 30
