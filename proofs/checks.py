@@ -83,13 +83,22 @@ class CheckItem:
     name: str
     run: Callable[[Context], CheckResult]
 
-    def fresh_run(self, ctx: Context) -> CheckResult:
-        """Run the check in a fresh z3 context, so that what z3 reports (a model, a core) depends
-        on this check alone, never on the checks run before it in the same process."""
+    def verdict(self, ctx: Context) -> CheckResult:
+        """Run the check: in a fresh z3 context, so that what z3 reports (a model, a core) depends
+        on this check alone, never on the checks run before it in the same process; a crashing
+        check is a FAIL with its cause, not a traceback; the time it took, if it gave none.  A
+        signal or a time limit (not an Exception) goes through to the caller."""
         import z3.z3
 
         z3.z3._main_ctx = None  # z3.main_ctx() makes a new one on its next call
-        return self.run(ctx)
+        t0 = time.perf_counter()
+        try:
+            r = self.run(ctx)
+        except Exception as e:
+            r = CheckResult(self.ruleset, self.name, FAIL, f"check raised {type(e).__name__}: {e}")
+        if not r.seconds:
+            r.seconds = time.perf_counter() - t0
+        return r
 
 
 # --------------------------------------------------------------------------- manifests

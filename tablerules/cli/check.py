@@ -138,12 +138,8 @@ def run_items(items: list[CheckItem], ctx: Context, max_seconds: float | None = 
                 err.write(f"[{n}/{len(items)}] {item.ruleset}: {item.name} ...\n")
                 err.flush()
                 console.activity(f"[{n}/{len(items)}] {item.ruleset}: {item.name}")
-                t0 = time.perf_counter()
                 try:
-                    try:
-                        r = item.fresh_run(ctx)
-                    except Exception as e:  # a crashing check is a failure with its cause, not a traceback
-                        r = CheckResult(item.ruleset, item.name, FAIL, f"check raised {type(e).__name__}: {e}")
+                    r = item.verdict(ctx)
                     check_signal()  # a signal the check swallowed (a worker that died of it) is no verdict
                 except TimeLimit:
                     stopped = f"time limit ({max_seconds:g} s)"
@@ -154,8 +150,6 @@ def run_items(items: list[CheckItem], ctx: Context, max_seconds: float | None = 
                     stopped = INTERRUPTED
                     results.append(CheckResult(item.ruleset, item.name, INCOMPLETE, interrupted_text()))
                     break
-                if not r.seconds:
-                    r.seconds = time.perf_counter() - t0
                 if after_each is not None:
                     after_each()  # the item's progress display goes before its result line
                 results.append(r)

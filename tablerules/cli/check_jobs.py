@@ -18,7 +18,6 @@ import multiprocessing as mp
 import pickle
 import signal
 import sys
-import time
 from dataclasses import dataclass, replace
 from multiprocessing.connection import wait
 from typing import Any, Callable
@@ -55,13 +54,7 @@ def _worker(build: Build, rulesets: list[str], ctx: Context, conn: Any) -> None:
         if index is None:
             return
         item = items[index]
-        t0 = time.perf_counter()
-        try:
-            r = item.fresh_run(ctx)
-        except Exception as e:  # a crashing check is a failure with its cause, as in the serial run
-            r = CheckResult(item.ruleset, item.name, FAIL, f"check raised {type(e).__name__}: {e}")
-        if not r.seconds:
-            r.seconds = time.perf_counter() - t0
+        r = item.verdict(ctx)
         try:
             blob = pickle.dumps(r)
         except Exception as e:  # a result that cannot travel is reported, not lost
