@@ -187,7 +187,7 @@ JUST_DESSERTS = Formats(
         Form("surprise with CARDS", "surprise", "intercept a serving with a surprise party"),
         Form("stop", "stop", "serve no more this turn"),
         Form("kitchen", "kitchen", "the turn's option: draw from the kitchen"),
-        Form("dump CARDS", "dump", "the turn's option: throw these desserts away"),
+        Form("dump CARD", "dump", "the turn's option: throw this dessert away (one a move, then stop)"),
         Form("dump", "dump", "the turn's option: throw none away (jd.ruling.dump-none)"),
         Form("buffet CARDS", "buffet", "open a buffet with these four aces"),
         Form("pass", "pass", "answer nothing (a block, a surprise, a return)"),
