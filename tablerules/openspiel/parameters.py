@@ -21,6 +21,8 @@ from typing import Any
 from tablerules.model import registry
 from tablerules.model.core import STRICT, SetupError, parse_options, short_ruling_name
 
+from ..limits import WHOLE_NUMBER
+
 PARAMETERS: dict[str, tuple[str, dict[str, Any]]] = {
     "tablerules_dishes": ("dishes", {"players": 2, "rulings": "", "deck": "box"}),
     "tablerules_just_desserts": ("just-desserts", {"players": 2, "rulings": "", "deck": "", "max_game_length": 1000,
@@ -74,11 +76,10 @@ def _typed(value: str, default: Any) -> Any:
         if value not in ("true", "false"):
             raise SetupError(f"expected true or false, not {value!r}")
         return value == "true"
-    if isinstance(default, int) or (default is None and value.lstrip("-").isdigit()):
-        try:
-            return int(value)
-        except ValueError:
-            raise SetupError(f"expected a whole number, not {value!r}") from None
+    if isinstance(default, int) or (default is None and WHOLE_NUMBER.fullmatch(value)):
+        if not (value.isascii() and WHOLE_NUMBER.fullmatch(value)):  # ASCII digits: not " 1", "1_0" or "\u0661"
+            raise SetupError(f"expected a whole number, not {value[:40]!r} (ASCII digits, a minus sign at most)")
+        return int(value)
     if default is None and "." in value:
         try:
             return float(value)

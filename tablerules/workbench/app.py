@@ -65,7 +65,7 @@ def _error(status: int, message: str, **extra: Any) -> JSONResponse:
 async def _body(request: Request) -> dict[str, Any]:
     """The request's JSON object, read within MAX_BODY_BYTES (TooLarge before reading more)."""
     length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_BODY_BYTES:
+    if length.isascii() and length.isdigit() and int(length) > MAX_BODY_BYTES:
         raise TooLarge(f"the request is larger than {MAX_BODY_BYTES // (1024 * 1024)} MiB")
     chunks, size = [], 0
     async for chunk in request.stream():

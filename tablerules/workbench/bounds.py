@@ -11,6 +11,8 @@ from typing import Any
 
 from tablerules.spec.files import UnreadableFile, parse_json
 
+from ..limits import WHOLE_NUMBER
+
 MAX_BODY_BYTES = 4 * 1024 * 1024
 """Largest request body read, in bytes: an ITF vector pasted or uploaded (our longest golden
 vector is under 1 MB; ``vectors verify`` itself reads up to 32 MiB from a file)."""
@@ -82,7 +84,7 @@ def int_field(data: dict[str, Any], key: str, low: int, high: int, default: int 
     value = data.get(key, default)
     if value is None:
         raise BadInput(f"{key}: missing")
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 30:
+    if isinstance(value, str) and value.isascii() and WHOLE_NUMBER.fullmatch(value):  # ASCII digits only
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadInput(f"{key}: expected a whole number")

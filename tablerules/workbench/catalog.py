@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tablerules.model import registry
-from tablerules.model.core import RuleSet, Setup, SetupError, parse_options, short_ruling_name
+from tablerules.model.core import RuleSet, Setup, SetupError, parse_options, read_number, short_ruling_name
 
 from ..cli.listing import components, describe
 from .bounds import BadInput
@@ -118,8 +118,8 @@ class Catalog:
             raise BadInput(f"ruleset: choose one of {', '.join(registry.ruleset_ids())}")
         rules = registry.get(rid)
         players = data.get("players", rules.player_counts[0])
-        if isinstance(players, str) and players.isdigit() and len(players) < 4:
-            players = int(players)
+        if isinstance(players, str) and read_number(players) is not None and len(players) < 4:
+            players = read_number(players)
         if isinstance(players, bool) or not isinstance(players, int):
             raise BadInput("players: expected a whole number")
         rulings = data.get("rulings") or {}

@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from tablerules.model.core import (CHANCE, TERMINAL, MoveSyntaxError, RuleGap, actor_text, options_text,
-                                   ruling_fields, short_ruling_name, variant_fields)
+                                   read_number, ruling_fields, short_ruling_name, variant_fields)
 from tablerules.spec import load_spec
 
 from ..pictures.positions import draw
@@ -36,10 +36,11 @@ def seat_of(game: Game, view: str) -> int | None:
     if view in ("", ALL):
         return None
     head, _, number = view.partition("-")
-    if head != "seat" or not number.isdigit() or len(number) > 3 or int(number) >= game.setup.players:
+    seat = read_number(number) if len(number) <= 3 else None
+    if head != "seat" or seat is None or seat >= game.setup.players:
         raise BadInput(f"view: {view[:20]!r} is not 'all' or a seat of this game (seat-0 to "
                        f"seat-{game.setup.players - 1})")
-    return int(number)
+    return seat
 
 
 def _seen_variables(game: Game, state: Any, seat: int) -> dict[str, Any]:

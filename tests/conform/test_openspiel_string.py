@@ -29,6 +29,10 @@ def test_a_game_string_is_read_typed_without_openspiel():
 
 @pytest.mark.parametrize("text, says", [
     ("tablerules_dishes(players=three)", "players=...): expected a whole number, not 'three'"),
+    ("tablerules_dishes(players= 3)", "expected a whole number, not ' 3'"),
+    ("tablerules_dishes(players=3_0)", "expected a whole number, not '3_0'"),
+    ("tablerules_dishes(players=\u0663)", "expected a whole number, not '\u0663'"),
+    ("tablerules_dishes(players=+3)", "expected a whole number, not '+3'"),
     ("tablerules_dishes(colour=red)", "unknown parameter 'colour'"),
     ("tablerules_dishes(rulings=tie-for-most=no-loser)", "write rulings=tie-for-most:no-loser"),
     ("tablerules_dishes(players=3", "must end with ')'"),
