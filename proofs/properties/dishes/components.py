@@ -11,8 +11,9 @@ from fractions import Fraction
 
 from tablerules.model.core import CHANCE
 
-from .readers import (BOX_OF_EACH_KIND, CLEAN, COLOURS, KINDS, _state, clear_combination, colour_scheme, colours_in_set,
-    disagreement, kind_of, kinds_in_play, layout_of, names_a_colour, reveal_distribution, table)
+from .readers import (BOX_OF_EACH_KIND, CLEAN, COLOURS, COMBINATION_READS, KINDS, _state, clear_combination,
+    colour_scheme, colours_in_set, disagreement, kind_of, kinds_in_play, layout_of, names_a_colour, reveal_distribution,
+    table)
 
 
 def tile_count(rules, state):
@@ -129,16 +130,13 @@ def clean_shows_no_colour(rules, state):
 PROPERTIES = (
     _state("dishes.components.tiles", "every kind in play keeps one tile per layout; at most four per kind",
            tile_count, applies=clear_combination, lines=((8, 14), (17, 17)),
-           reads=("dishes.ruling.deal-2-players", "dishes.ruling.deal-3-players", "dishes.ruling.movable-stacks",
-                  "dishes.ruling.colour-model")),
+           reads=COMBINATION_READS),
     _state("dishes.components.colour-sets", "shown colours fit the colour sets (one tile per kind and colour)",
            shown_colours, applies=clear_combination, name="shown", lines=(12, 13),
-           reads=("dishes.ruling.deal-2-players", "dishes.ruling.deal-3-players", "dishes.ruling.movable-stacks",
-                  "dishes.ruling.colour-model")),
+           reads=COMBINATION_READS),
     _state("dishes.components.colour-sets", "a turned tile's colour follows the colour model; probabilities sum to 1",
            reveal_probabilities, applies=clear_combination, name="reveal", lines=((12, 13), (16, 17)),
-           reads=("dishes.ruling.deal-2-players", "dishes.ruling.deal-3-players", "dishes.ruling.movable-stacks",
-                  "dishes.ruling.colour-model")),
+           reads=COMBINATION_READS),
     _state("dishes.components.clean-side", "a clean tile shows no colour to anyone, and looks like any clean tile",
            clean_shows_no_colour, lines=(12, 12)),
 )

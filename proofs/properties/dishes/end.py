@@ -10,8 +10,8 @@ from __future__ import annotations
 from tablerules.model.core import CHANCE, TERMINAL, RuleGap
 
 from .. import but
-from .readers import (CLEAN, Table, _state, clear_combination, disagreement, dishes_of, has_move, probe_places, ruling,
-    table, texts)
+from .readers import (CLEAN, COMBINATION_READS, Table, _state, clear_combination, disagreement, dishes_of, has_move,
+    probe_places, ruling, table, texts)
 
 
 def ends_when_nobody_can_move(rules, state):
@@ -144,28 +144,23 @@ def outcome_cites_its_clause(rules, state):
 PROPERTIES = (
     _state("dishes.end.no-moves", "when nobody can move the game is over",
            ends_when_nobody_can_move, applies=clear_combination, name="ends", lines=(32, 32),
-           reads=("dishes.ruling.deal-2-players", "dishes.ruling.deal-3-players", "dishes.ruling.movable-stacks",
-                  "dishes.ruling.colour-model")),
+           reads=COMBINATION_READS),
     _state("dishes.end.no-moves", "after the end no move is legal or accepted",
            nothing_after_the_end, name="nothing-after", lines=(32, 32)),
     _state("dishes.end.no-moves", "the game is over only when nobody can move (not under stuck-player=game-ends)",
            ends_only_then, applies=clear_combination,
            under=but("dishes.ruling.stuck-player", "game-ends"), name="only-then", lines=(32, 32),
-           reads=("dishes.ruling.deal-2-players", "dishes.ruling.deal-3-players", "dishes.ruling.movable-stacks",
-                  "dishes.ruling.colour-model")),
+           reads=COMBINATION_READS),
     _state("dishes.end.no-moves", "under stuck-player=game-ends: over exactly when the player to move is stuck",
            stuck_ends_game, applies=clear_combination,
            under={"dishes.ruling.stuck-player": ("game-ends",)}, name="game-ends", lines=(32, 32),
-           reads=("dishes.ruling.deal-2-players", "dishes.ruling.deal-3-players", "dishes.ruling.movable-stacks",
-                  "dishes.ruling.colour-model")),
+           reads=COMBINATION_READS),
     _state("dishes.end.most-dishes-loses", "the players with the most dishes lose (counting, tie, strict rulings)",
            most_dishes_loses, applies=clear_combination, lines=(32, 32),
-           reads=("dishes.ruling.deal-2-players", "dishes.ruling.deal-3-players", "dishes.ruling.movable-stacks",
-                  "dishes.ruling.colour-model", "dishes.ruling.dishes-count", "dishes.ruling.clean-at-end",
+           reads=(*COMBINATION_READS, "dishes.ruling.dishes-count", "dishes.ruling.clean-at-end",
                   "dishes.ruling.tie-for-most")),
     _state("dishes.end.most-dishes-loses", "the outcome cites the clause, or the tie ruling when players tie",
            outcome_cites_its_clause, applies=clear_combination, name="cites", lines=(32, 32),
-           reads=("dishes.ruling.deal-2-players", "dishes.ruling.deal-3-players", "dishes.ruling.movable-stacks",
-                  "dishes.ruling.colour-model", "dishes.ruling.dishes-count", "dishes.ruling.clean-at-end",
+           reads=(*COMBINATION_READS, "dishes.ruling.dishes-count", "dishes.ruling.clean-at-end",
                   "dishes.ruling.tie-for-most")),
 )

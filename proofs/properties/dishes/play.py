@@ -12,9 +12,9 @@ from fractions import Fraction
 
 from tablerules.model.core import CHANCE, TERMINAL, RuleGap
 
-from .readers import (CLEAN, _move, _state, clear_combination, compare, disagreement, is_start, kind_of, kinds_in_play,
-    layout_of, may_move, probe_places, refused, ruling, seat_places, seat_to_move, settle, table, text_places,
-    text_turns, texts, tiles_match)
+from .readers import (CLEAN, COMBINATION_READS, _move, _state, clear_combination, compare, disagreement, is_start,
+    kind_of, kinds_in_play, layout_of, may_move, probe_places, refused, ruling, seat_places, seat_to_move, settle,
+    table, text_places, text_turns, texts, tiles_match)
 
 
 def first_player_starts(rules, state):
@@ -295,8 +295,7 @@ PROPERTIES = (
           clockwise, lines=(20, 20)),
     _state("dishes.play.one-move", "legal moves are turns, placements, and a pass only where a ruling gives one",
            move_kinds, applies=clear_combination, name="kinds", lines=(21, 23),
-           reads=("dishes.ruling.deal-2-players", "dishes.ruling.deal-3-players", "dishes.ruling.movable-stacks",
-                  "dishes.ruling.colour-model", "dishes.ruling.stuck-player", "dishes.ruling.voluntary-pass")),
+           reads=(*COMBINATION_READS, "dishes.ruling.stuck-player", "dishes.ruling.voluntary-pass")),
     _move("dishes.play.one-move", "a pass leaves the table unchanged",
           pass_changes_nothing, name="pass", lines=(21, 21)),
     _state("dishes.play.turn-own-tile", "the mover may turn exactly their own clean tiles",
@@ -310,22 +309,18 @@ PROPERTIES = (
            waiting_tile_is_chance, name="waiting", lines=(22, 22)),
     _state("dishes.play.place-dirty", "placements move a movable soiled pile onto another soiled pile",
            places_from_and_onto_dirty, applies=clear_combination, lines=(23, 23),
-           reads=("dishes.ruling.deal-2-players", "dishes.ruling.deal-3-players", "dishes.ruling.movable-stacks",
-                  "dishes.ruling.colour-model")),
+           reads=COMBINATION_READS),
     _state("dishes.play.place-match", "placements put a top on a top of the same kind or colour",
            places_match, lines=(23, 24)),
     _state("dishes.play.place-match", "illegal_reason refuses exactly the placements the text forbids",
            places_refused, applies=clear_combination, name="refused", lines=(23, 24),
-           reads=("dishes.ruling.deal-2-players", "dishes.ruling.deal-3-players", "dishes.ruling.movable-stacks",
-                  "dishes.ruling.colour-model")),
+           reads=COMBINATION_READS),
     _state("dishes.play.place-anyone", "every placement the text allows is legal, in any layout",
            places_anywhere, applies=clear_combination, lines=(24, 24),
-           reads=("dishes.ruling.deal-2-players", "dishes.ruling.deal-3-players", "dishes.ruling.movable-stacks",
-                  "dishes.ruling.colour-model")),
+           reads=COMBINATION_READS),
     _state("dishes.play.top-counts", "legal placements are exactly those judged on the tops",
            places_by_tops, applies=clear_combination, name="moves", lines=(23, 24),
-           reads=("dishes.ruling.deal-2-players", "dishes.ruling.deal-3-players", "dishes.ruling.movable-stacks",
-                  "dishes.ruling.colour-model")),
+           reads=COMBINATION_READS),
     _state("dishes.play.top-counts", "every seat sees a pile's top, not what it covers (covered-tiles=top-only)",
            top_is_what_is_seen, name="seen", lines=(24, 24), under={"dishes.ruling.covered-tiles": ("top-only",)}),
     _move("dishes.play.move-whole-stack", "a placement puts the whole pile, in order, on the target's top",

@@ -171,6 +171,11 @@ def clear_combination(setup) -> bool:
     return True
 
 
+COMBINATION_READS = ("dishes.ruling.deal-2-players", "dishes.ruling.deal-3-players", "dishes.ruling.movable-stacks",
+                     "dishes.ruling.colour-model")
+"""The rulings :func:`clear_combination` reads: a property that applies only where it holds names them in ``reads``."""
+
+
 def seat_places(setup, t: Table, seat: int) -> list[str]:
     return [p for p in t.places if owner(setup, layout_of(p)) == seat]
 
