@@ -16,9 +16,12 @@ Three shapes:
 * :class:`Example`: a fixed position, such as a worked example in the rulebook, built by
   playing moves from a fresh game and then checked.
 
-Each rule set's properties live in a module of this package (``dishes``, ``just_desserts``,
-``just_desserts_v23``) that defines ``PROPERTIES``, ``EXAMPLES`` and ``UNOBSERVABLE``
-(clause id -> why no property can observe it).  :func:`sweep` explores the small
+Each rule set's properties live in a subpackage of this package (``dishes``, ``just_desserts``,
+``just_desserts_v23``): a module per clause family (set up, the turn, serving, poaching, ...), each
+with its own table, a module of the state readers the families share (``readers``) and one of
+fixed positions (``examples``); the subpackage gathers the families' tables, in the order they
+are run and reported, into ``PROPERTIES``, ``EXAMPLES`` and ``UNOBSERVABLE`` (clause id -> why no
+property can observe it).  :func:`sweep` explores the small
 configurations breadth-first and checks every property at every state and transition: the
 tests run it on the model (every property holds under every alternative it applies to), and
 the mutation coverage (:mod:`tablerules.proofs.mutation`) runs it on each mutant.
@@ -167,8 +170,8 @@ class PropertySet:
 
 _MODULES = {"dishes": ("dishes",), "just-desserts": ("just_desserts", "just_desserts_rulings"),
             "just-desserts-2.3": ("just_desserts_v23",)}
-"""Rule set -> the modules of this package holding its properties: the text's, then (where
-written) the registered rulings' alternatives as their meanings say."""
+"""Rule set -> the modules of this package holding its properties: the text's (a subpackage), then
+(where written) the registered rulings' alternatives as their meanings say."""
 
 
 def property_set(ruleset_id: str) -> PropertySet:

@@ -1,5 +1,5 @@
 """The rulebook text of Who Is Going to Do the Dishes? as properties
-(proofs/properties/dishes.py): they hold on the model under every ruling alternative, the
+(proofs/properties/dishes/): they hold on the model under every ruling alternative, the
 worked example and the other fixed positions pass, every text clause is covered, and each
 kind of property does reject a model that breaks its clause."""
 
@@ -18,6 +18,7 @@ from tablerules.proofs.properties import (
     check_examples, check_state, check_transition, property_set, sweep, text_clauses_without_property,
 )
 from tablerules.proofs.properties import dishes as props
+from tablerules.proofs.properties.dishes import examples, readers
 from tablerules.spec.loader import load_spec
 
 RULES = registry.get("dishes")
@@ -120,7 +121,7 @@ def test_the_sweep_reaches_every_kind_of_position():
             except RuleGap:
                 continue
             seen.add("end")
-            if any(len(p) > 2 for p in props.table(RULES, s).places.values() if p != "clean"):
+            if any(len(p) > 2 for p in readers.table(RULES, s).places.values() if p != "clean"):
                 seen.add("tall pile")
     assert {"turn", "reveal", "place", "end", "tall pile"} <= seen
 
@@ -192,7 +193,7 @@ def test_an_extra_illegal_placement_is_caught():
     """A model that also lets a pile land on a tile sharing neither kind nor colour."""
     def legal_moves(state):
         moves = RULES.legal_moves(state)
-        if RULES.to_move(state) == 0 and props.table(RULES, state).pile("1.main"):
+        if RULES.to_move(state) == 0 and readers.table(RULES, state).pile("1.main"):
             moves = moves + (RULES.parse_move("place 0.drinks on 1.main", state.setup),)
         return moves
 
@@ -278,7 +279,7 @@ def test_a_wrong_colour_model_is_caught():
     s = _play(RULES, setup, DRINKS[:2] + ["turn 1.drinks"])
 
     def chance_outcomes(state):
-        if props.table(RULES, state).reveal == ("1.drinks",):
+        if readers.table(RULES, state).reveal == ("1.drinks",):
             return tuple((RULES.parse_move(f"reveal 1.drinks {c}", setup), Fraction(1, 4))
                          for c in ("red", "yellow", "c3", "c4"))
         return RULES.chance_outcomes(state)
@@ -342,7 +343,7 @@ def test_the_wrong_loser_is_caught():
 def test_the_worked_example_rejects_a_model_without_colour_matches():
     """A model where only kinds match does not give Ania the book's list."""
     def legal_moves(state):
-        t = props.table(RULES, state)
+        t = readers.table(RULES, state)
         return tuple(
             m
             for m in RULES.legal_moves(state)
@@ -350,8 +351,8 @@ def test_the_worked_example_rejects_a_model_without_colour_matches():
         )
 
     bad = dataclasses.replace(RULES, legal_moves=legal_moves)
-    assert props.worked_example(bad)
-    assert props.worked_example(RULES) is None
+    assert examples.worked_example(bad)
+    assert examples.worked_example(RULES) is None
 
 
 def test_a_gap_where_an_alternative_decides_is_caught():

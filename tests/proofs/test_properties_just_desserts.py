@@ -1,4 +1,4 @@
-"""The Just Desserts rulebook as executable properties (proofs/properties/just_desserts.py):
+"""The Just Desserts rulebook as executable properties (proofs/properties/just_desserts/):
 they hold on the model under every setting, the examples pass, every text clause is
 covered, and the properties do fail when the rules are bent."""
 
@@ -18,6 +18,7 @@ from tablerules.proofs.properties import (
     check_examples, check_state, check_transition, property_set, sweep, text_clauses_without_property,
 )
 from tablerules.proofs.properties import just_desserts as jd
+from tablerules.proofs.properties.just_desserts import examples, readers
 from tablerules.spec.loader import load_spec
 
 RULES = registry.get("just-desserts")
@@ -90,7 +91,7 @@ def random_games(games: int, seed: int = 0, steps: int = 250,
         label = rng.choice(labels)
         players, name = rng.choice(decks)
         try:
-            deck = jd._example_deck() if name == "examples" else embedded_deck(name)
+            deck = examples._example_deck() if name == "examples" else embedded_deck(name)
             setup = RULES.setup(players, chosen[label], deck)
             s = RULES.new_game(setup)
         except (SetupError, RuleGap):
@@ -199,7 +200,7 @@ def test_an_unsatisfying_serving_is_caught():
         v = RULES.state_vars(s)
         if seat_choosing(s) and v["centre"] and v["hands"][v["turn"]]:
             g = v["centre"][0]
-            bad = [c for c in v["hands"][v["turn"]] if not jd.satisfies(s.setup.components, (c,), g)]
+            bad = [c for c in v["hands"][v["turn"]] if not readers.satisfies(s.setup.components, (c,), g)]
             if bad:
                 return moves + (RULES.parse_move(f"serve {g} with {bad[0]}", s.setup),)
         return moves
@@ -251,7 +252,7 @@ def test_a_block_against_the_favourite_rule_is_caught():
         if not favs & set(off["cards"]):
             return moves
         other = favs - set(off["cards"])
-        plain = [c for c in v["hands"][off["victim"]] if c not in other and jd.satisfies(deck, (c,), off["guest"])]
+        plain = [c for c in v["hands"][off["victim"]] if c not in other and readers.satisfies(deck, (c,), off["guest"])]
         return moves + ((RULES.parse_move(f"block with {plain[0]}", s.setup),) if plain else ())
     found = bent_sweep(with_legal(add), poaching=True)
     assert "jd.block.favourite-only-by-other-favourite" in found

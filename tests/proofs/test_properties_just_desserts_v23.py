@@ -1,4 +1,4 @@
-"""The text of Just Desserts 2.3 as properties (proofs/properties/just_desserts_v23.py).
+"""The text of Just Desserts 2.3 as properties (proofs/properties/just_desserts_v23/).
 
 * every property holds on the model: breadth-first over the small configurations (the defaults
   deeper, every other alternative of every ruling too), and along seeded random games, which
@@ -23,6 +23,7 @@ from tablerules.model.core import CHANCE, TERMINAL, Outcome, RuleGap, SetupError
 from tablerules.proofs import properties as props
 from tablerules.proofs.decisions import decision_configs, settings
 from tablerules.proofs.properties import just_desserts_v23 as jd23
+from tablerules.proofs.properties.just_desserts_v23 import examples, readers
 from tablerules.spec.loader import load_spec
 
 RULES = registry.get("just-desserts-2.3")
@@ -133,12 +134,12 @@ def test_random_games_reach_the_late_game():
         rng = random.Random(g)
         state = RULES.new_game(setup)
         while RULES.to_move(state) is not TERMINAL:
-            t = jd23.table(RULES, state)
+            t = readers.table(RULES, state)
             seen |= {
                 name
                 for name, yes in (
-                    ("closed", t.closed), ("reshuffled", t.reshuffled), ("penalty", t.phase == jd23.PENALTY),
-                    ("trump", t.phase == jd23.TRUMP),
+                    ("closed", t.closed), ("reshuffled", t.reshuffled), ("penalty", t.phase == readers.PENALTY),
+                    ("trump", t.phase == readers.TRUMP),
                 )
                 if yes
             }
@@ -196,8 +197,9 @@ def test_property_set_is_registered():
 def test_properties_use_only_the_registered_alternatives():
     """Every alternative a property names (``applies=``) is one the spec registers."""
     spec = load_spec("just-desserts-2.3")
-    for rid in (jd23.TRUMP_RULING, jd23.SPARE, jd23.TWO_FAVS, jd23.TAKER, jd23.PILE, jd23.WITH_OTHERS, jd23.EMPTY_HAND,
-                jd23.GUEST_EMPTY, jd23.NOTHING_LEFT, jd23.KITCHEN, jd23.FULL_TIE, jd23.SIMUL_MISTAKEN, jd23.ODDS):
+    for rid in (readers.TRUMP_RULING, readers.SPARE, readers.TWO_FAVS, readers.TAKER, readers.PILE,
+                readers.WITH_OTHERS, readers.EMPTY_HAND, readers.GUEST_EMPTY, readers.NOTHING_LEFT, readers.KITCHEN,
+                readers.FULL_TIE, readers.SIMUL_MISTAKEN, readers.ODDS):
         assert rid in spec.rulings
 
 
@@ -211,9 +213,9 @@ def test_strict_kitchen_check_raises_its_gap_on_an_empty_open_pile():
     setup = RULES.setup(
         2, parse_options(RULES.Options, ["jd23.ruling.kitchen-check=strict"]), RULES.load_components("v23-tiny")
     )
-    s = jd23._play(RULES, setup, jd23.SPLIT, "turn up BELLE", "pass", "pass", "draws NUT_BAR", "draws NUT_BAR",
+    s = examples._play(RULES, setup, examples.SPLIT, "turn up BELLE", "pass", "pass", "draws NUT_BAR", "draws NUT_BAR",
                    "turn up NED", "pass", "call")
-    t = jd23.table(RULES, s)
+    t = readers.table(RULES, s)
     assert not t.closed and not t.pile
     with pytest.raises(RuleGap, match="kitchen-check"):
         RULES.apply(s, RULES.parse_move("serve NUT_BAR+TART", setup))  # a Favorite of Nutty Ned
@@ -242,10 +244,10 @@ def caught(rules: Any, keys: Sequence[str], games: int = 120, budget: int = 3_00
 def test_a_serving_that_does_not_satisfy_is_caught():
     def legal_moves(state):
         moves = RULES.legal_moves(state)
-        if jd23.server_of(RULES, state) is None:
+        if readers.server_of(RULES, state) is None:
             return moves
-        t = jd23.table(RULES, state)
-        bad = [c for c in sorted(set(t.hands[RULES.to_move(state)])) if not jd23.satisfies(t.deck, (c,), t.guest)]
+        t = readers.table(RULES, state)
+        bad = [c for c in sorted(set(t.hands[RULES.to_move(state)])) if not readers.satisfies(t.deck, (c,), t.guest)]
         return moves + tuple(RULES.parse_move(f"serve {c}", state.setup) for c in bad[:1])
     broken = dataclasses.replace(RULES, legal_moves=legal_moves)
     assert caught(broken, ["jd23.satisfy.tastes#sound", "jd23.satisfy.tastes#complete"]) == {
@@ -255,7 +257,8 @@ def test_a_serving_that_does_not_satisfy_is_caught():
 def test_a_missing_pass_is_caught():
     def legal_moves(state):
         moves = RULES.legal_moves(state)
-        return tuple(m for m in moves if str(m) != "pass") if jd23.table(RULES, state).phase == jd23.ANSWER else moves
+        answering = readers.table(RULES, state).phase == readers.ANSWER
+        return tuple(m for m in moves if str(m) != "pass") if answering else moves
     broken = dataclasses.replace(RULES, legal_moves=legal_moves)
     assert caught(broken, ["jd23.call.got-it#call-or-pass"]) == {"jd23.call.got-it#call-or-pass"}
 
@@ -286,7 +289,7 @@ def test_a_penalty_on_the_wrong_pile_is_caught():
     """The penalty card lands on the taker's pile though the default reading is the caller's."""
     def apply(state, move):
         nxt = RULES.apply(state, move)
-        m = jd23.said(move)
+        m = readers.said(move)
         if m.kind != "penalty":
             return nxt
         dishes = list(nxt.dishes)
@@ -304,8 +307,8 @@ def test_a_favourite_without_its_card_is_caught():
     """Serving a Favorite goes straight to the next guest: no extra card."""
     def apply(state, move):
         nxt = RULES.apply(state, move)
-        if jd23.said(move).kind == "serve" and jd23.table(RULES, nxt).phase == jd23.DRAW and nxt.guest_pile:
-            return dataclasses.replace(nxt, phase=jd23.TURN_UP, draws=())
+        if readers.said(move).kind == "serve" and readers.table(RULES, nxt).phase == readers.DRAW and nxt.guest_pile:
+            return dataclasses.replace(nxt, phase=readers.TURN_UP, draws=())
         return nxt
     broken = dataclasses.replace(RULES, apply=apply)
     assert caught(broken, ["jd23.favourite.extra-card"]) == {"jd23.favourite.extra-card"}
@@ -314,7 +317,7 @@ def test_a_favourite_without_its_card_is_caught():
 def test_a_guest_left_in_the_pile_is_caught():
     def apply(state, move):
         nxt = RULES.apply(state, move)
-        m = jd23.said(move)
+        m = readers.said(move)
         return (
             dataclasses.replace(nxt, guest_pile=tuple(sorted(nxt.guest_pile + (m.guest,))))
             if m.kind == "turn-up"
@@ -342,10 +345,10 @@ def test_drawing_after_a_plain_serving_is_caught():
     """Everybody draws after a serving without a Favorite, as if the guest had left hungry."""
     def apply(state, move):
         nxt = RULES.apply(state, move)
-        t = jd23.table(RULES, state)
-        if (jd23.said(move).kind == "serve" and not jd23.earns_card(t, jd23.said(move).cards)
-                and not t.closed and len(t.pile) >= t.n and jd23.table(RULES, nxt).phase == jd23.TURN_UP):
-            return dataclasses.replace(nxt, phase=jd23.DRAW, draws=tuple(range(t.n)))
+        t = readers.table(RULES, state)
+        if (readers.said(move).kind == "serve" and not readers.earns_card(t, readers.said(move).cards)
+                and not t.closed and len(t.pile) >= t.n and readers.table(RULES, nxt).phase == readers.TURN_UP):
+            return dataclasses.replace(nxt, phase=readers.DRAW, draws=tuple(range(t.n)))
         return nxt
     broken = dataclasses.replace(RULES, apply=apply)
     keys = ["jd23.draw.guest-leaves-hungry#no-favourite-no-card", "jd23.favourite.extra-card"]
@@ -356,9 +359,9 @@ def test_an_example_can_fail():
     """A model that lets the lone mistaken caller off fails the example of the penalty."""
     def apply(state, move):
         nxt = RULES.apply(state, move)
-        if jd23.table(RULES, nxt).phase == jd23.PENALTY:
+        if readers.table(RULES, nxt).phase == readers.PENALTY:
             return dataclasses.replace(
-                nxt, phase=jd23.DRAW, penalties=(), draws=tuple(range(state.setup.players)),
+                nxt, phase=readers.DRAW, penalties=(), draws=tuple(range(state.setup.players)),
                 discards=tuple(sorted(nxt.discards + (nxt.guest,))), guest=None, answers=(), mistaken=(),
             )
         return nxt
@@ -371,7 +374,7 @@ def test_a_serving_in_another_order_is_the_same_serving():
     """Found by these properties (see serve_text): the text makes a serving the desserts taken
     together, so the same desserts named in another order are the same move (the model used to
     refuse them, citing the Favorite's trump)."""
-    s = jd23._play(RULES, jd23._setup(RULES), jd23.SPLIT, "turn up BELLE", "call", "pass")
+    s = examples._play(RULES, examples._setup(RULES), examples.SPLIT, "turn up BELLE", "call", "pass")
     assert [str(m) for m in RULES.legal_moves(s)] == ["serve BERRIES+FUDGE"]
     assert RULES.illegal_reason(s, RULES.parse_move("serve BERRIES+FUDGE", s.setup)) is None
     assert RULES.illegal_reason(s, RULES.parse_move("serve FUDGE+BERRIES", s.setup)) is None

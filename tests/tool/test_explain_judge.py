@@ -28,7 +28,7 @@ def test_explain_a_clause_shows_wording_code_tests_and_where_the_rulebook_says_i
     assert '"Surprise Parties", line 51' in out and "the file is not at hand" in out
     assert "model/just_desserts/advanced.py:" in out and "# rule: jd.surprise.no-poach-back" in out
     assert "tests/model/test_just_desserts_advanced.py::test_two_surprised_guests_in_one_turn" in out
-    assert "proofs/properties/just_desserts.py" in out
+    assert "proofs/properties/just_desserts/surprise.py" in out
 
 
 def test_explain_prints_the_cited_lines_when_the_rulebook_is_at_hand(tmp_path):
