@@ -82,7 +82,7 @@ class Cache:
     def many(self, jobs: dict[str, Callable[[], Any]], workers: int = 2) -> dict[str, Any]:
         """Every job's result, computing only those not cached (in ``workers`` processes)."""
         from tablerules import console
-        from tablerules.proofs.impact import run_all
+        from tablerules.proofs.discovery.impact import run_all
 
         out = {name: self.get(name) for name in jobs}
         todo = [name for name, value in out.items() if value is None]
@@ -210,7 +210,7 @@ def generate(app: Any) -> None:
 def _generate(app: Any) -> None:
     from tablerules.model import registry
     from tablerules.model.core import ruling_fields, short_ruling_name
-    from tablerules.proofs.gaps import small_configs
+    from tablerules.proofs.discovery.gaps import small_configs
     from tablerules.pictures.witnesses import witness_traces
 
     t0 = time.perf_counter()

@@ -1,4 +1,4 @@
-"""Impact per alternative (proofs/impact.py): exact values worked out by hand on a toy,
+"""Impact per alternative (proofs/discovery/impact.py): exact values worked out by hand on a toy,
 sampling whose interval holds the exact value, cycles, and which rulings a game consults."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from tablerules.model.core import CHANCE, STRICT, TERMINAL, Outcome, RuleGap, RuleSet, Setup, ruling
-from tablerules.proofs import impact as im
-from tablerules.proofs.gaps import Config
+from tablerules.proofs.discovery import impact as im
+from tablerules.proofs.discovery.gaps import Config
 
 # --------------------------------------------------------------------------- a toy worked out by hand
 #

@@ -1,4 +1,4 @@
-"""The divergence finder (proofs/divergence.py): equal alternatives proved equal, a
+"""The divergence finder (proofs/discovery/divergence.py): equal alternatives proved equal, a
 difference deep in a toy game found at its shortest, the dishes witness files replayed,
 and the order of resolution of a race."""
 
@@ -15,8 +15,8 @@ import pytest
 from tablerules.model.core import (
     CHANCE, TERMINAL, IllegalMove, MoveSyntaxError, Outcome, RuleSet, Setup, ruling,
 )
-from tablerules.proofs import divergence as dv
-from tablerules.proofs.gaps import Config
+from tablerules.proofs.discovery import divergence as dv
+from tablerules.proofs.discovery.gaps import Config
 from tests.proofs.toy import Add, State
 
 # --------------------------------------------------------------------------- a toy: count to twelve

@@ -1,4 +1,4 @@
-"""The clause-reach table (proofs/clause_reach.py): what counts as reached, and what fails."""
+"""The clause-reach table (proofs/discovery/clause_reach.py): what counts as reached, and what fails."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from tablerules.proofs import clause_reach as cr
+from tablerules.proofs.discovery import clause_reach as cr
 
 SMALL = cr.RulingBudget(first_pairs=60, pairs=200, probe_games=2)
 
@@ -26,7 +26,7 @@ def _row(report: cr.ReachReport, rid: str) -> cr.Row:
 
 
 def test_every_search_on_record_can_start():
-    from tablerules.proofs.gaps import load_rules
+    from tablerules.proofs.discovery.gaps import load_rules
 
     rules, _ = load_rules("just-desserts")
     record = cr.load_record("just-desserts")
@@ -110,7 +110,7 @@ def _v23_ids() -> set[str]:
 
 
 def test_the_v23_record_is_found_by_its_rule_set_id_and_every_search_can_start():
-    from tablerules.proofs.gaps import load_rules
+    from tablerules.proofs.discovery.gaps import load_rules
 
     assert cr.record_path(V23) == "proofs/manifests/just_desserts_23_reach.toml"
     rules, _ = load_rules(V23)
@@ -126,7 +126,7 @@ def test_the_v23_arguments_name_only_clauses_no_decision_point_can_take_both_way
     """Each argued clause of the 2.3 record is a spec id; an argued clause that a decision point
     names has that point going one way only in a small search from the deal (jd23.setup.deal-five,
     jd23.serve.one-to-three, jd23.serve.reveal-dirty-dishes)."""
-    from tablerules.proofs.gaps import load_rules
+    from tablerules.proofs.discovery.gaps import load_rules
 
     ids = _v23_ids()
     record = cr.load_record(V23)

@@ -1,4 +1,4 @@
-"""The gap finder (proofs/gaps.py): planted gaps in a toy rule set, judgement against a
+"""The gap finder (proofs/discovery/gaps.py): planted gaps in a toy rule set, judgement against a
 register, traps, and the dishes rulings register."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from tablerules.model import registry
 from tablerules.model.core import (
     STRICT, TERMINAL, IllegalMove, Invariant, MoveSyntaxError, Outcome, RuleGap, RuleSet, Setup, ruling,
 )
-from tablerules.proofs import gaps
+from tablerules.proofs.discovery import gaps
 from tablerules.proofs.checks import FAIL, Context
 from tests.proofs.toy import Add, State
 

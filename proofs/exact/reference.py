@@ -6,7 +6,7 @@ configurations.  The exact engine is tested against it on small tile sets for ev
 alternative; the benchmarks set the two side by side.
 
 ``table_state`` maps a model state to the table state the engine counts (units: see
-:mod:`tablerules.proofs.exact`); the rule set supplies it (``RuleSet.table_state``).
+:mod:`tablerules.proofs.exact.levels`); the rule set supplies it (``RuleSet.table_state``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from tablerules.model.core import CHANCE, TERMINAL, RuleSet
 
-from .exact import LevelCounts, SeatValues, seat_values
+from .levels import LevelCounts, SeatValues, seat_values
 
 
 @dataclass
@@ -101,6 +101,6 @@ def solve_reference(rules: RuleSet, setup: Any, table_state: Callable[[Any], Any
 
 
 def preference(mover: int, v: list[Fraction], n: int) -> tuple:
-    """The optimal-play order of :mod:`tablerules.proofs.exact` (smaller is preferred)."""
+    """The optimal-play order of :mod:`tablerules.proofs.exact.levels` (smaller is preferred)."""
     others = sum(v[:n]) - v[mover]
     return (v[mover], v[n + mover], -others, v[2 * n], *v)

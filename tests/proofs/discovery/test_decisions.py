@@ -1,4 +1,4 @@
-"""The decision-point tool (proofs/decisions.py): annotations read from the code, planted
+"""The decision-point tool (proofs/discovery/decisions.py): annotations read from the code, planted
 decisions found with their shortest trace, exemptions without a ruling, unknown ids; and the
 project's own model files pass it."""
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tablerules.proofs import decisions as dp
-from tablerules.proofs.gaps import Config
+from tablerules.proofs.discovery import decisions as dp
+from tablerules.proofs.discovery.gaps import Config
 
 # --------------------------------------------------------------------------- a toy model in a folder of its own
 

@@ -1,6 +1,6 @@
 """The exact engine's inner loops over rows and edges, compiled with Numba.
 
-Kept apart from :mod:`tablerules.proofs.exact`, which says what is computed and why; here
+Kept apart from :mod:`tablerules.proofs.exact.levels`, which says what is computed and why; here
 is only how, one row or one edge at a time (set NUMBA_DISABLE_JIT=1 to run them as Python).
 """
 
@@ -28,8 +28,8 @@ def hash_words(words, n_words):
 
 @njit(cache=True)
 def keys_and_parts(words, table_words, parts):
-    """Each row's key (:func:`tablerules.proofs.exact.row_keys`) and partition
-    (:func:`tablerules.proofs.exact.partition_of`) in one pass: the hash of the whole row is
+    """Each row's key (:func:`tablerules.proofs.exact.levels.row_keys`) and partition
+    (:func:`tablerules.proofs.exact.levels.partition_of`) in one pass: the hash of the whole row is
     the hash of its table part carried on over the rest of its words."""
     n = words.shape[0]
     keys = np.empty(n, dtype=np.uint64)
@@ -55,7 +55,7 @@ BIN_SHIFT = np.uint64(48)
 def spill_plan(keys, part, firsts, inverse, parts, filled):
     """How a flush writes its distinct rows (``firsts``, rows by first appearance): their
     order, by partition and then by the key's bin (two stable counting passes; runs need no
-    finer order, see exact_runs), and where each partition's rows start in it; and per row
+    finer order, see sorted_runs), and where each partition's rows start in it; and per row
     (``inverse``: its distinct index) its partition and its place in that partition's bucket,
     counting on from ``filled`` (updated)."""
     n = firsts.shape[0]
@@ -249,7 +249,7 @@ def _loser_count(losers, x, players):
 @njit(cache=True)
 def optimal_values(n_nodes, players, weight, mover, term, losers, parent, action, child, child_vals):
     """weight x (P(among losers) per seat, P(sole loser) per seat, E(actions left)) under
-    optimal play (tie rule in proofs/exact.py); edges sorted by (parent, action)."""
+    optimal play (tie rule in proofs/exact/levels.py); edges sorted by (parent, action)."""
     V = 2 * players + 1
     out = np.zeros((n_nodes, V), dtype=np.int64)
     for x in range(term.shape[0]):
@@ -289,7 +289,7 @@ def optimal_values(n_nodes, players, weight, mover, term, losers, parent, action
 
 @njit(cache=True, inline="always")
 def _prefer(a, b, seat, players):
-    """Is value vector ``a`` strictly preferred to ``b`` by ``seat``? (proofs/exact.py, optimal play)"""
+    """Is value vector ``a`` strictly preferred to ``b`` by ``seat``? (proofs/exact/levels.py, optimal play)"""
     if a[seat] != b[seat]:
         return a[seat] < b[seat]
     if a[players + seat] != b[players + seat]:

@@ -10,10 +10,10 @@ import pytest
 
 from tablerules.model import registry
 from tablerules.model.dishes import RULES, Options, Tiles
-from tablerules.proofs import exact
-from tablerules.proofs import exact_loops as loops
-from tablerules.proofs import exact_runs
-from tablerules.proofs.exact_run import solve
+from tablerules.proofs.exact import levels as exact
+from tablerules.proofs.exact import loops
+from tablerules.proofs.exact import sorted_runs as exact_runs
+from tablerules.proofs.exact.run import solve
 
 
 def _rows(n: int, width: int, distinct: int, seed: int) -> np.ndarray:
@@ -94,7 +94,7 @@ def test_without_a_segment_a_task_holds_at_most_the_engines_bounds_and_no_figure
 @pytest.mark.parametrize("pieces", [1, 2, 3])
 def test_optimal_values_in_pieces_are_the_values_of_the_whole_level(pieces, monkeypatch):
     """A level's optimal values, computed in ranges of its states (one task each), are the same."""
-    from tablerules.proofs import exact_run
+    from tablerules.proofs.exact import run as exact_run
 
     kern = registry.kernel("dishes", RULES.setup(2, Options(), Tiles(3, 3)))
     whole = solve(kern, parts=2)

@@ -32,7 +32,7 @@ from tablerules.model.core import (
     STRICT, RuleGap, pick_by_probability, RuleSet, SetupError, ruling_fields, strict_options, variant_fields,
 )
 
-from .explorer import Budget, Exploration, Finding, Step, explore, finding_traces
+from ..explorer import Budget, Exploration, Finding, Step, explore, finding_traces
 
 # --------------------------------------------------------------------------- rule sets and configurations
 
@@ -596,7 +596,7 @@ def gap_check_item(ruleset_id: str, states: int = 40_000):
     """A check-suite item: the strict gap finder over the rule set's small configurations,
     each run budgeted at ``states`` stored states (see Context.states); fails on any finding
     that is not a registered ruling."""
-    from .checks import FAIL, PASS, CheckItem, CheckResult, Context
+    from ..checks import FAIL, PASS, CheckItem, CheckResult, Context
 
     def run(ctx: Context) -> CheckResult:
         rules, module = load_rules(ruleset_id)

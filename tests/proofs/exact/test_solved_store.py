@@ -8,7 +8,7 @@ from importlib import resources
 import pytest
 
 from tablerules.model import registry
-from tablerules.proofs import exact_impact, solved_digest
+from tablerules.proofs.exact import impact as exact_impact, solved_digest
 
 FIGURES = ("table_states", "longest_game_actions", "random_play", "optimal_play")
 

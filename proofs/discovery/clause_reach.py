@@ -2,9 +2,9 @@
 
 A *reach search* is one configuration (components, a player count, optional rules, ruling
 alternatives) explored breadth-first from the start: every seat move and every chance outcome,
-each state asked everything the core API answers (:func:`~tablerules.proofs.mutation.reference.signature`),
+each state asked everything the core API answers (:func:`~tablerules.proofs.discovery.mutation.reference.signature`),
 with every decision test of the rule set's step API probed
-(:class:`~tablerules.proofs.mutation.reference.Probes`) and the functions that cite a clause in
+(:class:`~tablerules.proofs.discovery.mutation.reference.Probes`) and the functions that cite a clause in
 their docstring watched.  Its budget counts stored states; a search that stays within it is
 *complete* (every reachable state was asked).  The searches of a rule set, and the arguments
 for what they do not reach, are on record in ``proofs/manifests/<rule set>_reach.toml``.
@@ -38,7 +38,7 @@ from typing import Any, Callable, Sequence
 from tablerules.model.core import STRICT, RuleSet, Setup, SetupError, actor_text, ruling_fields, variant_fields
 
 from .decisions import DecisionPoint, model_folder, scan
-from .explorer import Step
+from ..explorer import Step
 from .gaps import load_rules, steps_to, with_alternative
 from .mutation.mutants import STEP_API_FILES
 from .mutation.reference import Probes, Stopped, clear_caches, signature
@@ -530,7 +530,7 @@ def _ruling_reach(rules: RuleSet, rid: str, runs: Sequence[SearchRun], budget: R
 
 def _statements(ruleset: str) -> dict[str, list[str]]:
     """Clause id -> the keys of the text properties and examples that state it."""
-    from .properties import property_set
+    from ..properties import property_set
 
     try:
         by = property_set(ruleset).by_clause()
@@ -633,7 +633,7 @@ def _every_few_seconds(seconds: float = 5.0) -> Callable[[str], None]:
 def reach_check_item(ruleset_id: str):
     """A check-suite item: the clause-reach table; fails on a clause or ruling that no search
     reaches and no argument on record explains, on a stale argument, or on a record problem."""
-    from .checks import FAIL, PASS, CheckItem, CheckResult, Context
+    from ..checks import FAIL, PASS, CheckItem, CheckResult, Context
 
     name = "clause reach: every clause and ruling reached by a search from the deal, or argued"
 

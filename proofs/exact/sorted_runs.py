@@ -1,12 +1,12 @@
 """Bounded memory for the exact engine's tasks: NumPy files read in slices and written in
 pieces, and sorted runs merged range by range.
 
-A task of :mod:`tablerules.proofs.exact` given a *segment* of ``S`` rows never holds more
+A task of :mod:`tablerules.proofs.exact.levels` given a *segment* of ``S`` rows never holds more
 than about ``S`` rows at once: parents are read from the store in slices, children are
 flushed to it in *runs* (each run: distinct rows sorted by their key's bin, as ``.rows`` and
 ``.hash`` files), and the runs are merged one *key range* at a time, the ranges chosen from a
 histogram of the keys' top bits so that each holds at most ``S`` rows.  A row's key puts
-the hash of its table part in its top 32 bits (:func:`tablerules.proofs.exact.row_keys`),
+the hash of its table part in its top 32 bits (:func:`tablerules.proofs.exact.levels.row_keys`),
 so a range holds every copy of a table state, and counts of table states add up over ranges.
 
 The bound holds while no single one of the 65,536 histogram bins holds more than ``S``

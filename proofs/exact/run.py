@@ -1,6 +1,6 @@
 """Running the exact engine: the level loop, and where its tasks run.
 
-:func:`solve` drives :mod:`tablerules.proofs.exact`: forward, level by level (expand every
+:func:`solve` drives :mod:`tablerules.proofs.exact.levels`: forward, level by level (expand every
 partition, then merge every partition), then the values: backward for optimal play (per level
 and scoring, one task a range of its states, so the batch spreads over the workers), forward for
 random play (one task a level and group of primes, every scoring at once).  The tasks are plain
@@ -30,8 +30,8 @@ import numpy as np
 
 from tablerules.model.compact import Kernel
 
-from . import exact
-from .exact import FirstMove, LevelCounts, Solution, Store, seat_values
+from . import levels as exact
+from .levels import FirstMove, LevelCounts, Solution, Store, seat_values
 
 # --------------------------------------------------------------------------- executors
 
@@ -251,7 +251,7 @@ def solve(kernel: Kernel, *, name: str = "", values: bool = True, run: Executor 
     level, so the same inputs always cover the same levels.  ``max_seconds`` only stops the
     run, within a level if need be (the level in progress is dropped), and marks it
     incomplete.  ``segment`` (rows) bounds what one counting task holds at once
-    (:mod:`tablerules.proofs.exact_runs`; None: a whole partition).  ``first_moves`` gives
+    (:mod:`tablerules.proofs.exact.sorted_runs`; None: a whole partition).  ``first_moves`` gives
     the first actions at the real start (text, mover,
     and each chance outcome as a canonical row of level 1)."""
     return solve_together([kernel], name=name, values=values, run=run, parts=parts, store_root=store_root,

@@ -24,8 +24,8 @@ from typing import Any, Sequence
 
 from tablerules.model.core import STRICT, RuleSet, actor_text, check_distribution, violated
 
-from ..explorer import Step
-from ..properties import PropertySet, check_examples, check_state, check_transition
+from ...explorer import Step
+from ...properties import PropertySet, check_examples, check_state, check_transition
 from .mutants import Mutant, MutantSource, apply_mutant, undo
 from .reference import Run, Stopped, clear_caches, difference, same_view, signature
 

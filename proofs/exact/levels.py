@@ -5,7 +5,7 @@ progress measure (actions played so far: every action adds one), the search goes
 level, each level complete before the next.  A level is split into partitions by a hash
 of its rows' table part, so every copy of a table state meets in one partition, and the
 partitions are expanded and merged as independent tasks (run here, in a pool of
-processes, or on a Dask cluster: :mod:`tablerules.proofs.exact_run`).  What the tasks
+processes, or on a Dask cluster: :mod:`tablerules.proofs.exact.run`).  What the tasks
 write lives in a store folder on disk; nothing keeps a parent pointer in memory, and a
 trace is found again when asked for.
 
@@ -58,8 +58,8 @@ import numpy as np
 
 from tablerules.model.compact import Kernel
 
-from . import exact_loops as loops
-from . import exact_runs as runs_mod
+from . import loops
+from . import sorted_runs as runs_mod
 
 # --------------------------------------------------------------------------- the store
 
@@ -122,7 +122,7 @@ class LevelCounts:
     weight_lcm: int = 1
     """Least common multiple of (actions x chance denominator) over this level's branches."""
     held_rows: int = 0
-    """The most rows one task of this level held at once (its largest batch; see exact_runs)."""
+    """The most rows one task of this level held at once (its largest batch; see sorted_runs)."""
     violations: dict[str, int] = field(default_factory=dict)
     """Invariant name -> how many engine states of this level break it."""
     example: dict[str, bytes] = field(default_factory=dict)
@@ -179,7 +179,7 @@ def row_keys(rows: np.ndarray, table_width: int) -> np.ndarray:
     """Each row's 64-bit key: the top half of its table part's hash, then the bottom half of its
     whole row's hash (all of one hash when the row is all table).  Rows are stored sorted by
     key; every copy of a table state has keys in one bin of
-    :mod:`tablerules.proofs.exact_runs`, so tables can be counted range by range."""
+    :mod:`tablerules.proofs.exact.sorted_runs`, so tables can be counted range by range."""
     return loops.keys_and_parts(words_of(rows), table_width // 8, 1)[0]
 
 
@@ -227,7 +227,7 @@ class ProgressMeasureBroken(RuntimeError):
 
 class _Spill:
     """Rows flushed to the store as runs (distinct, sorted by the key's bin: see
-    :mod:`tablerules.proofs.exact_runs`), ``<prefix><d>.s<k>`` per destination partition
+    :mod:`tablerules.proofs.exact.sorted_runs`), ``<prefix><d>.s<k>`` per destination partition
     ``d``; each row's place in its destination's bucket (the runs of one destination one after
     another)."""
 
@@ -276,7 +276,7 @@ def expand_task(kernel: Kernel, store: Store, level: int, part: int, parts: int,
     chance weight, and the child as a destination partition and a place in its bucket) and
     each node's number of actions.  Checks that every child lies one level further.  Parents
     are read and children flushed to the buckets (as runs) so that the task holds about
-    ``segment`` rows at once (:mod:`tablerules.proofs.exact_runs`; default ``FLUSH_BYTES`` of rows).
+    ``segment`` rows at once (:mod:`tablerules.proofs.exact.sorted_runs`; default ``FLUSH_BYTES`` of rows).
     The losers at the ends are written for each of ``scorings`` (default: the kernel alone)."""
     scorings = scorings or (kernel,)
     source = store.path(level, f"p{part}.rows")
@@ -375,7 +375,7 @@ def merge_task(kernel: Kernel, store: Store, level: int, part: int, parts: int, 
     The distinct rows are written sorted by key (so a row is found again by binary search);
     for values, each bucket's rows are written as indices into them.  The buckets' runs are
     merged one key range of at most ``segment`` rows at a time (default: ``MERGE_BYTES``
-    of rows; :mod:`tablerules.proofs.exact_runs`)."""
+    of rows; :mod:`tablerules.proofs.exact.sorted_runs`)."""
     folder = store.folder(level)
     segment = held_rows_bound(kernel, MERGE_BYTES, segment)
     child_runs = [(src, name) for src in range(parts) for name in runs_mod.run_names(folder, f"b{src}-{part}")]

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from tablerules.model import registry
 from tablerules.model.core import STRICT, SetupError, ruling_fields
 
-from .exact_run import Executor, play_key, solve_together
+from .run import Executor, play_key, solve_together
 
 def sources_digest() -> str:
     """The digest a solved document carries as ``sources``: what decides its figures

@@ -1,4 +1,4 @@
-"""Mutation coverage (tablerules.proofs.mutation): mutants are written, put in place and
+"""Mutation coverage (tablerules.proofs.discovery.mutation): mutants are written, put in place and
 taken back; a mutant the text forbids is killed, one that changes nothing is equivalent,
 one that plays as a registered alternative is found to; the register is strict."""
 
@@ -10,11 +10,11 @@ from fractions import Fraction
 import pytest
 
 from tablerules.model import registry
-from tablerules.proofs.decisions import decision_configs
-from tablerules.proofs.mutation import coverage as cv
-from tablerules.proofs.mutation.judge import CRASHED, EQUIVALENT, KILLED, UNCOVERED, Budget, judge
-from tablerules.proofs.mutation.mutants import STEP_API_FILES, apply_mutant, short_id, undo, write_mutants
-from tablerules.proofs.mutation.reference import Probes, record, signature
+from tablerules.proofs.discovery.decisions import decision_configs
+from tablerules.proofs.discovery.mutation import coverage as cv
+from tablerules.proofs.discovery.mutation.judge import CRASHED, EQUIVALENT, KILLED, UNCOVERED, Budget, judge
+from tablerules.proofs.discovery.mutation.mutants import STEP_API_FILES, apply_mutant, short_id, undo, write_mutants
+from tablerules.proofs.discovery.mutation.reference import Probes, record, signature
 from tablerules.proofs.properties import PropertySet, property_set
 
 
@@ -124,7 +124,7 @@ def test_a_mutated_loop_that_never_ends_is_a_crash_not_a_hang(tmp_path, monkeypa
     MutantHangs (a count, not a clock)."""
     import types
 
-    from tablerules.proofs.mutation import mutants as mm
+    from tablerules.proofs.discovery.mutation import mutants as mm
 
     (tmp_path / "toy.py").write_text(
         "def halve(n):\n    while n > 1:  # rule: toy.halve\n        n //= 2\n    return n\n"
@@ -183,8 +183,8 @@ def test_data_mutants_change_what_a_rule_reads(tmp_path, monkeypatch):
     not written."""
     import types
 
-    from tablerules.proofs.mutation import data
-    from tablerules.proofs.mutation import mutants as mm
+    from tablerules.proofs.discovery.mutation import data
+    from tablerules.proofs.discovery.mutation import mutants as mm
 
     (tmp_path / "toy.py").write_text(
         "def deal(table, out):\n"
@@ -219,7 +219,7 @@ def test_data_mutants_change_what_a_rule_reads(tmp_path, monkeypatch):
 
 def test_a_constant_mutant_reaches_every_module_that_imported_it_and_is_undone():
     from tablerules.model.just_desserts import game, state
-    from tablerules.proofs.mutation.mutants import apply_mutant, undo
+    from tablerules.proofs.discovery.mutation.mutants import apply_mutant, undo
 
     source = next(m for m in write_mutants("just-desserts") if m.mutant.operator == "constant +1"
                   and m.mutant.description.startswith("HAND_SIZE"))

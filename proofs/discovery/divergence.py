@@ -40,11 +40,11 @@ from tablerules.model.core import (
     pick_by_probability, ruling_fields, short_ruling_name, variant_fields,
 )
 
-from .explorer import Step
+from ..explorer import Step
 from .gaps import (
     Config, Configs, model_module, one_change_settings, small_configs, steps_to, with_alternative, wider_configs,
 )
-from .files import write_atomic
+from ..files import write_atomic
 
 # --------------------------------------------------------------------------- what a reading does at a point
 
@@ -553,7 +553,7 @@ def from_probe(rules: RuleSet, ruling_id: str, a: str, b: str, hit: ProbeHit, se
 
 def other_bases(rules: RuleSet, ruling_id: str) -> list[tuple[str, Any]]:
     """The settings tried when a ruling's alternatives never differ under the defaults: one
-    change (:func:`tablerules.proofs.gaps.one_change_settings`), then every optional rule on
+    change (:func:`tablerules.proofs.discovery.gaps.one_change_settings`), then every optional rule on
     with one other ruling at another non-strict alternative (a question about an optional
     rule may part only where another ruling widens what is allowed, e.g. extra cards in a
     serving)."""
@@ -587,7 +587,7 @@ def all_divergences(rules: RuleSet, configs: Configs | Sequence[Config] | None =
     """Every ruling, every pair of its alternatives, the other rulings at their defaults.
 
     A pair that does not differ on the configurations is searched again on wider ones (more
-    players, the other teaching decks: :func:`tablerules.proofs.gaps.wider_configs`), since
+    players, the other teaching decks: :func:`tablerules.proofs.discovery.gaps.wider_configs`), since
     some rulings need a third player.  A ruling none of whose pairs differs then is tried again with one other ruling
     changed at a time (:func:`other_bases`), by random lockstep games (:func:`probe`): some
     rulings only matter in combination.  The first setting under which a probe sees its
@@ -894,7 +894,7 @@ def order_of_resolution(rules: RuleSet, configs: Configs | Sequence[Config] | No
     Needs a model attribute ``is_race(state) -> bool`` (True at the CHANCE or seat states
     that choose who answers first).  Race states are met breadth-first (default options);
     at each, every branch's outcome distribution under uniform random play is computed
-    exactly (:func:`tablerules.proofs.impact.exact_values`); the first race whose branches
+    exactly (:func:`tablerules.proofs.discovery.impact.exact_values`); the first race whose branches
     give different distributions is the witness.
     """
     from .impact import Cyclic, TooLarge, exact_values, outcome_distribution
@@ -985,9 +985,10 @@ def generate_witnesses(ruleset_id: str, configs: Sequence[Config] | None = None,
 
 
 def _main(argv: Sequence[str]) -> int:
-    """python -m tablerules.proofs.divergence RULESET [--pairs N] [--ruling ID ...] [PLAYERS:DECK ...]:
+    """python -m tablerules.proofs.discovery.divergence RULESET [--pairs N] [--ruling ID ...] [PLAYERS:DECK ...]:
     rewrite its witness files (only those rulings' with --ruling, full or short id)."""
-    usage = "usage: python -m tablerules.proofs.divergence RULESET [--pairs N] [--ruling ID ...] [PLAYERS:DECK ...]"
+    usage = ("usage: python -m tablerules.proofs.discovery.divergence RULESET [--pairs N] [--ruling ID ...]"
+             " [PLAYERS:DECK ...]")
     if not argv:
         print(usage)
         return 2
@@ -1040,7 +1041,7 @@ if __name__ == "__main__":  # pragma: no cover
 def witness_check_item(ruleset_id: str):
     """A check-suite item: every witness file of the rule set replays under the model and
     shows the difference it claims, and every ruling has one."""
-    from .checks import FAIL, PASS, CheckItem, CheckResult, Context
+    from ..checks import FAIL, PASS, CheckItem, CheckResult, Context
     from .gaps import load_rules
 
     name = "ruling witnesses replay"

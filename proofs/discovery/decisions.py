@@ -59,7 +59,7 @@ from tablerules.model.core import (
     variant_fields,
 )
 
-from .explorer import Step
+from ..explorer import Step
 from .gaps import Config, ModelUnavailable, load_rules, small_configs, steps_to, with_alternative, with_more_players
 
 # --------------------------------------------------------------------------- the static part
@@ -775,7 +775,7 @@ def decision_check_item(ruleset_id: str, states: int = 250):
     """A check-suite item: the model's decision points, explored on this rule set's small
     configurations within ``states`` stored states per run; fails on an unregistered decision,
     a special case without a ruling or an unknown id (in any model file this rule set runs)."""
-    from .checks import FAIL, PASS, CheckItem, CheckResult, Context
+    from ..checks import FAIL, PASS, CheckItem, CheckResult, Context
 
     name = "decision points name their clause or ruling"
 

@@ -18,8 +18,8 @@ import numpy as np
 from tablerules.model.compact import Kernel
 from tablerules.model.core import CHANCE, TERMINAL, RuleSet, actor_text
 
-from .exact import distinct
-from .explorer import Step
+from .levels import distinct
+from ..explorer import Step
 
 CHUNK = 50_000
 

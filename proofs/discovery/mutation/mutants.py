@@ -1,6 +1,6 @@
 """Mutants of the model's step API: one small change at one decision point.
 
-A *decision point* is what ``tablerules.proofs.decisions`` calls one: an ``if`` /
+A *decision point* is what ``tablerules.proofs.discovery.decisions`` calls one: an ``if`` /
 ``elif`` / ``while`` test, a conditional expression's test, a comprehension's filter.  At
 each, this module writes the changes a reader of the rulebook could have made instead:
 

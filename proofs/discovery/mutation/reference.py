@@ -26,7 +26,7 @@ from typing import Any, Callable
 from tablerules.model.core import CHANCE, TERMINAL, RuleGap, RuleSet, Setup, actor_text, violated
 
 from ..decisions import clear_model_caches, model_folder
-from ..explorer import Step
+from ...explorer import Step
 
 Signature = tuple
 

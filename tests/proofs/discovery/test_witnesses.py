@@ -8,7 +8,7 @@ import pytest
 
 from tablerules.model import registry
 from tablerules.model.core import ruling_fields
-from tablerules.proofs import divergence as dv
+from tablerules.proofs.discovery import divergence as dv
 from tablerules.spec import load_spec
 
 IDS = registry.ruleset_ids()
@@ -24,7 +24,8 @@ def _cases():
 def test_every_ruling_has_a_witness_cited_by_the_register(ruleset, ruling):
     name = dv.witness_name(ruleset, ruling)
     path = dv.witness_folder() / name
-    assert path.exists(), f"{ruling}: no {name}; write it with `python -m tablerules.proofs.divergence {ruleset}`"
+    assert path.exists(), (f"{ruling}: no {name}; write it with "
+                           f"`python -m tablerules.proofs.discovery.divergence {ruleset}`")
     doc = dv.read_witness(path)
     assert doc["ruleset"] == ruleset and doc.get("ruling", doc.get("differs", {}).get("ruling")) == ruling
     cited = [e.file for e in load_spec(ruleset).rulings[ruling].evidence]
@@ -48,7 +49,7 @@ def test_every_witness_trace_replays_and_shows_its_difference(ruleset):
 def test_a_proof_that_readings_never_part_is_rerun():
     """A stated configuration on which every pair of states is compared; the proof holds."""
     from tablerules.model.dishes import RULES, Tiles
-    from tablerules.proofs.gaps import Config
+    from tablerules.proofs.discovery.gaps import Config
 
     (rd,) = dv.all_divergences(RULES, [Config(2, Tiles(1, 2), "1x2")], rulings=["dishes.ruling.deal-3-players"],
                                budget=dv.PairBudget(max_pairs=50_000, max_seconds=None))

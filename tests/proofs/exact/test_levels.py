@@ -2,7 +2,7 @@
 and against the explorer.
 
 For every ruling alternative that keeps the game finite, on tile sets small enough for the
-reference (proofs/exact_reference.py), the engine must give the same table states per
+reference (proofs/exact/reference.py), the engine must give the same table states per
 level, the same terminal states, and the same exact values for uniform random and optimal
 play; the explorer (proofs/explorer.py), run without symmetry over the same configurations,
 must visit states whose table states are the engine's, level by level.  Executors (serial,
@@ -20,8 +20,8 @@ import pytest
 from tablerules.model import registry
 from tablerules.model.core import STRICT, TERMINAL, ruling_fields
 from tablerules.model.dishes import RULES, Options, Tiles
-from tablerules.proofs.exact_reference import solve_reference
-from tablerules.proofs.exact_run import ProcessExecutor, solve
+from tablerules.proofs.exact.reference import solve_reference
+from tablerules.proofs.exact.run import ProcessExecutor, solve
 from tablerules.proofs.explorer import explore
 
 SMALL = {2: Tiles(2, 4), 3: Tiles(2, 3), 4: Tiles(1, 4)}
@@ -261,7 +261,7 @@ def test_segments_in_worker_processes_give_the_figures_of_one_process():
 @pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_figures_as_one_process():
     pytest.importorskip("dask.distributed", reason="dask.distributed is not installed")
-    from tablerules.proofs.exact_run import DaskExecutor
+    from tablerules.proofs.exact.run import DaskExecutor
 
     setup = RULES.setup(2, Options(), Tiles(3, 4))
     kern = registry.kernel("dishes", setup)
@@ -446,7 +446,7 @@ def test_each_row_invariant_catches_its_own_fault_and_no_other():
 
 def test_a_longest_game_is_found_again_and_replays_on_the_model():
     from tablerules.model.core import TERMINAL
-    from tablerules.proofs.exact_trace import longest_game
+    from tablerules.proofs.exact.trace import longest_game
 
     setup = RULES.setup(3, Options(), Tiles(2, 3))
     kern = registry.kernel("dishes", setup)
@@ -465,8 +465,8 @@ def test_alternatives_that_only_score_the_ends_otherwise_share_one_state_graph()
     """dishes-count, tie-for-most and clean-at-end change only who loses at an end: solved
     over the default's state graph (counted once) they give every figure they give alone;
     alternatives that change play are not shared, and solving them together is refused."""
-    from tablerules.proofs import exact_impact
-    from tablerules.proofs.exact_run import play_key, solve_together
+    from tablerules.proofs.exact import impact as exact_impact
+    from tablerules.proofs.exact.run import play_key, solve_together
 
     labels = {"default", "dishes-count=stacks", "tie-for-most=no-loser", "clean-at-end=dishes",
               "stuck-player=game-ends"}
@@ -488,7 +488,7 @@ def test_alternatives_that_only_score_the_ends_otherwise_share_one_state_graph()
 
 
 def test_edges_are_stored_in_32_bits_and_a_value_past_them_is_refused_by_name():
-    from tablerules.proofs.exact import narrow
+    from tablerules.proofs.exact.levels import narrow
 
     assert narrow(np.array([[0, 2**31 - 1]]), "an edge").dtype == np.int32
     with pytest.raises(OverflowError, match="an edge does not fit in 32 bits: use more --partitions"):

@@ -564,7 +564,7 @@ def all_impacts(
     """Every ruling, every alternative, every configuration (the default row computed once per configuration).
 
     ``settings`` maps a ruling id to (label, options) for a ruling that only matters in
-    combination (see :func:`tablerules.proofs.divergence.all_divergences`): its rows are
+    combination (see :func:`tablerules.proofs.discovery.divergence.all_divergences`): its rows are
     measured with those options, and the note says so.  ``workers`` > 1 spreads the rows
     over that many forked processes (the numbers do not depend on it: sampling is seeded
     per row).

@@ -36,8 +36,8 @@ from tablerules.model import registry
 from tablerules.model.core import RuleGap, RuleSet, SetupError, ruling_fields
 
 from ..decisions import decision_configs, settings
-from ..explorer import Step
-from ..properties import PropertySet, property_set
+from ...explorer import Step
+from ...properties import PropertySet, property_set
 from .judge import CRASHED, EQUIVALENT, KILLED, NOT_REACHED, STOPPED, UNCOVERED, Budget, Verdict, judge
 from .mutants import STEP_API_FILES, MutantSource, apply_mutant, undo, write_mutants
 from .reference import Probes, Run, Stopped, clear_caches, record, same_view, signature
@@ -531,7 +531,7 @@ def mutation_check_item(ruleset_id: str):
     """A check-suite item: the fixed subset of the mutants; fails on one that is uncovered
     and unregistered (``tablerules mutants RULESET`` runs them all).  The recorded games add
     the check's ``--seed`` (``ctx.seed``: 0 unless given) to their seeds, as ``mutants --seed`` does."""
-    from ..checks import FAIL, PASS, CheckItem, CheckResult, Context
+    from ...checks import FAIL, PASS, CheckItem, CheckResult, Context
 
     name = "mutation coverage (fixed subset): every uncovered mutant triaged"
 
