@@ -52,11 +52,13 @@ def code_digest() -> str:
     """A digest of every source and data file of the installed package, and of this extension."""
     h = hashlib.sha256(GENERATOR_VERSION.encode())
     for pkg in ("tablerules", "tablerules.model", "tablerules.proofs", "tablerules.spec"):
-        folder = Path(importlib.import_module(pkg).__file__).resolve().parent
-        for p in sorted(folder.rglob("*")):
-            if p.suffix in (".py", ".toml", ".json") and "__pycache__" not in p.parts:
-                h.update(f"{pkg}/{p.relative_to(folder).as_posix()}".encode())
-                h.update(p.read_bytes())
+        # a package's folders: ``tablerules`` is a namespace package, one folder per portion
+        folders = sorted({Path(f).resolve() for f in importlib.import_module(pkg).__path__ if Path(f).is_dir()})
+        for folder in folders:
+            for p in sorted(folder.rglob("*")):
+                if p.suffix in (".py", ".toml", ".json") and "__pycache__" not in p.parts:
+                    h.update(f"{pkg}/{p.relative_to(folder).as_posix()}".encode())
+                    h.update(p.read_bytes())
     for p in sorted(HERE.glob("*.py")):
         h.update(p.read_bytes())
     return h.hexdigest()[:16]
