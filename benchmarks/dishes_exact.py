@@ -5,7 +5,7 @@ Usage: python benchmarks/dishes_exact.py [--box] [--deal] [--rounds 3]
 For each task (count every table state of a Dishes configuration, every deal, default
 rulings) it runs, on this machine:
 
-* the exact engine (tablerules.proofs.exact, compiled loops, two worker processes); the
+* the exact engine (tablerules.proofs.exact.levels, compiled loops, two worker processes); the
   loops are compiled and the worker pool started once, on a small warm-up task, before any
   timing (compilation and pool start-up are reported on their own line);
 * the same engine in one process with Numba switched off (NUMBA_DISABLE_JIT=1): a bare
@@ -14,7 +14,7 @@ rulings) it runs, on this machine:
   reduction, with the table states counted by projecting every state it stores.
 
 Units: a *table state* is whose turn it is and, per place, empty / clean / a pile as its
-top tile and its number of tiles (see proofs/exact.py).  Each other method is timed side by
+top tile and its number of tiles (see proofs/exact/levels.py).  Each other method is timed side by
 side with the engine: the engine then the other, in turn, for ``--rounds`` rounds
 (``timing.alternate``).  Seconds are wall-clock, medians of the rounds (bare Python's counted
 inside its process, without its start); "x slower" is the median of the per-round ratios of
@@ -37,7 +37,7 @@ import time
 
 from tablerules.model import registry
 from tablerules.model.dishes import RULES, Options, Tiles
-from tablerules.proofs.exact_run import ProcessExecutor, solve
+from tablerules.proofs.exact.run import ProcessExecutor, solve
 from tablerules.proofs.explorer import Budget, explore
 from timing import alternate, load_average
 
@@ -72,7 +72,7 @@ def bare_python(players: int, tiles: Tiles, seconds: float | None = None) -> dic
         "import json,time,sys\n"
         "from tablerules.model import registry\n"
         "from tablerules.model.dishes import RULES, Options, Tiles\n"
-        "from tablerules.proofs.exact_run import solve\n"
+        "from tablerules.proofs.exact.run import solve\n"
         f"s = RULES.setup({players}, Options(), Tiles({tiles.types}, {tiles.colours}))\n"
         "t0 = time.perf_counter()\n"
         f"sol = solve(registry.kernel('dishes', s), values=False, max_seconds={seconds!r})\n"

@@ -88,7 +88,7 @@ def _solve(package: Path, label: str, args: argparse.Namespace, deck: str) -> tu
 
 def _imports(package: Path) -> str:
     """Where that side's engine loops are imported from (the check that each side runs its own code)."""
-    code = "import tablerules.proofs.exact_loops as m; print(m.__file__)"
+    code = "import tablerules.proofs.exact.loops as m; print(m.__file__)"
     done = subprocess.run([sys.executable, "-S", "-P", "-c", code], env=_env(package), cwd=package,
                           capture_output=True, text=True, check=True)
     where = done.stdout.strip()

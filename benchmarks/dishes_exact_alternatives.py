@@ -23,8 +23,8 @@ import sys
 
 from dishes_exact_phases import PHASES, TimedPool
 from tablerules.model import registry
-from tablerules.proofs import exact_impact
-from tablerules.proofs.exact_run import solve
+from tablerules.proofs.exact import impact as exact_impact
+from tablerules.proofs.exact.run import solve
 from timing import alternate, load_average
 
 SCORING = ["default", "dishes-count=stacks", "tie-for-most=no-loser", "clean-at-end=dishes"]

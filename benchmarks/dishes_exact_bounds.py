@@ -26,7 +26,7 @@ import os
 import sys
 import time
 
-from tablerules.proofs import exact, exact_impact, exact_run
+from tablerules.proofs.exact import impact as exact_impact, levels as exact, run as exact_run
 
 WHOLE = 1 << 60
 """A bound no task reaches: every task holds its whole partition."""

@@ -35,7 +35,7 @@ from tablerules.model.dishes.compact import _PERM_START, _PERMS
 from tablerules.model.dishes.loops import (DEAL_COLOUR_SETS, DEAL_FOUR_SETS, DEAL_LAYOUT_SETS, H_PLACE, H_TOP,
                                            KIND_CLEAN, NO_COLOUR, NT, P_C, P_DEAL, P_L, P_LC, P_MASKS, P_S, P_TRACK,
                                            P_TYPES, P_USED, TOP_BIT, _encode, _equal, _h, _less, _shape)
-from tablerules.proofs import exact
+from tablerules.proofs.exact import levels as exact
 from timing import alternate, load_average
 
 

@@ -4,7 +4,7 @@ Usage: python benchmarks/dishes_exact_freed_memory.py [--deck box] [--rounds 2]
 
 Solves 2-player Dishes (default rulings, counts and values) on the tile set with two pools
 of two worker processes each, one whose workers call
-:func:`tablerules.proofs.exact_run.reuse_freed_memory` at start (the engine's default) and one
+:func:`tablerules.proofs.exact.run.reuse_freed_memory` at start (the engine's default) and one
 whose workers keep glibc's defaults, alternating between them for ``--rounds`` rounds (the
 first solve of each pool warms it: not counted).  Prints per pool the wall-clock seconds of
 each round, the CPU seconds its workers spent in the system (page faults of fresh memory,
@@ -21,7 +21,7 @@ import sys
 import time
 
 from tablerules.model import registry
-from tablerules.proofs.exact_run import ProcessExecutor, solve
+from tablerules.proofs.exact.run import ProcessExecutor, solve
 
 
 def _children_cpu() -> tuple[float, float]:

@@ -23,7 +23,7 @@ import time
 
 from tablerules.model import registry
 from tablerules.model.dishes import RULES, Options
-from tablerules.proofs.exact_run import ProcessExecutor, _own_peak_kb, solve
+from tablerules.proofs.exact.run import ProcessExecutor, _own_peak_kb, solve
 from timing import alternate, load_average
 
 

@@ -28,8 +28,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from tablerules.model import registry
-from tablerules.proofs import exact_impact
-from tablerules.proofs.exact_run import ProcessExecutor, solve
+from tablerules.proofs.exact import impact as exact_impact
+from tablerules.proofs.exact.run import ProcessExecutor, solve
 from timing import alternate, load_average
 
 PHASES = ("expand", "merge", "level", "values")

@@ -11,8 +11,8 @@ the engine gathered them, and times on them, for one group of primes:
 * ``backward``: the loop the engine ran before, kept here as the baseline: for each scoring,
   level by level from the last, every state's (P(among losers), P(sole loser), E(actions))
   modulo each prime, from its children's;
-* ``forward``: :func:`tablerules.proofs.exact_loops.reach_forward` and
-  :func:`~tablerules.proofs.exact_loops.end_sums`: level by level from the start, the chance
+* ``forward``: :func:`tablerules.proofs.exact.loops.reach_forward` and
+  :func:`~tablerules.proofs.exact.loops.end_sums`: level by level from the start, the chance
   of reaching each state (one residue a prime), summed over each level's ends for every
   scoring at once.
 
@@ -33,8 +33,8 @@ import numpy as np
 from numba import njit
 
 from tablerules.model import registry
-from tablerules.proofs import exact, exact_impact, exact_loops
-from tablerules.proofs.exact_run import Executor, solve_together
+from tablerules.proofs.exact import impact as exact_impact, levels as exact, loops as exact_loops
+from tablerules.proofs.exact.run import Executor, solve_together
 from timing import alternate, load_average
 
 SHARED = ("default", "dishes-count=stacks", "tie-for-most=no-loser", "clean-at-end=dishes")

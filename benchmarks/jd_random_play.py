@@ -69,7 +69,7 @@ while done < actions:
         s = rules.apply(s, m)
         done += 1
 dt = time.perf_counter() - t0
-print(json.dumps({"actions": done, "games": games, "seconds": dt, "where": tablerules.__file__}))
+print(json.dumps({"actions": done, "games": games, "seconds": dt, "where": tablerules.model.__file__}))
 '''
 
 

@@ -21,7 +21,7 @@ import sys
 
 import networkx  # noqa: F401 - imported before timing: the first analysis would pay for it
 
-from tablerules.proofs import gaps
+from tablerules.proofs.discovery import gaps
 from tablerules.proofs.explorer import explore
 from tablerules.report import table
 from timing import alternate, load_average

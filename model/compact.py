@@ -12,7 +12,7 @@ table, the part any player sees) followed by *memory* (what the rules still need
 past, such as which colours have been shown).  Rows are canonical: the kernel maps every
 state to one representative of its orbit under the rule set's symmetries, chosen so that
 the table part of a canonical row is the canonical form of its table state.  The exact
-engine (:mod:`tablerules.proofs.exact`) is written against this module only.
+engine (:mod:`tablerules.proofs.exact.levels`) is written against this module only.
 """
 
 from __future__ import annotations

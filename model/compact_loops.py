@@ -1,5 +1,5 @@
 """Compiled helpers shared by compact kernels (:mod:`tablerules.model.compact`), the exact
-engine's loops (:mod:`tablerules.proofs.exact_loops`) and the compiled playouts (every
+engine's loops (:mod:`tablerules.proofs.exact.loops`) and the compiled playouts (every
 ``*_playout`` module of :mod:`tablerules.model`): nothing here knows a rule.
 
 Random numbers for the playouts come from SplitMix64: a stream is one 64-bit word in a

@@ -146,7 +146,7 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     """Raise :class:`TimeLimit` in the main thread once ``seconds`` of wall time have passed.
 
     Uses SIGALRM: it stops work anywhere, also inside a long model call.  Forked workers do
-    not inherit the timer; their parent stops them (see ``proofs.impact.run_all``).
+    not inherit the timer; their parent stops them (see ``proofs.discovery.impact.run_all``).
     """
     if not seconds or not hasattr(signal, "setitimer"):
         yield

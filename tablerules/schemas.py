@@ -44,7 +44,7 @@ def tool_version() -> str:
     try:
         return dist_version("tablerules")
     except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        from . import __version__
+        from .version import __version__
 
         return __version__
 

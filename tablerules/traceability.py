@@ -153,7 +153,7 @@ def scan(root: Path) -> Report:
             tagged_here: set[str] = set()
             if tag:
                 # the ids of the annotation, read as the decision-point tool reads them: a comma-separated
-                # list, each id the first word of its part (proofs/decisions.py, parse_annotation); a tag on
+                # list, each id the first word of its part (proofs/discovery/decisions.py, parse_annotation); a tag on
                 # a comment line of its own names the code line right below it
                 at = _tagged_line(lines, n)
                 for rid in (p.strip().split(" ")[0] for p in tag.group(1).split(",") if p.strip()):

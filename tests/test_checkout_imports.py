@@ -1,8 +1,10 @@
 """Python started in the repository root after a plain (not editable) install finds every layer.
 
 The folder ``tablerules/`` comes first on ``sys.path`` there and holds only the command line;
-the installed package holds ``model/``, ``proofs/`` and ``spec/`` inside it.  The package's
-``__init__`` points at the checkout's layers, so the guides' imports work from the root too.
+the installed package holds ``model/``, ``proofs/`` and ``spec/`` inside it.  ``tablerules`` is a
+namespace package (no ``__init__.py``, in the checkout or installed), so the checkout's folder and
+the installed copy are two portions of one package, merged along ``sys.path``: the layers are
+found in the installed portion, and no code runs at import to make it so.
 """
 
 from __future__ import annotations
@@ -27,6 +29,17 @@ def guide_imports() -> list[str]:
     found = {"import " + m.group(1) for p in pages for m in IMPORT.finditer(p.read_text("utf-8"))
              if not m.group(1).startswith("tablerules.openspiel")}
     return sorted(found | {"import tablerules.model", "import tablerules.proofs.checks", "import tablerules.spec"})
+
+
+def test_tablerules_is_a_namespace_package_and_nothing_edits_the_import_system():
+    """The layout, not code, joins the portions: no ``__init__.py`` in ``tablerules/`` (a regular
+    package there would shadow the installed copy), and no module of it edits ``__path__`` or
+    ``sys.meta_path``."""
+    assert not (REPO / "tablerules" / "__init__.py").exists(), "tablerules/ must stay a namespace package"
+    edits = [f"{p.relative_to(REPO)}:{n}" for p in sorted((REPO / "tablerules").rglob("*.py"))
+             for n, line in enumerate(p.read_text("utf-8").splitlines(), 1)
+             if re.search(r"\bmeta_path\b|\b__path__\s*(\+=|=|\.(append|insert|extend))", line)]
+    assert not edits, f"import-system edits: {edits}"
 
 
 def test_the_guides_import_what_the_package_has():
@@ -58,6 +71,8 @@ def test_python_in_the_repository_root_imports_the_layers_after_a_plain_install(
     # come from this interpreter's site-packages, after the plain install
     script = ("import sys; sys.path[1:1] = %r\n" % [str(target)] + f"sys.path += {site!r}\n"
               + "\n".join(guide_imports()) + "\nimport tablerules.model.registry as r; print(sorted(r.ENTRIES))\n"
+              + "import tablerules.cli, tablerules.proofs.exact.run as x\n"
+              + "print('portions', tablerules.__file__, tablerules.cli.__file__, r.__file__, x.__file__)\n"
               + "import itertools, pkgutil, tablerules\n"
               + "names = [m.name for m in itertools.islice(pkgutil.walk_packages(tablerules.__path__, 'tablerules.',"
               + " onerror=lambda n: None), 2000)]\n"
@@ -65,6 +80,11 @@ def test_python_in_the_repository_root_imports_the_layers_after_a_plain_install(
     r = subprocess.run([sys.executable, "-S", "-c", script], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "dishes" in r.stdout
+    init, cli, registry, engine = r.stdout.split("portions ")[1].split()[:4]
+    assert init == "None", "tablerules is a namespace package: no __init__ ran"
+    assert Path(cli).is_relative_to(REPO / "tablerules"), "the command line: the checkout's portion, first on sys.path"
+    for layer in (registry, engine):
+        assert Path(layer).is_relative_to(target / "tablerules"), f"a layer from the installed portion: {layer}"
     walked, nested = r.stdout.split("walk ")[1].split()
     assert int(walked) < 2000 and int(nested) == 0, "a walk over the package must end (no tablerules.tablerules...)"
 

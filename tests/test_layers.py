@@ -60,33 +60,47 @@ def test_an_import_against_the_layering_is_seen_absolute_or_relative():
     assert [n for n in names if _against(n, LAYERS["model"][1])] == ["tablerules.proofs", "tablerules.cli"]
 
 
+P = "tablerules.proofs."
 ROOMS = (
-    ("tablerules/vectors", "tablerules.vectors", {"tablerules.cli"}),
-    ("tablerules/lockstep", "tablerules.lockstep", {"tablerules.cli", "tablerules.conform"}),
-    ("proofs", "tablerules.proofs", {"tablerules.proofs.dishes", "tablerules.proofs.just_desserts"}),
-    ("proofs/dishes", "tablerules.proofs.dishes", {"tablerules.proofs.just_desserts"}),
-    ("proofs/just_desserts", "tablerules.proofs.just_desserts", {"tablerules.proofs.dishes"}),
-    ("model/dishes", "tablerules.model.dishes", {"tablerules.model.just_desserts"}),
-    ("model/just_desserts", "tablerules.model.just_desserts", {"tablerules.model.dishes"}),
+    ("tablerules/vectors", "**/*.py", {"tablerules.cli"}),
+    ("tablerules/lockstep", "**/*.py", {"tablerules.cli", "tablerules.conform"}),
+    ("proofs", "*.py", {P + "exact", P + "discovery", P + "properties", P + "dishes", P + "just_desserts"}),
+    ("proofs/exact", "**/*.py", {P + "discovery", P + "properties", P + "dishes", P + "just_desserts"}),
+    ("proofs/discovery", "**/*.py", {P + "dishes", P + "just_desserts"}),
+    ("proofs/properties", "**/*.py", {P + "dishes", P + "just_desserts"}),
+    ("proofs/dishes", "**/*.py", {P + "just_desserts"}),
+    ("proofs/just_desserts", "**/*.py", {P + "dishes"}),
+    ("model/dishes", "**/*.py", {"tablerules.model.just_desserts"}),
+    ("model/just_desserts", "**/*.py", {"tablerules.model.dishes"}),
 )
-"""Inside the layers: (folder, its package, what it must not import).  Traces and vectors know
+"""Inside the layers: (folder, its files, what they must not import).  Traces and vectors know
 nothing of the command line, nor does the lockstep (which runs readings in process, not through
-conform); the engines of proofs/ nothing of one rule set's checks (the
-registry names those); one rule set's rooms nothing of another's (they share the core API)."""
+conform).  In proofs/ (its package docstring draws the map): the foundation at its top (explorer,
+endless, checks, files) imports none of its rooms; the exact engine nothing of discovery, the
+properties or one rule set's checks; discovery and the properties nothing of one rule set's checks
+(the registry names those); one rule set's rooms nothing of another's (they share the core API)."""
 
 
-@pytest.mark.parametrize("folder,top,forbidden", ROOMS, ids=[r[0] for r in ROOMS])
-def test_each_room_keeps_to_itself(folder, top, forbidden):
+def package_of(path: Path) -> str:
+    """The package a module file of the checkout belongs to (``proofs/exact/run.py``: ``tablerules.proofs.exact``)."""
+    parts = path.relative_to(REPO).parts[:-1]
+    return ".".join(parts if parts[0] == "tablerules" else ("tablerules", *parts))
+
+
+@pytest.mark.parametrize("folder,files,forbidden", ROOMS, ids=[r[0] for r in ROOMS])
+def test_each_room_keeps_to_itself(folder, files, forbidden):
     wrong = []
-    own = {"tablerules.proofs.dishes", "tablerules.proofs.just_desserts"} if folder == "proofs" else set()
-    for path in sorted((REPO / folder).rglob("*.py")):
-        rel = path.relative_to(REPO / folder)
-        if own and rel.parts[0] in ("dishes", "just_desserts"):
-            continue  # the rule sets' own folders: their own rows above
-        package = ".".join([top, *rel.parts[:-1]])
+    for path in sorted((REPO / folder).glob(files)):
         wrong += [
             f"{path.relative_to(REPO)}:{line}: {name}"
-            for line, name in imported(path.read_text(encoding="utf-8"), package)
+            for line, name in imported(path.read_text(encoding="utf-8"), package_of(path))
             if not _against(name, forbidden)
         ]
     assert not wrong, "imports across the rooms:\n" + "\n".join(wrong)
+
+
+def test_the_exact_engine_may_not_import_discovery_and_the_test_sees_it():
+    line = "from ..discovery.gaps import small_configs\n"
+    assert imported(line, "tablerules.proofs.exact") == [(1, "tablerules.proofs.discovery.gaps")]
+    forbidden = next(f for folder, _, f in ROOMS if folder == "proofs/exact")
+    assert not _against("tablerules.proofs.discovery.gaps", forbidden)

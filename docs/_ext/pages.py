@@ -374,7 +374,7 @@ def ruling_page(spec: dict, ruling: dict, known: dict, traces: list, computed: d
         why = ruling.get("pending") or "the model has no option for this ruling"
         out += [f":gap:`Not measured yet`: {esc(why)}.", ""]
         return "\n".join(out) + "\n"
-    from tablerules.proofs.impact import HEADER
+    from tablerules.proofs.discovery.impact import HEADER
 
     out += [f"Measured on {esc(config_label)}, every other option as in the witness (or at its default), under "
             "uniform random play: the player to move picks uniformly among its legal moves. Exact over the "
@@ -531,7 +531,7 @@ def tools_page(results: dict[str, Any]) -> str:
             f"played so far, on tile sets small enough to count while the site is built. The unit: {esc(LEVELS_UNIT)}. "
             "Each level is complete before the next starts; the boxed game's levels are in :doc:`/exact`.", "",
             ".. figure:: /rules/_pictures/tools-levels.svg", "   :alt: table states per level", "",
-            "   From ``figures.level_counts()`` (the exact engine, ``tablerules.proofs.exact_run.solve``).", ""]
+            "   From ``figures.level_counts()`` (the exact engine, ``tablerules.proofs.exact.run.solve``).", ""]
     games = TOOLS["games"]
     for key, title, text in (
         (

@@ -52,11 +52,13 @@ def code_digest() -> str:
     """A digest of every source and data file of the installed package, and of this extension."""
     h = hashlib.sha256(GENERATOR_VERSION.encode())
     for pkg in ("tablerules", "tablerules.model", "tablerules.proofs", "tablerules.spec"):
-        folder = Path(importlib.import_module(pkg).__file__).resolve().parent
-        for p in sorted(folder.rglob("*")):
-            if p.suffix in (".py", ".toml", ".json") and "__pycache__" not in p.parts:
-                h.update(f"{pkg}/{p.relative_to(folder).as_posix()}".encode())
-                h.update(p.read_bytes())
+        # a package's folders: ``tablerules`` is a namespace package, one folder per portion
+        folders = sorted({Path(f).resolve() for f in importlib.import_module(pkg).__path__ if Path(f).is_dir()})
+        for folder in folders:
+            for p in sorted(folder.rglob("*")):
+                if p.suffix in (".py", ".toml", ".json") and "__pycache__" not in p.parts:
+                    h.update(f"{pkg}/{p.relative_to(folder).as_posix()}".encode())
+                    h.update(p.read_bytes())
     for p in sorted(HERE.glob("*.py")):
         h.update(p.read_bytes())
     return h.hexdigest()[:16]
@@ -82,7 +84,7 @@ class Cache:
     def many(self, jobs: dict[str, Callable[[], Any]], workers: int = 2) -> dict[str, Any]:
         """Every job's result, computing only those not cached (in ``workers`` processes)."""
         from tablerules import console
-        from tablerules.proofs.impact import run_all
+        from tablerules.proofs.discovery.impact import run_all
 
         out = {name: self.get(name) for name in jobs}
         todo = [name for name, value in out.items() if value is None]
@@ -210,7 +212,7 @@ def generate(app: Any) -> None:
 def _generate(app: Any) -> None:
     from tablerules.model import registry
     from tablerules.model.core import ruling_fields, short_ruling_name
-    from tablerules.proofs.gaps import small_configs
+    from tablerules.proofs.discovery.gaps import small_configs
     from tablerules.pictures.witnesses import witness_traces
 
     t0 = time.perf_counter()

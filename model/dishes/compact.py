@@ -1,7 +1,7 @@
 """Who Is Going to Do the Dishes? on batches of compact rows (a :class:`~.compact.Kernel`).
 
 The same rules as ``tablerules.model.dishes``, written over NumPy arrays so the exact
-engine can count and solve the boxed game.  tests/proofs/test_exact.py checks this
+engine can count and solve the boxed game.  tests/proofs/exact/test_levels.py checks this
 module against the model on small tile sets for every ruling alternative.
 
 **What a row keeps** (only what decides the future, dishes.play.top-counts): whose turn it

@@ -80,7 +80,7 @@ RULES = RuleSet.from_module(
 )
 
 
-def SMALL_CONFIGS() -> list[Setup]:  # noqa: N802 - the name proofs/gaps.py looks for
+def SMALL_CONFIGS() -> list[Setup]:  # noqa: N802 - the name proofs/discovery/gaps.py looks for
     """Configurations small enough to explore to the end: 2 players on each teaching deck."""
     return [RULES.setup(2, Options(), embedded_deck(name)) for name in TEACHING_DECKS]
 
@@ -88,5 +88,5 @@ def SMALL_CONFIGS() -> list[Setup]:  # noqa: N802 - the name proofs/gaps.py look
 def is_race(state: State) -> bool:
     """True at the chance event that decides which of several answering players speaks first
     (jd.surprise.first-offered, jd.ruling.answer-order); the order-of-resolution check of
-    proofs/divergence.py branches on it."""
+    proofs/discovery/divergence.py branches on it."""
     return state.phase == "window" and state.speaker < 0 and not state.tasks

@@ -514,7 +514,7 @@ CHANCE_WEIGHTS = ("jd23.ruling.race-odds",)
 """Rulings whose alternatives change only the probabilities of chance outcomes, never which
 outcomes exist: checks and explorations branch on every outcome whatever they say, while
 statistics (exact values over the chance tree, sampled play) depend on them, so every report
-of statistics states the alternative it used (proofs/impact.py)."""
+of statistics states the alternative it used (proofs/discovery/impact.py)."""
 
 
 def _next_in_line(state: State) -> bool:
@@ -1051,11 +1051,11 @@ INVARIANTS = (
 
 def is_race(state: State) -> bool:
     """True at the chance event that decides who called first (jd23.call.simultaneous); used by
-    the order-of-resolution check of proofs/divergence.py."""
+    the order-of-resolution check of proofs/discovery/divergence.py."""
     return state.phase == RACE
 
 
-def SMALL_CONFIGS() -> list[Setup]:  # noqa: N802 - the name proofs/gaps.py looks for
+def SMALL_CONFIGS() -> list[Setup]:  # noqa: N802 - the name proofs/discovery/gaps.py looks for
     """Configurations small enough to explore to the end: two players on v23-tiny."""
     return [RULES.setup(2, Options(), embedded_deck(DEFAULT_DECK))]
 

@@ -3,8 +3,8 @@
 * exhaustive exploration with the networkx pass (every state can reach an end, longest
   game within the proved bound) on small tile sets for 2, 3 and 4 players;
 * every ruling alternative, one at a time, explored exhaustively on small tile sets;
-* strict mode (proofs/gaps.py): every gap reached must be a registered ruling;
-* every ruling's witness trace replays and shows the difference it claims (proofs/divergence.py);
+* strict mode (proofs/discovery/gaps.py): every gap reached must be a registered ruling;
+* every ruling's witness trace replays and shows the difference it claims (proofs/discovery/divergence.py);
 * with the exact engine (proofs/dishes/exact_check.py): larger tile sets to the end, and the
   boxed game (6 kinds x 4 colours) for 2, 3 and 4 players level by level within a state budget;
 * the compiled random playouts (proofs/dishes/playout_check.py): their games replay on the
@@ -22,11 +22,11 @@ from tablerules.model.core import STRICT, ruling_fields
 from tablerules.model.dishes import RULES, Options, Tiles
 
 from . import exact_check, playout_check, proofs
-from ..decisions import decision_check_item
-from ..mutation.coverage import mutation_check_item
+from ..discovery.decisions import decision_check_item
+from ..discovery.mutation.coverage import mutation_check_item
 from ..properties.alternatives import audit_check_item
-from ..divergence import witness_check_item
-from ..gaps import gap_check_item
+from ..discovery.divergence import witness_check_item
+from ..discovery.gaps import gap_check_item
 from ..checks import EXHAUSTIVE, FAIL, PASS, CheckItem, CheckResult, Context, explore_result, proof_item, setup_label
 from ..explorer import Budget, Finding, explore, finding_traces, graph_analysis
 

@@ -1,4 +1,4 @@
-"""The exact engine's part of the dishes check (proofs/exact.py).
+"""The exact engine's part of the dishes check (proofs/exact/levels.py).
 
 * Configurations the explorer cannot finish, searched to the end: every engine state of every
   level checked against the invariants a row can show, every ending scored, the longest game
@@ -18,8 +18,8 @@ from tablerules.model import registry
 from tablerules.model.dishes import RULES, Options, Tiles
 
 from ..checks import FAIL, PASS, CheckItem, CheckResult, Context
-from ..exact import Solution
-from ..exact_run import ProcessExecutor, solve
+from ..exact.levels import Solution
+from ..exact.run import ProcessExecutor, solve
 
 COMPLETE = ((2, Tiles(4, 4)), (3, Tiles(3, 4)), (4, Tiles(2, 4)))
 """Searched to the end with the exact engine (the explorer stops long before)."""

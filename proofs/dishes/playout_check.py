@@ -21,8 +21,8 @@ from tablerules.model.dishes import RULES, Options, Tiles
 from tablerules.model.playout import random_playouts, replay_problem, standard_errors
 
 from ..checks import FAIL, PASS, CheckItem, CheckResult, Context
-from ..exact_impact import random_play_on_record
-from ..exact_run import solve
+from ..exact.impact import random_play_on_record
+from ..exact.run import solve
 
 SOLVED_HERE = ((2, Tiles(3, 4)), (3, Tiles(3, 4)), (4, Tiles(2, 4)))
 """Tile sets whose exact random-play values the check computes itself (a second or two each)."""

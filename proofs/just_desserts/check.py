@@ -38,12 +38,12 @@ from tablerules.model.just_desserts import RULES, TEACHING_DECKS, Options
 from tablerules.spec import load_spec
 
 from . import proofs
-from ..clause_reach import reach_check_item
-from ..decisions import decision_check_item
+from ..discovery.clause_reach import reach_check_item
+from ..discovery.decisions import decision_check_item
 from .playout_check import playout_check_item
-from ..mutation.coverage import mutation_check_item
+from ..discovery.mutation.coverage import mutation_check_item
 from ..properties.alternatives import audit_check_item
-from ..divergence import witness_check_item
+from ..discovery.divergence import witness_check_item
 from ..checks import EXHAUSTIVE, FAIL, PASS, CheckItem, CheckResult, Context, ProofResult, explore_result, proof_item
 from ..endless import CLOSED, CYCLE
 from ..explorer import Budget, explore, finding_traces

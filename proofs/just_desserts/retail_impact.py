@@ -36,8 +36,8 @@ from typing import Any, Callable, Sequence
 from tablerules.model.core import RuleGap, RuleSet, Setup, SetupError, ruling_fields
 from tablerules.model.playout import compiled, first_seat, iter_games, seat_moves
 
-from ..gaps import with_alternative
-from ..impact import Estimate, play_random, recording_options, run_all, wilson
+from ..discovery.gaps import with_alternative
+from ..discovery.impact import Estimate, play_random, recording_options, run_all, wilson
 
 
 @dataclass(frozen=True)

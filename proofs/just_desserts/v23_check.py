@@ -7,7 +7,7 @@
   text is silent shows up as a gap with its shortest trace;
 * the witness files spec/witnesses/jd23-*.json replay into the gap their ruling names;
 * bounded explorations of v23-crowd (four guests) and of v23-tips with three players;
-* the clause-reach table (proofs/clause_reach.py, record proofs/manifests/just_desserts_23_reach.toml):
+* the clause-reach table (proofs/discovery/clause_reach.py, record proofs/manifests/just_desserts_23_reach.toml):
   every clause and ruling reached by a search from the deal, or argued on record (not with --quick);
 * the z3 bound on the number of rounds (any deck), and deck facts
   (proofs/just_desserts/v23_proofs.py) on the teaching decks, and on the retail card list
@@ -32,12 +32,12 @@ from tablerules.model.core import STRICT, RuleGap, play, ruling_fields, short_ru
 from tablerules.model.decks import embedded_deck, load_deck
 
 from . import v23_proofs as facts
-from ..clause_reach import reach_check_item
-from ..decisions import decision_check_item
+from ..discovery.clause_reach import reach_check_item
+from ..discovery.decisions import decision_check_item
 from .v23_playout_check import playout_check_item
-from ..mutation.coverage import mutation_check_item
+from ..discovery.mutation.coverage import mutation_check_item
 from ..properties.alternatives import audit_check_item
-from ..divergence import witness_check_item
+from ..discovery.divergence import witness_check_item
 from ..checks import EXHAUSTIVE, FAIL, PASS, CheckItem, CheckResult, Context, explore_result, proof_item
 from ..explorer import Budget, explore, finding_traces
 from ..files import write_atomic

@@ -24,7 +24,7 @@ are run and reported, into ``PROPERTIES``, ``EXAMPLES`` and ``UNOBSERVABLE`` (cl
 property can observe it).  :func:`sweep` explores the small
 configurations breadth-first and checks every property at every state and transition: the
 tests run it on the model (every property holds under every alternative it applies to), and
-the mutation coverage (:mod:`tablerules.proofs.mutation`) runs it on each mutant.
+the mutation coverage (:mod:`tablerules.proofs.discovery.mutation`) runs it on each mutant.
 """
 
 from __future__ import annotations

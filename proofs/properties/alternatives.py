@@ -12,7 +12,7 @@ checks that promise on the model, where a reviewer's eye would miss it:
   names (the model or the property is wrong).
 
 Each setting is the defaults, each optional rule alone, every optional rule together, and each
-other alternative of each ruling with every optional rule (as ``tablerules.proofs.decisions``
+other alternative of each ruling with every optional rule (as ``tablerules.proofs.discovery.decisions``
 plays them), over the small configurations, breadth-first to a budget of states, and (``games``)
 seeded random games with more players (:data:`RANDOM_GAMES_ON`).  A *state* is a
 distinct position of the model (its hashable state value) reached from a new game of one
@@ -30,7 +30,7 @@ from tablerules.model import registry
 from tablerules.model.core import (CHANCE, TERMINAL, RuleGap, SetupError, pick_by_probability, ruling_fields,
                                    variant_fields)
 
-from ..decisions import decision_configs, with_alternative
+from ..discovery.decisions import decision_configs, with_alternative
 from . import Property, check_state, check_transition, property_set, sweep
 
 FAILS = "fails under an alternative it does not name"

@@ -72,9 +72,9 @@ def package_root() -> Path:
 def checkout_root() -> Path | None:
     """The source checkout: the editable install's folder, else the current folder or a parent
     of it, if it is this project's (pyproject.toml naming tablerules, with tests/)."""
-    import tablerules
+    import tablerules.model
 
-    here = Path(tablerules.__file__).resolve().parent.parent
+    here = Path(tablerules.model.__file__).resolve().parent.parent
     for folder in (here, Path.cwd(), *Path.cwd().parents):
         project = folder / "pyproject.toml"
         try:

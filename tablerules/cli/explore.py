@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tablerules.model.core import STRICT, SetupError, options_text, ruling_fields
-from tablerules.proofs import gaps as gp
+from tablerules.proofs.discovery import gaps as gp
 from tablerules.proofs.explorer import Budget, Finding, explore, finding_traces, graph_analysis
 
 from .. import console

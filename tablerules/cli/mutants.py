@@ -1,5 +1,5 @@
 """`tablerules mutants RULESET`: does the text, as the properties state it, decide every
-branch of the model?  (Mutation coverage: tablerules.proofs.mutation.)
+branch of the model?  (Mutation coverage: tablerules.proofs.discovery.mutation.)
 
 Per rule set: the coverage table (decision points, mutants, killed, equivalent, not reached,
 uncovered, and of the uncovered: playing as a registered alternative, registered in
@@ -19,9 +19,10 @@ import time
 from typing import Any, Sequence, TextIO
 
 from tablerules.model import registry
-from tablerules.proofs.mutation.coverage import PLAYS_AS, REGISTERED, Coverage, CoverageBudget, WorkerDied, run_coverage
-from tablerules.proofs.mutation.judge import STOPPED, UNCOVERED, Budget
-from tablerules.proofs.mutation.mutants import short_id
+from tablerules.proofs.discovery.mutation.coverage import (PLAYS_AS, REGISTERED, Coverage, CoverageBudget, WorkerDied,
+                                                           run_coverage)
+from tablerules.proofs.discovery.mutation.judge import STOPPED, UNCOVERED, Budget
+from tablerules.proofs.discovery.mutation.mutants import short_id
 from tablerules.proofs.properties import clause_table
 
 from .common import (
@@ -93,7 +94,7 @@ def _rulesets(names: Sequence[str]) -> list[str]:
 def _holding(names: Sequence[str], wanted: Sequence[str]) -> list[str]:
     """The rule sets among ``names`` that hold a mutant of ``wanted`` (full or short ids), before
     any work; UsageError naming the first id none of them holds."""
-    from tablerules.proofs.mutation.mutants import write_mutants
+    from tablerules.proofs.discovery.mutation.mutants import write_mutants
 
     ids = {name: {i for m in write_mutants(name) for i in (m.mutant.id, short_id(m.mutant.id))} for name in names}
     for w in wanted:

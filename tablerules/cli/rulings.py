@@ -1,10 +1,10 @@
 """`tablerules rulings RULESET`: the report a rules editor reads.
 
 The mutation coverage first (does the text, as the properties state it, decide every branch
-of the model? tablerules.proofs.mutation); an executive summary (rulings, gaps, unregistered decisions,
+of the model? tablerules.proofs.discovery.mutation); an executive summary (rulings, gaps, unregistered decisions,
 witnesses, clauses that
 are readings); then the gap finder's findings and the *unregistered decisions* (decision
-points of the model that name no clause or ruling: proofs/decisions.py), each with its
+points of the model that name no clause or ruling: proofs/discovery/decisions.py), each with its
 shortest trace (the state at each step, and with ``--out-itf`` an ITF file); then, per
 ruling, the question, the witness (the deal summarised in one line, then the numbered moves,
 then what each reading does next), where every pair of alternatives parts, and the impact
@@ -32,13 +32,13 @@ from typing import Any, Sequence, TextIO
 
 from tablerules.model import registry
 from tablerules.model.core import STRICT, SetupError, short_ruling_name
-from tablerules.proofs import decisions as dp
-from tablerules.proofs import divergence as dv
-from tablerules.proofs import gaps as gp
-from tablerules.proofs import impact as im
+from tablerules.proofs.discovery import decisions as dp
+from tablerules.proofs.discovery import divergence as dv
+from tablerules.proofs.discovery import gaps as gp
+from tablerules.proofs.discovery import impact as im
 from tablerules.proofs.just_desserts import retail_impact as rim
-from tablerules.proofs.mutation.coverage import Coverage, CoverageBudget, run_coverage
-from tablerules.proofs.mutation.mutants import STEP_API_FILES
+from tablerules.proofs.discovery.mutation.coverage import Coverage, CoverageBudget, run_coverage
+from tablerules.proofs.discovery.mutation.mutants import STEP_API_FILES
 
 from .. import console
 from ..console import plural
@@ -388,7 +388,7 @@ def _retail(rules: Any, args: argparse.Namespace, only: list[str] | None, worker
 
 def _solved(rules: Any) -> dict | None:
     """The exact engine's results for every finite alternative of the boxed game, where kept."""
-    from tablerules.proofs import exact_impact
+    from tablerules.proofs.exact import impact as exact_impact
 
     if registry.ENTRIES.get(rules.id) is None or registry.ENTRIES[rules.id].kernel is None:
         return None
@@ -651,7 +651,7 @@ def shown_rows(ri: im.RulingImpact) -> list[im.Impact]:
 def write_coverage(out: TextIO, c: Coverage) -> None:
     """The report's opening: does the text, as the properties state it, decide every branch?"""
     from .mutants import COLUMNS
-    from tablerules.proofs.mutation.mutants import short_id
+    from tablerules.proofs.discovery.mutation.mutants import short_id
 
     w = out.write
     counts = c.counts()

@@ -25,7 +25,7 @@ from typing import Any, Iterator
 from tablerules.model.core import RuleGap, options_text, short_ruling_name
 from tablerules.model.playout import EndlessGame, compiled, iter_playouts, standard_errors
 from tablerules.model.playout import seat_moves as count_seat_moves
-from tablerules.proofs.exact_impact import random_play_on_record
+from tablerules.proofs.exact.impact import random_play_on_record
 
 from .. import schemas
 from .common import (

@@ -1,7 +1,7 @@
-"""`tablerules solve`: a whole game counted and solved exactly (proofs/exact.py).
+"""`tablerules solve`: a whole game counted and solved exactly (proofs/exact/levels.py).
 
 Prints what the exact engine found in tables (or, with ``--json``, one JSON document, the
-schema ``solve`` in spec/schemas/).  Units are those of :mod:`tablerules.proofs.exact`.
+schema ``solve`` in spec/schemas/).  Units are those of :mod:`tablerules.proofs.exact.levels`.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def add_parser(sub: Any, setup_args: Any) -> None:
 
 
 def run(args: argparse.Namespace, build_setup: Any) -> int:
-    from tablerules.proofs.exact_run import solve
+    from tablerules.proofs.exact.run import solve
 
     registry.require_kernel(args.ruleset)  # before the setup: its problems are beside the point
     rules, setup = build_setup(args)
@@ -130,7 +130,7 @@ def run(args: argparse.Namespace, build_setup: Any) -> int:
     if args.trace and not sol.complete:
         _say(f"no longest game: the search is incomplete (stopped by {sol.stopped})")
     if args.trace and sol.complete:
-        from tablerules.proofs.exact_trace import longest_game
+        from tablerules.proofs.exact.trace import longest_game
 
         _say("finding a longest game again")
         steps, end = longest_game(rules, setup, kern)
@@ -187,7 +187,7 @@ def _check_options(args: argparse.Namespace) -> None:
 
 def _executor(args: argparse.Namespace) -> Any:
     """The executor the options ask for; a missing package or an unreachable scheduler is one line."""
-    from tablerules.proofs.exact_run import executor
+    from tablerules.proofs.exact.run import executor
 
     try:
         return executor(args.executor, args.workers, args.scheduler)
@@ -207,7 +207,7 @@ def _one_line(e: BaseException) -> str:
 
 def _every_alternative(rules: Any, setup: Any, args: argparse.Namespace) -> int:
     from tablerules.proofs.files import write_atomic
-    from tablerules.proofs.exact_impact import solve_alternatives
+    from tablerules.proofs.exact.impact import solve_alternatives
 
     run_on = _executor(args)
     try:
@@ -329,7 +329,7 @@ def first_player_advantage(setup: Any, among_losers: Any) -> bool | None:
 
 def best_first_moves(sol: Any) -> list[str]:
     """The first moves the player to move prefers under optimal play (the engine's tie rule)."""
-    from tablerules.proofs.exact_reference import preference
+    from tablerules.proofs.exact.reference import preference
 
     if not sol.first_moves:
         return []

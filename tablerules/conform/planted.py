@@ -1,6 +1,6 @@
 """Planted faults: the reference engine with one mutant of the model each, one per clause family.
 
-Each fault is a mutant of the mutation coverage (:mod:`tablerules.proofs.mutation`) that the
+Each fault is a mutant of the mutation coverage (:mod:`tablerules.proofs.discovery.mutation`) that the
 coverage run kills (a text property rejects it), at a decision point whose ``# rule:``
 annotation names a clause of the family.  ``tablerules conform RULESET --planted-faults`` runs
 each as a subprocess engine (``reference --mutant RULESET:ID``,
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tablerules.model.core import SetupError
-from tablerules.proofs.mutation.mutants import MutantSource, apply_mutant, short_id, write_mutants
+from tablerules.proofs.discovery.mutation.mutants import MutantSource, apply_mutant, short_id, write_mutants
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ def find(argument: str) -> MutantSource:
     ruleset, sep, mid = argument.partition(":")
     if not sep or not mid:
         raise SetupError(f"--mutant {argument!r}: expected RULESET:ID (an id as `tablerules mutants` shows it)")
-    from tablerules.proofs.mutation.mutants import STEP_API_FILES
+    from tablerules.proofs.discovery.mutation.mutants import STEP_API_FILES
 
     if ruleset not in STEP_API_FILES:
         raise SetupError(f"--mutant {argument!r}: unknown rule set {ruleset!r} (known: {', '.join(STEP_API_FILES)})")

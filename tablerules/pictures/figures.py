@@ -12,7 +12,7 @@ Each function states its unit:
   with others), the chance of a draw, of meeting a rule gap, of never ending, and the expected
   game length in seat moves, under the same random play: exact over the chance tree when
   small, else sampled.  Losing and drawing are counted as the impact tables count them
-  (:func:`tablerules.proofs.impact.seat_result`), so a table and its plot agree.
+  (:func:`tablerules.proofs.discovery.impact.seat_result`), so a table and its plot agree.
 
 >>> from tablerules.pictures.figures import game_lengths, level_counts
 >>> levels = level_counts("dishes", players=2, deck="1x2")
@@ -32,7 +32,7 @@ from typing import Any
 
 from tablerules.model import registry
 from tablerules.model.core import CHANCE, TERMINAL, RuleGap, RuleSet, ruling_fields
-from tablerules.proofs import impact as im
+from tablerules.proofs.discovery import impact as im
 from tablerules.proofs.explorer import Budget, explore
 
 
@@ -59,9 +59,9 @@ def level_counts(ruleset: str = "dishes", players: int = 2, deck: str | None = "
     """Table states at each level (index = actions played), from the exact engine.
 
     The one data source of the "states per level" figure: a complete count by
-    :func:`tablerules.proofs.exact_run.solve` (every level complete before the next)."""
+    :func:`tablerules.proofs.exact.run.solve` (every level complete before the next)."""
     from tablerules.model import registry
-    from tablerules.proofs.exact_run import solve
+    from tablerules.proofs.exact.run import solve
 
     rules, start = table(ruleset, players, deck)
     sol = solve(registry.kernel(ruleset, start.setup), values=False)
@@ -190,7 +190,7 @@ def alternative_effects(rules: RuleSet, ruling_id: str, players: int, components
                         exact: set[str] | None = None) -> list[Effect]:
     """Per alternative of ``ruling_id`` (the other options as in ``base``): an :class:`Effect`.
 
-    Exact (Fractions shown as floats) through :func:`tablerules.proofs.impact.exact_values`
+    Exact (Fractions shown as floats) through :func:`tablerules.proofs.discovery.impact.exact_values`
     when the game from the start has at most ``max_states`` states and no cycle; else
     ``games`` seeded games of at most ``step_cap`` steps.  ``exact`` (optional) names the
     alternatives worth an exact attempt; the others are sampled at once.
@@ -226,7 +226,7 @@ def _solved(rules: RuleSet, setup: Any, max_states: int = 200_000) -> Effect | N
     """The exact engine's values where the rule set has one and the setup allows it (None if not)."""
     from tablerules.model import registry
     from tablerules.model.core import SetupError
-    from tablerules.proofs.exact_run import solve
+    from tablerules.proofs.exact.run import solve
 
     try:
         kern = registry.kernel(rules.id, setup)
@@ -269,9 +269,9 @@ def _sampled(rules: RuleSet, start: Any, alt: str, players: int, games: int, see
 
 def impact_rows(rules: RuleSet, ruling_id: str, players: int, components: Any = None, base: Any = None, *,
                 deck: str | None = None, budget: im.ImpactBudget | None = None) -> list[list[str]]:
-    """The impact table of :mod:`tablerules.proofs.impact` for one ruling on one configuration:
+    """The impact table of :mod:`tablerules.proofs.discovery.impact` for one ruling on one configuration:
     one row per alternative, the columns of ``impact.HEADER``."""
-    from tablerules.proofs.gaps import Config
+    from tablerules.proofs.discovery.gaps import Config
 
     # Exact is decided by states alone; sampling plays a fixed number of games (a count, never a time).
     budget = budget or im.ImpactBudget(max_states=4_000, games=100)

@@ -3,11 +3,11 @@
 The line so far, and the moves played on from here in the compare view, are replayed under
 alternative a and under alternative b (every other ruling as the game has it).  At each step
 both readings are read as the divergence search reads them
-(:func:`tablerules.proofs.divergence.read_state`: who is to move, the legal moves, the chance
+(:func:`tablerules.proofs.discovery.divergence.read_state`: who is to move, the legal moves, the chance
 outcomes, the outcome, a rule gap; then the recorded state and what each seat sees), and the
 first step where they differ is where they part.  A move one reading refuses ends that side.
 
-Asked to, the divergence search itself (:func:`tablerules.proofs.divergence.diverge`) looks for
+Asked to, the divergence search itself (:func:`tablerules.proofs.discovery.divergence.diverge`) looks for
 the shortest way on from here after which the two part, over pairs of states, within a budget
 of COMPARE_PAIRS pairs: its answer is counted in pairs, never in seconds.
 """
@@ -18,8 +18,8 @@ import dataclasses
 from typing import Any, Sequence
 
 from tablerules.model.core import CHANCE, TERMINAL, RuleGap, RuleSet, SetupError, actor_text, play, ruling_fields
-from tablerules.proofs.divergence import PairBudget, Raised, diverge, difference_kind, read_state
-from tablerules.proofs.gaps import Config
+from tablerules.proofs.discovery.divergence import PairBudget, Raised, diverge, difference_kind, read_state
+from tablerules.proofs.discovery.gaps import Config
 from tablerules.spec import load_spec
 
 from ..pictures.positions import draw

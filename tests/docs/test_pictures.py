@@ -97,7 +97,7 @@ def test_every_witness_replays_to_a_drawable_position(path):
 
 
 def test_level_counts_are_the_table_states_of_every_level():
-    from tablerules.proofs.exact_reference import solve_reference
+    from tablerules.proofs.exact.reference import solve_reference
 
     levels = figures.level_counts("dishes", 2, "2x4")
     rules, start = figures.table("dishes", 2, "2x4")
@@ -149,7 +149,7 @@ def test_sampled_effects_are_seeded():
 
 
 def test_impact_rows_have_the_impact_tables_columns():
-    from tablerules.proofs.impact import HEADER
+    from tablerules.proofs.discovery.impact import HEADER
 
     rules = registry.get("dishes")
     rows = figures.impact_rows(rules, "dishes.ruling.tie-for-most", 2, rules.load_components("2x4"), deck="2x4")

@@ -22,7 +22,7 @@ from tablerules.model.core import CHANCE, TERMINAL
 from tablerules.model.dishes import RULES, FirstPlayer, Options, Pass, Reveal, Tiles
 from tablerules.model.playout import compiled, random_playouts, replay_problem, step_playouts
 from tablerules.proofs.dishes.playout_check import frequency_problem
-from tablerules.proofs.exact_run import solve
+from tablerules.proofs.exact.run import solve
 
 from ..proofs.test_exact import CASES, _tiles
 
@@ -257,7 +257,7 @@ def test_bad_arguments_are_refused_in_one_line():
 def test_the_boxed_two_player_game_loses_as_the_solved_file_says():
     """100,000 games of the boxed game against spec/solved/dishes-2p-box.json (exact values
     for random play over every deal)."""
-    from tablerules.proofs.exact_impact import random_play_on_record
+    from tablerules.proofs.exact.impact import random_play_on_record
 
     exact, source = random_play_on_record(RULES, RULES.setup(2, Options(), Tiles()))
     assert source.startswith("spec/solved/dishes-2p-box.json, default"), source

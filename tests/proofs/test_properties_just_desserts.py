@@ -13,7 +13,7 @@ import pytest
 from tablerules.model import registry
 from tablerules.model.core import CHANCE, TERMINAL, RuleGap, SetupError, pick_by_probability, ruling_fields
 from tablerules.model.decks import embedded_deck
-from tablerules.proofs.decisions import decision_configs, settings
+from tablerules.proofs.discovery.decisions import decision_configs, settings
 from tablerules.proofs.properties import (
     check_examples, check_state, check_transition, property_set, sweep, text_clauses_without_property,
 )

@@ -10,7 +10,7 @@ import pytest
 
 from tablerules.model import registry
 from tablerules.model.core import CHANCE, TERMINAL, Outcome, RuleGap
-from tablerules.proofs.decisions import decision_configs, settings
+from tablerules.proofs.discovery.decisions import decision_configs, settings
 from tablerules.proofs.properties import check_state, sweep
 from tablerules.proofs.properties import just_desserts_rulings as jr
 

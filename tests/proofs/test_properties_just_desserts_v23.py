@@ -21,7 +21,7 @@ import pytest
 from tablerules.model import registry
 from tablerules.model.core import CHANCE, TERMINAL, Outcome, RuleGap, SetupError, parse_options, pick_by_probability
 from tablerules.proofs import properties as props
-from tablerules.proofs.decisions import decision_configs, settings
+from tablerules.proofs.discovery.decisions import decision_configs, settings
 from tablerules.proofs.properties import just_desserts_v23 as jd23
 from tablerules.proofs.properties.just_desserts_v23 import examples, readers
 from tablerules.spec.loader import load_spec

@@ -11,7 +11,7 @@ from tablerules.model.core import CHANCE, TERMINAL, pick_by_probability
 from tablerules.model.decks import embedded_deck
 from tablerules.model.playout import compiled, first_seat, seat_moves, step_playouts
 from tablerules.proofs.just_desserts import retail_impact as rim
-from tablerules.proofs.gaps import load_rules
+from tablerules.proofs.discovery.gaps import load_rules
 
 TEACHING = [("just-desserts", 2, "jd-rivals", {}), ("just-desserts", 3, "jd-crowd", {"poaching": True,
             "buffet": True, "surprise_parties": True}), ("just-desserts-2.3", 2, "v23-tiny", {})]

@@ -54,7 +54,7 @@ def test_a_model_that_does_not_import_is_skipped_with_a_clear_line(monkeypatch, 
 
 
 def test_unregistered_gap_sets_exit_status_1(monkeypatch, tmp_path, capsys):
-    # the toy of tests/proofs/test_gaps.py has gaps and no spec: nothing is registered
+    # the toy of tests/proofs/discovery/test_gaps.py has gaps and no spec: nothing is registered
     monkeypatch.setitem(registry.ENTRIES, "toy-gaps", registry.Entry("toy-gaps", "toy", "tests.proofs.test_gaps", ""))
     out = tmp_path / "toy.md"
     assert top_main(["rulings", "toy-gaps", "--quick", "--out", str(out)]) == 1

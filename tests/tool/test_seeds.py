@@ -18,7 +18,7 @@ from tablerules.proofs.just_desserts import (
     playout_check as just_desserts_playout_check, v23_playout_check as just_desserts_v23_playout_check,
 )
 from tablerules.proofs.checks import PASS, Context
-from tablerules.proofs.mutation.coverage import CoverageBudget, record_runs
+from tablerules.proofs.discovery.mutation.coverage import CoverageBudget, record_runs
 from tests.tool.runner import run_cli
 from tests.tool.test_json_output import REPO, _validator
 
@@ -144,7 +144,7 @@ class _Caught(Exception):
 
 @pytest.mark.parametrize("seed", [0, 5])
 def test_the_gap_finder_and_the_clause_reach_search_probe_with_the_check_seed(monkeypatch, seed):
-    from tablerules.proofs import clause_reach, gaps
+    from tablerules.proofs.discovery import clause_reach, gaps
 
     given: dict[str, int] = {}
 

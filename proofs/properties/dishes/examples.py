@@ -20,7 +20,7 @@ def deal_for_two_or_three(rules):
     so four players are dealt as the text says (one layout each, every tile), whatever the
     deal rulings choose, their strict alternatives included.  (That strict raises its gap at
     two and three players is the gap finder's business, not a property's.)"""
-    from tablerules.proofs.gaps import with_alternative
+    from tablerules.proofs.discovery.gaps import with_alternative
 
     base = rules.Options()
     starts = set()
@@ -40,7 +40,7 @@ def deal_for_two_or_three(rules):
 
 def _options(rules, **alternatives: str):
     """The default options with some rulings (by short name, ``_`` for ``-``) set."""
-    from tablerules.proofs.gaps import with_alternative
+    from tablerules.proofs.discovery.gaps import with_alternative
 
     o = rules.Options()
     for short, alt in alternatives.items():

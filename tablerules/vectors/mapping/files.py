@@ -9,7 +9,6 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -287,7 +286,9 @@ def _check_tables(m: Mapping, where: str) -> None:
 
 
 def _mapping_folder() -> Path:
-    return Path(str(resources.files("tablerules").joinpath("mappings")))
+    # tablerules/mappings/, beside this package's own folder; found from this file, because
+    # ``tablerules`` is a namespace package, whose resources an editable install cannot serve
+    return Path(__file__).resolve().parents[2] / "mappings"
 
 
 def shipped_mapping_names() -> list[str]:

@@ -1,0 +1,1 @@
+"""Tests of the ruling-discovery engines (proofs/discovery/)."""
