@@ -29,6 +29,34 @@ from inspect import CO_VARARGS
 from operator import is_
 from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence
 
+# functions that decide nothing about play, and why (the decision-point finder reads this)
+PLUMBING = {
+    "actor_text": "how reports name an actor",
+    ("IllegalMove.__init__", "RuleGap.__init__"): "message text",
+    "read_number": "the numbers in a move's or a --deck value's text",
+    "Outcome.summary": "summary text",
+    "_jsonable": "JSON form of scores",
+    "violated": "collects the invariants a state breaks; each invariant cites its clause",
+    "variant_fields": "finds the Options fields of optional rules",
+    "ruling_fields": "finds the Options fields of rulings",
+    "check_options": "checks a user's option values",
+    "command_line_said": "error text",
+    "parse_options": "parses --option; parses --ruling; parses options",
+    "all_options": "enumerates option combinations",
+    "strict_options": "builds strict options",
+    "Setup.__eq__": "equality of setups",
+    "RuleSet.successors": "dispatch on who moves",
+    "check_distribution": "validates a model's chance distribution",
+    "remember_last": "the arguments asked last; the argument asked last",
+    "pile_counts": "no two copies of a card (every retail card is one of a kind)",
+    "chances_of_counts": "one of each card: one chance for all",
+    "MoveTable.at_chance": "the first pile of this size",
+    "draw_outcomes": "one of each card: the pairs shared by every pile of this size",
+    "pick_by_probability": "running sums kept by Outcomes; rounding past the sum picks the last",
+    "play": "replays moves given as text",
+    "check_chance_move": "looks up a chance move's probability",
+}
+
 # --------------------------------------------------------------------------- actors
 
 
@@ -53,7 +81,7 @@ Seat = int
 Actor = Any  # Seat | CHANCE | TERMINAL
 
 
-def actor_text(actor: Actor) -> str:  # plumbing: how reports name an actor
+def actor_text(actor: Actor) -> str:
     """`seat 0`, `CHANCE` or `TERMINAL`: how reports and vectors name an actor."""
     return f"seat {actor}" if isinstance(actor, int) else repr(actor)
 
@@ -64,7 +92,7 @@ def actor_text(actor: Actor) -> str:  # plumbing: how reports name an actor
 class IllegalMove(ValueError):
     """A move the rules forbid in this state; ``clause`` is the id of the clause that forbids it."""
 
-    def __init__(self, clause: str, move: object, detail: str = "") -> None:  # plumbing: message text
+    def __init__(self, clause: str, move: object, detail: str = "") -> None:
         self.clause = clause
         self.move = move
         self.detail = detail
@@ -74,7 +102,7 @@ class IllegalMove(ValueError):
 class RuleGap(Exception):
     """Raised by a ``strict`` ruling alternative where the rulebook does not say what happens."""
 
-    def __init__(self, ruling: str, detail: str = "") -> None:  # plumbing: message text
+    def __init__(self, ruling: str, detail: str = "") -> None:
         self.ruling = ruling
         self.detail = detail
         super().__init__(f"rule gap {ruling}: {detail}" if detail else f"rule gap {ruling}")
@@ -92,7 +120,7 @@ MAX_NUMBER_DIGITS = 9
 """Most digits of a number in a move's or a setting's text (a seat, a layout, a tile count)."""
 
 
-def read_number(text: str) -> int | None:  # plumbing: the numbers in a move's or a --deck value's text
+def read_number(text: str) -> int | None:
     """The whole number ``text`` writes as the tool writes numbers, or None: ASCII digits only
     (no sign, no space, no underscore, no other script's digits), no leading zero (``0`` itself
     is a number), at most :data:`MAX_NUMBER_DIGITS` digits.  So every number has one spelling,
@@ -124,7 +152,7 @@ class Outcome:
     clause: str = ""
     detail: str = ""
 
-    def summary(self) -> str:  # plumbing: summary text
+    def summary(self) -> str:
         """A short text for tables: `loser 1`, `winners 0,2`, `draw`, ..."""
         parts = []
         if self.winners:
@@ -148,7 +176,7 @@ class Outcome:
         }
 
 
-def _jsonable(value: Any) -> Any:  # plumbing: JSON form of scores
+def _jsonable(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_jsonable(v) for v in value]
     return value
@@ -170,7 +198,6 @@ class Invariant:
     doc: str = ""
 
 
-# plumbing: collects the invariants a state breaks; each invariant cites its clause
 def violated(invariants: Iterable[Invariant], state: Any) -> list[tuple[Invariant, str]]:
     """Every invariant the state breaks, with what is wrong."""
     found = []
@@ -204,18 +231,17 @@ def variant(name: str, doc: str = "") -> Any:
     return field(default=False, metadata={"variant": name, "doc": doc})
 
 
-# plumbing: finds the Options fields of optional rules
 def variant_fields(options_cls: type) -> dict[str, dataclasses.Field]:
     """Variant name -> dataclass field, for an Options class."""
     return {f.metadata["variant"]: f for f in dataclasses.fields(options_cls) if "variant" in f.metadata}
 
 
-def ruling_fields(options_cls: type) -> dict[str, dataclasses.Field]:  # plumbing: finds the Options fields of rulings
+def ruling_fields(options_cls: type) -> dict[str, dataclasses.Field]:
     """Ruling id -> dataclass field, for an Options class."""
     return {f.metadata["ruling"]: f for f in dataclasses.fields(options_cls) if "ruling" in f.metadata}
 
 
-def check_options(options: Any) -> None:  # plumbing: checks a user's option values
+def check_options(options: Any) -> None:
     """Raise SetupError if a field holds a value that is not one of its alternatives."""
     for f in dataclasses.fields(options):
         if "alternatives" in f.metadata:
@@ -232,12 +258,11 @@ def short_ruling_name(ruling_id: str) -> str:
     return ruling_id.split(".ruling.", 1)[-1]
 
 
-def command_line_said(text: str, ruling: bool) -> str:  # plumbing: error text
+def command_line_said(text: str, ruling: bool) -> str:
     """How the command line shows a ruling (``--ruling 'ID=ALT'``) or option it was given."""
     return f"--ruling {text!r}" if ruling else f"--option {text!r}"
 
 
-# plumbing: parses --option; parses --ruling; parses options
 def parse_options(options_cls: type, pairs: Sequence[str], base: Any = None, variants: Sequence[str] = (),
                   said: Callable[[str, bool], str] = command_line_said) -> Any:
     """Options from `ID=ALTERNATIVE` texts (ID full or short) and variant names; one-line
@@ -279,7 +304,6 @@ def options_text(options: Any) -> dict[str, str]:
     return out
 
 
-# plumbing: enumerates option combinations
 def all_options(options_cls: type, include_strict: bool = False, **fixed: Any) -> Iterator[Any]:
     """Every combination of ruling alternatives (the cartesian product), optionally without strict."""
     fs = [f for f in dataclasses.fields(options_cls) if "alternatives" in f.metadata and f.name not in fixed]
@@ -290,7 +314,7 @@ def all_options(options_cls: type, include_strict: bool = False, **fixed: Any) -
         yield options_cls(**fixed, **{f.name: v for f, v in zip(fs, combo)})
 
 
-def strict_options(options_cls: type, **fixed: Any) -> Any:  # plumbing: builds strict options
+def strict_options(options_cls: type, **fixed: Any) -> Any:
     """Options with every ruling that has a ``strict`` alternative set to it."""
     values = {}
     for f in dataclasses.fields(options_cls):
@@ -328,7 +352,7 @@ class Setup:
     def __reduce__(self) -> tuple:
         return (Setup, (self.players, self.options, self.components))
 
-    def __eq__(self, other: object) -> bool:  # plumbing: equality of setups
+    def __eq__(self, other: object) -> bool:
         if self is other:
             return True
         if not isinstance(other, Setup):
@@ -420,7 +444,7 @@ class RuleSet:
             raise SetupError(f"{self.id}: {problem}")
         return s
 
-    def successors(self, state: Any) -> list[tuple[Any, Fraction | None, Any]]:  # plumbing: dispatch on who moves
+    def successors(self, state: Any) -> list[tuple[Any, Fraction | None, Any]]:
         """(move, probability or None, next state) for every way play can go on."""
         actor = self.to_move(state)
         if actor is TERMINAL:
@@ -430,7 +454,6 @@ class RuleSet:
         return [(m, None, self.apply(state, m)) for m in self.legal_moves(state)]
 
 
-# plumbing: validates a model's chance distribution
 def check_distribution(outcomes: Sequence[tuple[Any, Fraction]]) -> str | None:
     """None if the chance outcomes are distinct moves with exact positive Fractions summing to 1."""
     total = Fraction(0)
@@ -506,7 +529,6 @@ class Outcomes(tuple):
         return self
 
 
-# plumbing: the arguments asked last; the argument asked last
 def remember_last(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``fn(state, ...)`` remembered for the arguments it was last asked about, by identity
     (states, piles and decks are immutable).  Play asks twice about each state (the harness or
@@ -542,7 +564,6 @@ def remember_last(fn: Callable[..., Any]) -> Callable[..., Any]:
     return remembered
 
 
-# plumbing: no two copies of a card (every retail card is one of a kind)
 def pile_counts(pile: Sequence[Any]) -> tuple[Sequence[Any], Sequence[int]]:
     """(the cards, how many copies of each) of a pile held as a sorted tuple, where the copies of
     a card stand together: what a draw of one card chooses among."""
@@ -559,7 +580,7 @@ def pile_counts(pile: Sequence[Any]) -> tuple[Sequence[Any], Sequence[int]]:
     return cards, counts
 
 
-def chances_of_counts(counts: Sequence[int],  # plumbing: one of each card: one chance for all
+def chances_of_counts(counts: Sequence[int],
                       probability: Callable[[int, int], Fraction] = probability) -> Sequence[Fraction]:
     """``probability(k, total)`` for each count ``k`` of a pile of ``total`` cards."""
     total = sum(counts)
@@ -581,7 +602,7 @@ class MoveTable(dict):
         move = self[card] = self.make(card)
         return move
 
-    def at_chance(self, total: int) -> "MoveTable":  # plumbing: the first pile of this size
+    def at_chance(self, total: int) -> "MoveTable":
         """Card -> (its move, probability 1 / ``total``): the outcomes of a draw from a pile of
         ``total`` cards, one of each, shared by every such pile."""
         table = self.by_size.get(total)
@@ -591,7 +612,6 @@ class MoveTable(dict):
         return table
 
 
-# plumbing: one of each card: the pairs shared by every pile of this size
 def draw_outcomes(moves: MoveTable, cards: Sequence[Any], counts: Sequence[int]) -> Iterator[tuple[Any, Fraction]]:
     """(the move that draws it, its probability) for each card of a pile where ``cards[i]``
     has ``counts[i]`` copies (:func:`pile_counts`)."""
@@ -600,7 +620,6 @@ def draw_outcomes(moves: MoveTable, cards: Sequence[Any], counts: Sequence[int])
     return zip(map(moves.__getitem__, cards), chances_of_counts(counts))
 
 
-# plumbing: running sums kept by Outcomes; rounding past the sum picks the last
 def pick_by_probability(items: Sequence[tuple[Any, Fraction]], r: float) -> Any:
     """The item a uniform draw ``r`` in [0, 1) selects when each has its probability (the
     last one if rounding leaves ``r`` past the sum).  For sampling chance outcomes."""
@@ -618,7 +637,7 @@ def pick_by_probability(items: Sequence[tuple[Any, Fraction]], r: float) -> Any:
     return items[-1][0]
 
 
-def play(rs: RuleSet, state: Any, moves: Iterable[str | Any]) -> Any:  # plumbing: replays moves given as text
+def play(rs: RuleSet, state: Any, moves: Iterable[str | Any]) -> Any:
     """Apply moves (text or values) in turn; chance moves included.  For tests and replays."""
     for m in moves:
         if isinstance(m, str):
@@ -627,7 +646,7 @@ def play(rs: RuleSet, state: Any, moves: Iterable[str | Any]) -> Any:  # plumbin
     return state
 
 
-def check_chance_move(rs: RuleSet, state: Any, move: Any) -> Fraction:  # plumbing: looks up a chance move's probability
+def check_chance_move(rs: RuleSet, state: Any, move: Any) -> Fraction:
     """The probability of a chance move, or IllegalMove if it is not a possible outcome."""
     for m, p in rs.chance_outcomes(state):
         if m == move:

@@ -28,6 +28,16 @@ from tablerules.spec.files import UnreadableFile, parse_json, read_regular_file
 
 from .core import SetupError
 
+# functions that decide nothing about play, and why (the decision-point finder reads this)
+PLUMBING = {
+    "_multisubsets": "a card is used no more often than the hand holds it",
+    ("_known_keys", "_text", "_card_id"): "deck file validation",
+    "_strings": "deck file validation; deck file limits",
+    "embedded_deck_names": "lists the embedded decks",
+    "embedded_deck": "deck name lookup",
+    "deck_argument": "--deck takes a name or a file; neither a shipped deck nor a file",
+}
+
 
 class DeckError(SetupError):
     """A deck file that does not fit the schema; the message is one line naming file, card and problem."""
@@ -193,7 +203,6 @@ def servings(deck: Deck, hand: Iterable[str], guest_id: str, *, max_cards: int |
     return tuple(sorted(out, key=lambda c: (len(c), c)))
 
 
-# plumbing: a card is used no more often than the hand holds it
 def _multisubsets(kinds: list[str], counts: Counter, size: int) -> Iterator[tuple[str, ...]]:
     for combo in itertools.combinations_with_replacement(kinds, size):
         if all(combo.count(k) <= counts[k] for k in set(combo)):
@@ -219,7 +228,7 @@ def load_deck(path: str | Path, *, name: str | None = None) -> Deck:
     return deck_from_json(data, name=name or p.stem, where=str(p))
 
 
-def _known_keys(where: str, at: str, entry: dict, known: tuple[str, ...]) -> None:  # plumbing: deck file validation
+def _known_keys(where: str, at: str, entry: dict, known: tuple[str, ...]) -> None:
     """DeckError naming the first key of ``entry`` that the schema does not have (a misspelt
     ``favourites`` would otherwise leave a guest with none, without a word)."""
     for key in entry:
@@ -227,7 +236,7 @@ def _known_keys(where: str, at: str, entry: dict, known: tuple[str, ...]) -> Non
             raise DeckError(f"{where}: {at}: unknown key {key!r} (known: {', '.join(known)})")
 
 
-def _strings(where: str, path: str, value: Any) -> list[str]:  # plumbing: deck file validation; deck file limits
+def _strings(where: str, path: str, value: Any) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
         raise DeckError(f"{where}: {path}: must be a list of non-empty strings")
     if len(value) > MAX_NAMES or any(len(v) > MAX_TEXT for v in value):
@@ -235,13 +244,13 @@ def _strings(where: str, path: str, value: Any) -> list[str]:  # plumbing: deck 
     return value
 
 
-def _text(where: str, path: str, value: Any) -> str:  # plumbing: deck file validation
+def _text(where: str, path: str, value: Any) -> str:
     if not isinstance(value, str) or not value or len(value) > MAX_TEXT:
         raise DeckError(f"{where}: {path}: must be a string of 1 to {MAX_TEXT} characters")
     return value
 
 
-def _card_id(where: str, path: str, value: Any) -> str:  # plumbing: deck file validation
+def _card_id(where: str, path: str, value: Any) -> str:
     """A card's id: moves name cards by it (``serve G with A+B``), so it is an identifier in ASCII
     letters, digits and underscores, not starting with a digit."""
     text = _text(where, path, value)
@@ -374,13 +383,13 @@ def deck_from_json(data: Any, *, name: str, where: str = "deck") -> Deck:
     return deck
 
 
-def embedded_deck_names() -> list[str]:  # plumbing: lists the embedded decks
+def embedded_deck_names() -> list[str]:
     """Names of the decks the project ships (its own teaching decks)."""
     folder = resources.files("tablerules.spec").joinpath("decks")
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
 
 
-def embedded_deck(name: str) -> Deck:  # plumbing: deck name lookup
+def embedded_deck(name: str) -> Deck:
     """A deck the project ships, by name (file stem in spec/decks/)."""
     if name not in embedded_deck_names():
         raise DeckError(f"unknown embedded deck {name!r} (known: {', '.join(embedded_deck_names())})")
@@ -388,7 +397,7 @@ def embedded_deck(name: str) -> Deck:  # plumbing: deck name lookup
     return load_deck(path, name=name)
 
 
-def deck_argument(text: str) -> Deck:  # plumbing: --deck takes a name or a file; neither a shipped deck nor a file
+def deck_argument(text: str) -> Deck:
     """A --deck value: an embedded deck name or a file path (DeckError naming both
     possibilities when it is neither)."""
     if text in embedded_deck_names():

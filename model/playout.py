@@ -20,7 +20,6 @@ as a Playout naming the ruling (``gap``) whose last action is the one ``apply`` 
 (where the rules raise while listing the next moves or chance outcomes) the last action
 before that listing.
 """
-# plumbing-module: plays whole games at random through the step API; the rules decide every move
 
 from __future__ import annotations
 
@@ -33,6 +32,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .core import CHANCE, STRICT, TERMINAL, IllegalMove, RuleGap, RuleSet, pick_by_probability, ruling_fields
+
+# this module decides nothing about play, and why (the decision-point finder reads this)
+PLUMBING = "plays whole games at random through the step API; the rules decide every move"
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,20 @@ from ..compact import Expansion, Outcomes
 from ..core import CHANCE, STRICT, Setup, SetupError
 from .game import CLEAN, NT, TYPES, Geometry, Options, State, geometry, place_text, tile_colour, tile_origin, tile_type
 
+# functions that decide nothing about play, and why (the decision-point finder reads this)
+PLUMBING = {
+    ("RowLayout.table_width", "RowLayout.used", "RowLayout.lcolours"): "row layout",
+    "DishesKernel.encode": "encodes a model state as a row",
+    "DishesKernel.start": "follows chance before play through the model",
+    "DishesKernel.chance": "a fixed deal decides every colour",
+    "DishesKernel.describe_action": "names an action",
+    "DishesKernel.play_key": "what decides the state graph, for the engine to share it",
+    "DishesKernel.canonical": "no symmetry with a fixed deal",
+    "DishesKernel.table_stabilisers": "no symmetry with a fixed deal; rows cut to their table part",
+    "vars_of": "lists the rulings",
+    "kernel": "a fixed deal or every deal",
+}
+
 KIND_CLEAN, KIND_EMPTY = 6, 7
 NO_COLOUR = 4
 
@@ -90,7 +104,7 @@ class RowLayout:
         return 1 + 3 * self.slots
 
     @property
-    def table_width(self) -> int:  # plumbing: row layout
+    def table_width(self) -> int:
         """Turn and places, padded with zeros to whole 8-byte words (rows are hashed by words)."""
         return _words(1 + (4 if self.track_origin else 3) * self.slots)
 
@@ -99,11 +113,11 @@ class RowLayout:
         return self.table_width
 
     @property
-    def used(self) -> int:  # plumbing: row layout
+    def used(self) -> int:
         return self.table_width + (NT if self.kind_masks else 0)
 
     @property
-    def lcolours(self) -> int:  # plumbing: row layout
+    def lcolours(self) -> int:
         return self.used + (1 if self.used_mask else 0)
 
     @property
@@ -173,7 +187,7 @@ class DishesKernel:
 
     # ------------------------------------------------------------------ rows <-> model states
 
-    def encode(self, state: State) -> np.ndarray:  # plumbing: encodes a model state as a row
+    def encode(self, state: State) -> np.ndarray:
         """The row of a model state where no tile waits for its colour."""
         if state.reveal or state.turn < 0:
             raise ValueError("only states where a seat is to move (or the game is over) have rows")
@@ -208,7 +222,7 @@ class DishesKernel:
                 row[lay.lcolours + L] = layout_colour.get(L, NO_COLOUR)
         return self._normalise(row[None, :])[0]
 
-    def start(self) -> list[tuple[np.ndarray, Fraction]]:  # plumbing: follows chance before play through the model
+    def start(self) -> list[tuple[np.ndarray, Fraction]]:
         """Rows where play starts: chance before the first turn (the spare layout's colours,
         who goes first) is followed through the model itself."""
         from .game import RULES
@@ -226,7 +240,7 @@ class DishesKernel:
                         if key in out else (row, p))
         return [out[k] for k in sorted(out)]
 
-    def chance(self, state: State) -> list[tuple[Any, Fraction]]:  # plumbing: a fixed deal decides every colour
+    def chance(self, state: State) -> list[tuple[Any, Fraction]]:
         """The model's chance outcomes as this kernel deals them: with a fixed deal a turned
         tile shows its dealt colour for certain (the spare layout's tiles too)."""
         from .game import RULES
@@ -237,7 +251,7 @@ class DishesKernel:
                     if m.colour == self.fixed_deal[m.place]]
         return list(outcomes)
 
-    def describe_action(self, code: int) -> str:  # plumbing: names an action
+    def describe_action(self, code: int) -> str:
         """`turn 0.dessert` or `place 0.soup on 1.drinks`, in the labelling of the row it was taken from."""
         if code < self.S:
             return f"turn {place_text(code)}"
@@ -323,7 +337,7 @@ class DishesKernel:
 
     # ------------------------------------------------------------------ moves and symmetry (compiled loops)
 
-    def play_key(self) -> bytes:  # plumbing: what decides the state graph, for the engine to share it
+    def play_key(self) -> bytes:
         """Everything the start, the moves, chance, the weights and the levels depend on; the
         scoring rulings (dishes-count, tie-for-most, clean-at-end) only decide ``outcome``."""
         arrays = (self.prm, self.slot_owner, self.layout_owner, self.fixed)
@@ -360,14 +374,13 @@ class DishesKernel:
             loops.normalise(row, self.prm)
         return rows
 
-    def canonical(self, rows: np.ndarray) -> np.ndarray:  # plumbing: no symmetry with a fixed deal
+    def canonical(self, rows: np.ndarray) -> np.ndarray:
         """The canonical row of each row's orbit under kind and colour relabelling (the row
         itself with a fixed deal)."""
         if not self.symmetric or not len(rows):
             return rows.copy()
         return loops.canonical_rows(np.ascontiguousarray(rows), self.prm, _PERMS, _PERM_START, True)[0]
 
-    # plumbing: no symmetry with a fixed deal; rows cut to their table part
     def table_stabilisers(self, table_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For canonical table states (rows cut to ``table_width``): how many relabellings of
         kinds and colours fix each, and how many relabellings of colours alone."""
@@ -383,14 +396,14 @@ class DishesKernel:
         return stab, colour_stab
 
 
-def vars_of(options: Options) -> dict[str, str]:  # plumbing: lists the rulings
+def vars_of(options: Options) -> dict[str, str]:
     from dataclasses import fields
 
     return {f.metadata["ruling"]: getattr(options, f.name)  # plumbing: lists the rulings
             for f in fields(options) if "ruling" in f.metadata}
 
 
-def kernel(setup: Setup, deal: str | None = None) -> DishesKernel:  # plumbing: a fixed deal or every deal
+def kernel(setup: Setup, deal: str | None = None) -> DishesKernel:
     """The compact kernel for a setup, every deal or one fixed deal in the text form of
     ``tablerules.model.dishes.parse_deal`` (KernelUnavailable names why not)."""
     from .game import parse_deal

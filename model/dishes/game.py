@@ -29,6 +29,22 @@ from ..core import (
     SetupError, read_number, ruling,
 )
 
+# functions that decide nothing about play, and why (the decision-point finder reads this)
+PLUMBING = {
+    "Tiles.name": "the tile set's name",
+    "parse_tiles": "reads a --deck value",
+    "geometry": "the same setup object as before; keeps the cache bounded",
+    ("parse_place", "parse_move"): "parses a move's text",
+    "absent": "the places a move names; a place beyond this table",
+    "_deal_rulings": "names the deal ruling behind a refused deal",
+    ("_facts", "to_move", "chance_outcomes"): "works a state out once",
+    "_places_to": "the bits of the mask",
+    "revealed_codes": "lists the tiles shown",
+    "state_vars": "writes the state for vectors",
+    ("_key", "_rotation_maps", "canonical", "orbit_size", "_type_orders", "_relabel"):
+        "symmetry reduction (relabelling), decides nothing about play",
+}
+
 # --------------------------------------------------------------------------- components
 
 TYPES = ("dessert", "main", "drinks", "forks", "soup", "knives")
@@ -50,14 +66,14 @@ class Tiles:
     colours: int = NC
 
     @property
-    def name(self) -> str:  # plumbing: the tile set's name
+    def name(self) -> str:
         return "box" if (self.types, self.colours) == (NT, NC) else f"{self.types}-types-{self.colours}-colours"
 
     def digest(self) -> str:
         return f"dishes-tiles:{self.types}x{self.colours}"
 
 
-def parse_tiles(text: str) -> Tiles:  # plumbing: reads a --deck value
+def parse_tiles(text: str) -> Tiles:
     """`TYPESxCOLOURS` (e.g. 3x4) or `box`: a --deck value for dishes."""
     if text == "box":
         return Tiles()
@@ -145,7 +161,7 @@ _GEOMETRY: dict[int, tuple[Setup, Geometry]] = {}
 hash is a Python call; a lookup by id is four times faster)."""
 
 
-def geometry(setup: Setup) -> Geometry:  # plumbing: the same setup object as before; keeps the cache bounded
+def geometry(setup: Setup) -> Geometry:
     """The layouts for this setup (:func:`layouts_of`), remembered per setup object."""
     hit = _GEOMETRY.get(id(setup))
     if hit is not None and hit[0] is setup:
@@ -273,7 +289,7 @@ def place_text(place: int) -> str:
     return f"{place // NT}.{TYPES[place % NT]}"
 
 
-def parse_place(text: str) -> int:  # plumbing: parses a move's text
+def parse_place(text: str) -> int:
     layout, dot, kind = text.partition(".")
     number = read_number(layout)
     if not dot or number is None or kind not in TYPES:
@@ -282,7 +298,6 @@ def parse_place(text: str) -> int:  # plumbing: parses a move's text
     return number * NT + TYPES.index(kind)
 
 
-# plumbing: the places a move names; a place beyond this table
 def absent(move: Any, setup: Setup) -> tuple[str, str] | None:
     """The place a move names that this table does not have (its layouts, the kinds of its
     tile set: dishes.components.tiles), as (clause, one line); None if it has them all."""
@@ -300,7 +315,7 @@ def absent(move: Any, setup: Setup) -> tuple[str, str] | None:
     return None
 
 
-def parse_move(text: str, setup: Setup | None = None) -> Move:  # plumbing: parses a move's text
+def parse_move(text: str, setup: Setup | None = None) -> Move:
     """The move a canonical text names (the inverse of ``str``); MoveSyntaxError if none."""
     w = text.split()
     if w == ["pass"]:
@@ -357,7 +372,7 @@ def parse_deal(text: str, setup: Setup) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _deal_rulings(setup: Setup, g: Geometry) -> str:  # plumbing: names the deal ruling behind a refused deal
+def _deal_rulings(setup: Setup, g: Geometry) -> str:
     """The rulings that decide which deals are possible, and what they allow (for parse_deal)."""
     rulings = f"dishes.ruling.colour-model={setup.options.colour_model}"
     if g.deal == "colour-sets":
@@ -430,7 +445,7 @@ the real moves (turns and places) of the seat to move in canonical order, and th
 outcomes with their probabilities where chance moves."""
 
 
-def _facts(state: State) -> tuple:  # plumbing: works a state out once
+def _facts(state: State) -> tuple:
     facts = state.memo
     if facts is None:
         facts = _work_out(state)
@@ -453,7 +468,7 @@ def _work_out(state: State) -> tuple:
 
 
 @lru_cache(maxsize=1 << 18)
-def _places_to(src: int, mask: int) -> tuple:  # plumbing: the bits of the mask
+def _places_to(src: int, mask: int) -> tuple:
     """The Place moves from ``src`` to each place in the bit mask ``mask``, in target order."""
     row = _PLACES[src]
     return tuple(row[d] for d in range(MAX_PLACES) if mask >> d & 1)
@@ -507,7 +522,7 @@ def game_over(state: State) -> bool:
     return not any(can_move(state, s) for s in range(state.setup.players))
 
 
-def to_move(state: State) -> Any:  # plumbing: works a state out once
+def to_move(state: State) -> Any:
     facts = state.memo
     return (facts if facts is not None else _facts(state))[_ACTOR]
 
@@ -527,7 +542,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     return moves
 
 
-def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:  # plumbing: works a state out once
+def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
     facts = state.memo
     return (facts if facts is not None else _facts(state))[_CHANCE]
 
@@ -555,7 +570,7 @@ def _colours_shown(state: State, kind: int) -> int:
 # --------------------------------------------------------------------------- the hidden deal
 
 
-def revealed_codes(state: State) -> list[int]:  # plumbing: lists the tiles shown
+def revealed_codes(state: State) -> list[int]:
     return [c for s in state.places if s for c in s]
 
 
@@ -836,7 +851,7 @@ def table_state(state: State) -> tuple:
     return (state.turn, tuple("clean" if s is CLEAN else (s[-1], len(s)) if s else "empty" for s in state.places))
 
 
-def state_vars(state: State) -> dict[str, Any]:  # plumbing: writes the state for vectors
+def state_vars(state: State) -> dict[str, Any]:
     """The whole state as JSON-able values (for reference vectors)."""
     track = geometry(state.setup).track_origin
 
@@ -921,11 +936,10 @@ INVARIANTS = (
 # --------------------------------------------------------------------------- symmetry
 
 
-def _key(places: tuple) -> tuple:  # plumbing: symmetry reduction (relabelling), decides nothing about play
+def _key(places: tuple) -> tuple:
     return tuple((-1,) if s is CLEAN else s for s in places)
 
 
-# plumbing: symmetry reduction (relabelling), decides nothing about play
 def _rotation_maps(g: Geometry, players: int) -> list[tuple[int, list[int]]]:
     """(r, layout map) for each seat rotation r."""
     out = []
@@ -942,7 +956,6 @@ def _rotation_maps(g: Geometry, players: int) -> list[tuple[int, list[int]]]:
     return out
 
 
-# plumbing: symmetry reduction (relabelling), decides nothing about play
 def canonical(state: State, types: bool = True, seats: bool = False) -> State:
     """A representative of the state's orbit under colour relabelling, tile-type relabelling
     (the rules treat types alike: dishes.play.place-match) and, when the first player is
@@ -978,7 +991,6 @@ def canonical(state: State, types: bool = True, seats: bool = False) -> State:
     return State(state.setup, places, turn, reveal)
 
 
-# plumbing: symmetry reduction (relabelling), decides nothing about play
 def orbit_size(state: State, types: bool = True) -> int:
     """How many states the canonical ``state`` stands for under colour (and kind) relabelling.
 
@@ -998,7 +1010,6 @@ def orbit_size(state: State, types: bool = True) -> int:
     return group // (same * factorial(m - used))
 
 
-# plumbing: symmetry reduction (relabelling), decides nothing about play
 def _type_orders(places: list, L: int, in_play: int) -> list[tuple[int, ...]]:
     """Orders of the old types that sort them by an invariant signature; ties in all orders.
     Types not in play keep their places at the end."""
@@ -1026,7 +1037,6 @@ def _type_orders(places: list, L: int, in_play: int) -> list[tuple[int, ...]]:
     ]
 
 
-# plumbing: symmetry reduction (relabelling), decides nothing about play
 def _relabel(places: list, L: int, order: tuple[int, ...], reveal: tuple[int, ...]) -> tuple[tuple, tuple[int, ...]]:
     """Apply a type order (new index k holds old type order[k]) and rename colours by first appearance."""
     inv = [0] * NT

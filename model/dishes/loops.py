@@ -13,6 +13,16 @@ from numba import njit
 
 from ..compact_loops import mix64
 
+# functions that decide nothing about play, and why (the decision-point finder reads this)
+PLUMBING = {
+    "pile_masks": "a pile's top tile",
+    "_bits": "counts set bits",
+    ("gcd", "_popcount"): "arithmetic",
+    "normalise": "a fixed deal decides every colour",
+    ("_shape", "_cx", "_sort_by_network", "_encode", "_less", "_equal", "canonical_rows", "_packed_runs"):
+        "canonical form (relabelling kinds and colours), decides nothing about play",
+}
+
 KIND_CLEAN, KIND_EMPTY, NO_COLOUR = 6, 7, 4
 NT = 6
 
@@ -64,7 +74,7 @@ def movable(row, prm, slot_owner, layout_owner, seat, p):
 
 
 @njit(cache=True, inline="always")
-def pile_masks(row, S, kmask, cmask):  # plumbing: a pile's top tile
+def pile_masks(row, S, kmask, cmask):
     """Bit masks of the places whose pile shows each kind (kmask) and each colour (cmask),
     and the mask of all piles: what a placement may land on (dishes.play.top-counts)."""
     for k in range(NT):
@@ -89,7 +99,7 @@ def targets(row, S, p, kmask, cmask):
 
 
 @njit(cache=True, inline="always")
-def _bits(x):  # plumbing: counts set bits
+def _bits(x):
     n = 0
     while x:
         x &= x - 1
@@ -134,7 +144,7 @@ def fact(n):
 
 
 @njit(cache=True, inline="always")
-def gcd(a, b):  # plumbing: arithmetic
+def gcd(a, b):
     while b:
         a, b = b, a % b
     return a
@@ -219,7 +229,7 @@ def reveal(row, prm, fixed, slot, out_c, out_num, out_den):
 
 
 @njit(cache=True, inline="always")
-def _popcount(x):  # plumbing: arithmetic
+def _popcount(x):
     n = 0
     while x:
         n += x & 1
@@ -242,7 +252,7 @@ def remember(child, prm, slot, colour):
 
 
 @njit(cache=True, inline="always")
-def normalise(row, prm):  # plumbing: a fixed deal decides every colour
+def normalise(row, prm):
     """Forget memory no future chance event can use."""
     S, L, deal = prm[P_S], prm[P_L], prm[P_DEAL]
     if deal == DEAL_FIXED or deal == DEAL_FREE:
@@ -376,7 +386,7 @@ def _h(x):
 
 
 @njit(cache=True, inline="always")
-def _shape(row, S, s, track):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+def _shape(row, S, s, track):
     """A place, label-free: empty 0, clean 1, else pile height, whether its top is of the
     place's own kind, and the top tile's layout of origin."""
     k = row[1 + s]
@@ -391,7 +401,7 @@ def _shape(row, S, s, track):  # plumbing: canonical form (relabelling kinds and
 
 
 @njit(cache=True, inline="always")
-def _cx(a, i, j):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+def _cx(a, i, j):
     x, y = a[i], a[j]
     a[i] = x if x < y else y
     a[j] = y if x < y else x
@@ -402,7 +412,6 @@ NETWORK_6 = np.array([(0, 5), (1, 3), (2, 4), (1, 2), (3, 4), (0, 3), (2, 5), (0
 NETWORK_4 = np.array([(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)])
 
 
-# plumbing: canonical form (relabelling kinds and colours), decides nothing about play
 @njit(cache=True, inline="always")
 def _sort_by_network(a, network):
     """Sort ``a`` by a network of compare-exchanges: no branch on the data, which is random."""
@@ -410,7 +419,6 @@ def _sort_by_network(a, network):
         _cx(a, network[x, 0], network[x, 1])
 
 
-# plumbing: canonical form (relabelling kinds and colours), decides nothing about play
 @njit(cache=True, inline="always")
 def _encode(row, out, prm, ko, co, memory, krank, crank):
     """Write ``row`` relabelled (new kind i = old ko[i], new colour j = old co[j]) into ``out``."""
@@ -459,7 +467,7 @@ def _encode(row, out, prm, ko, co, memory, krank, crank):
 
 
 @njit(cache=True, inline="always")
-def _less(a, b):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+def _less(a, b):
     for x in range(a.shape[0]):
         if a[x] != b[x]:
             return a[x] < b[x]
@@ -467,14 +475,13 @@ def _less(a, b):  # plumbing: canonical form (relabelling kinds and colours), de
 
 
 @njit(cache=True, inline="always")
-def _equal(a, b):  # plumbing: canonical form (relabelling kinds and colours), decides nothing about play
+def _equal(a, b):
     for x in range(a.shape[0]):
         if a[x] != b[x]:
             return False
     return True
 
 
-# plumbing: canonical form (relabelling kinds and colours), decides nothing about play
 @njit(cache=True)
 def canonical_rows(rows, prm, perm_table, perm_start, memory, want_rows=True):
     """The canonical row of each row under relabelling kinds and colours (see compact,
@@ -722,7 +729,6 @@ def canonical_rows(rows, prm, perm_table, perm_start, memory, want_rows=True):
     return out, stab, cstab
 
 
-# plumbing: canonical form (relabelling kinds and colours), decides nothing about play
 @njit(cache=True, inline="always")
 def _packed_runs(sorted_keys, n, free, run_start, run_len):
     """Runs of equal keys (bits above the low 3) among sorted packed keys whose low 3 bits are

@@ -34,6 +34,13 @@ from ..core import Setup
 from .compact import DishesKernel, KernelUnavailable
 from ..playout import Playout
 
+# functions that decide nothing about play, and why (the decision-point finder reads this)
+PLUMBING = {
+    "_nth_bit": "walks the bits",
+    "start_of": "encodes the seat-to-move part",
+    "random_playouts": "callers ask available() first; codes back to moves",
+}
+
 # action codes: flips, reveals, placements, the pass, who starts
 C_TURN = 0
 C_REVEAL = C_TURN + MAX_PLACES
@@ -75,7 +82,7 @@ def _show(row, prm, fixed, slot, rng, oc, on, od):
 
 
 @njit(cache=True)
-def _nth_bit(x, r):  # plumbing: walks the bits
+def _nth_bit(x, r):
     """The position of the ``r``-th set bit of ``x``, counting from 0 at the low end."""
     p = 0
     while True:
@@ -180,7 +187,6 @@ def capacity(kernel: DishesKernel) -> int:
     return 3 * S + 1 + (n - 1) * (2 * S + 1)
 
 
-# plumbing: encodes the seat-to-move part
 def start_of(kernel: DishesKernel, state: State) -> tuple[np.ndarray, np.ndarray, bool]:
     """The row to play from, the places chance shows first, and whether chance then picks the
     first player: a state waiting on chance is encoded with its tiles still clean."""
@@ -228,7 +234,6 @@ def available(setup: Setup) -> bool:
     return _kernel(setup) is not None
 
 
-# plumbing: callers ask available() first; codes back to moves
 def random_playouts(state: State, games: int, seed: int) -> Iterator[Playout]:
     """``games`` games from ``state``, one after another: per game its moves and the seats
     doing the dishes (dishes.end.most-dishes-loses under the counting rulings; none on a

@@ -30,6 +30,14 @@ from .state import (
     minus, plus, set_seat,
 )
 
+# functions that decide nothing about play, and why (the decision-point finder reads this)
+PLUMBING = {
+    "_chance_move": "which chance move",
+    "_why_illegal": "which clause to name for an illegal move",
+    "apply": "illegal moves raise; dispatch on the actor",
+    "settle": "a fixed point",
+}
+
 
 # --------------------------------------------------------------------------- set up
 
@@ -140,7 +148,7 @@ def _chance_moves(deck: Deck, kind: str) -> MoveTable:
     return MoveTable(partial(_chance_move, kind))
 
 
-def _chance_move(kind: str, card: str) -> Move:  # plumbing: which chance move
+def _chance_move(kind: str, card: str) -> Move:
     return Move("draw", cards=(card,)) if kind == DRAW else Move("turn-up", card)
 
 
@@ -309,7 +317,7 @@ def _serving_allowed(state: State, move: Move) -> bool:
     return target and offers_serving(state, state.hands[state.turn], move.guest, move.cards)
 
 
-def _why_illegal(state: State, move: Move) -> str:  # plumbing: which clause to name for an illegal move
+def _why_illegal(state: State, move: Move) -> str:
     o = state.setup.options
     if state.phase == "window":
         return adv.why_bad_answer(state, move)
@@ -343,7 +351,7 @@ def _why_illegal(state: State, move: Move) -> str:  # plumbing: which clause to 
 # --------------------------------------------------------------------------- apply
 
 
-def apply(state: State, move: Any) -> State:  # plumbing: illegal moves raise; dispatch on the actor
+def apply(state: State, move: Any) -> State:
     actor = to_move(state)
     reason = illegal_reason(state, move)
     if reason is not None:
@@ -425,7 +433,7 @@ def _depart(state: State, guest: str) -> State:
 # --------------------------------------------------------------------------- after every move
 
 
-def settle(state: State) -> State:  # plumbing: a fixed point
+def settle(state: State) -> State:
     """Everything that happens without a choice: reshuffles, wins, ends of phases and turns."""
     for _ in range(64):
         nxt = _settle_once(state)

@@ -6,7 +6,6 @@ surprise, pass (jd.block.defender, jd.surprise.intercept), return (jd.buffet.oth
 depart (jd.discard.one-per-suit).  Chance moves: draw, turn up, first seat (the race of
 jd.surprise.first-offered).
 """
-# plumbing-module: the text form of moves and its parser
 
 from __future__ import annotations
 
@@ -14,6 +13,9 @@ from dataclasses import dataclass
 
 from ..core import MoveSyntaxError, Setup, read_number
 from ..decks import Deck
+
+# this module decides nothing about play, and why (the decision-point finder reads this)
+PLUMBING = "the text form of moves and its parser"
 
 
 @dataclass(frozen=True, slots=True, order=True)

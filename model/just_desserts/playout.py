@@ -53,6 +53,18 @@ from .game import outcome
 from .moves import KITCHEN, PASS, STOP, Move
 from .state import DRAW, Options, State
 
+# functions that decide nothing about play, and why (the decision-point finder reads this)
+PLUMBING = {
+    "Tables.move": "a code with cards is keyed with them; the first time this code is seen",
+    "Tables._build": "code -> move",
+    "_without": "the union without one mask",
+    "playable": "only strict ones that cannot be reached; nothing to set",
+    "ruling_field": "the Options field of a ruling id",
+    "encode": "more pending draws than the vector holds",
+    "_seats": "a bit mask as seats",
+    "_decode": "where the last game ended; the debug record; codes back to moves",
+}
+
 MAX_WANTS = 6
 """Most tastes a guest may want for the compiled loop (the retail deck's guests want at most 4)."""
 MAX_COVER_SETS = 200_000
@@ -97,7 +109,6 @@ class Tables:
     moves: dict = dataclasses.field(default_factory=dict)
     """Action code (or code with its cards) -> Move."""
 
-    # plumbing: a code with cards is keyed with them; the first time this code is seen
     def move(self, codes: list[int], i: int) -> tuple[Move, int]:
         """The move whose code starts at ``codes[i]``, and where the next code starts."""
         c = codes[i]
@@ -108,7 +119,7 @@ class Tables:
             m = self.moves[key] = self._build(c & 31, (c >> L.ARG_SHIFT) & ((1 << 15) - 1), codes[i + 1:i + 1 + k])
         return m, i + 1 + k
 
-    def _build(self, verb: int, arg: int, cards: list[int]) -> Move:  # plumbing: code -> move
+    def _build(self, verb: int, arg: int, cards: list[int]) -> Move:
         ids = tuple(sorted(self.desserts[t] for t in cards))
         if verb == L.V_DRAW:
             return Move("draw", cards=(self.desserts[arg],))
@@ -147,7 +158,7 @@ def _covers(masks: list[int], full: int, wants: int) -> list[tuple[int, ...]]:
     return out
 
 
-def _without(combo: tuple[int, ...], skip: int) -> int:  # plumbing: the union without one mask
+def _without(combo: tuple[int, ...], skip: int) -> int:
     union = 0
     for i, m in enumerate(combo):
         if i != skip:
@@ -209,7 +220,7 @@ def tables(deck: Deck) -> Tables | None:
 # --------------------------------------------------------------------------- which setups
 
 
-def playable(setup: Setup) -> Setup:  # plumbing: only strict ones that cannot be reached; nothing to set
+def playable(setup: Setup) -> Setup:
     """The setup with the strict rulings that can never be reached here set to their
     defaults (they cannot change a game): see the module docstring."""
     o, n = setup.options, setup.players
@@ -253,7 +264,6 @@ them).  jd.ruling.open-hands changes only what a seat sees, never play, so the l
 
 
 def ruling_field(ruling_id: str) -> str:
-    # plumbing: the Options field of a ruling id
     return next(f.name for f in dataclasses.fields(Options) if f.metadata.get("ruling") == ruling_id)
 
 
@@ -299,7 +309,7 @@ PHASES = {"sort": L.P_SORT, "choose": L.P_CHOOSE, "dump": L.P_DUMP, "window": L.
           "buffet": L.P_BUFFET, "discard": L.P_DISCARD}
 
 
-def encode(state: State, t: Tables) -> np.ndarray:  # plumbing: more pending draws than the vector holds
+def encode(state: State, t: Tables) -> np.ndarray:
     """The state vector of a State that is not over (playout_loops' layout)."""
     n, D, G, NS = state.setup.players, len(t.desserts), len(t.guests), len(t.deck.suits)
     di = {d: i for i, d in enumerate(t.desserts)}
@@ -362,7 +372,7 @@ def encode(state: State, t: Tables) -> np.ndarray:  # plumbing: more pending dra
 # --------------------------------------------------------------------------- playing
 
 
-def _seats(mask: int) -> frozenset[int]:  # plumbing: a bit mask as seats
+def _seats(mask: int) -> frozenset[int]:
     return frozenset(i for i in range(mask.bit_length()) if mask >> i & 1)
 
 
@@ -409,7 +419,6 @@ def played(state: State, games: int, seed: int, debug: bool = False) -> Iterator
                                   "where nobody can serve)")
 
 
-# plumbing: where the last game ended; the debug record; codes back to moves
 def _decode(t: Tables, codes: np.ndarray, info, ends: list, results: list) -> Iterator[tuple[Playout, list | None]]:
     last = ends[-1][0] if ends else 0
     flat = codes[:last].tolist()

@@ -32,6 +32,17 @@ from numba import njit
 
 from ..compact_loops import below
 
+# functions that decide nothing about play, and why (the decision-point finder reads this)
+PLUMBING = {
+    "count_covers": "end of the cover; the hand misses a mask",
+    "nth_type": "the idx-th such dessert; found",
+    "odd_bits": "one bit at a time",
+    "sort_cards": "insertion sort",
+    "favourite_used": "a favourite among the offered desserts",
+    "offered": "a look-up",
+    "add_answerer": "a set of seats",
+}
+
 # --------------------------------------------------------------------------- the state vector
 
 S_N, S_D, S_G, S_NS = 0, 1, 2, 3
@@ -225,7 +236,7 @@ def mask_counts(s, gmask, seat, g, excl, use_excl, cnt, width):
 
 
 @njit(cache=True)
-def count_covers(covers, c0, c1, cnt):  # plumbing: end of the cover; the hand misses a mask
+def count_covers(covers, c0, c1, cnt):
     """Servings a hand holds: per cover, the product of the hand's choices per mask."""
     total = 0
     for c in range(c0, c1):
@@ -242,7 +253,7 @@ def count_covers(covers, c0, c1, cnt):  # plumbing: end of the cover; the hand m
 
 
 @njit(cache=True)
-def nth_type(s, gmask, seat, g, m, idx, excl, use_excl):  # plumbing: the idx-th such dessert; found
+def nth_type(s, gmask, seat, g, m, idx, excl, use_excl):
     """The ``idx``-th dessert type of the hand (counted as :func:`mask_counts` does) with mask ``m``."""
     D = s[S_D]
     base = s[O_HAND] + seat * D
@@ -315,7 +326,7 @@ def servings(s, T_gmask, T_covers, T_cstart, seat, g, need, r, ws, width):
 
 
 @njit(cache=True)
-def odd_bits(x):  # plumbing: one bit at a time
+def odd_bits(x):
     """Is the number of set bits of ``x`` odd?"""
     odd = False
     while x:
@@ -403,7 +414,7 @@ def servings_any(s, T_gmask, T_cstart, seat, g, need, r, ws):
 
 
 @njit(cache=True)
-def sort_cards(ws, k):  # plumbing: insertion sort
+def sort_cards(ws, k):
     for i in range(1, k):
         j = i
         while j > 0 and ws[W_CARDS + j - 1] > ws[W_CARDS + j]:
@@ -434,7 +445,7 @@ def tips_for(s, fav, prm, g, cards, k):
 
 
 @njit(cache=True)
-def favourite_used(s, fav, g):  # plumbing: a favourite among the offered desserts
+def favourite_used(s, fav, g):
     """The offer on the table holds one of the guest's favourites."""
     o = s[O_OCARDS]
     for j in range(s[S_ONCARDS]):
@@ -899,7 +910,7 @@ def offer(s, fav, nfav, prm, server, g, victim, ws):
 
 
 @njit(cache=True)
-def offered(s, t):  # plumbing: a look-up
+def offered(s, t):
     o = s[O_OCARDS]
     for j in range(s[S_ONCARDS]):
         if s[o + j] == t:
@@ -908,7 +919,7 @@ def offered(s, t):  # plumbing: a look-up
 
 
 @njit(cache=True)
-def add_answerer(s, seat):  # plumbing: a set of seats
+def add_answerer(s, seat):
     if not s[s[O_ANS] + seat]:
         s[s[O_ANS] + seat] = 1
         s[S_NANS] += 1

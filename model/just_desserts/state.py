@@ -14,6 +14,11 @@ from ..core import STRICT, Setup, ruling, variant
 from ..decks import Deck
 from .frozen import replacer
 
+# functions that decide nothing about play, and why (the decision-point finder reads this)
+PLUMBING = {
+    "holder": "a look-up",
+}
+
 HAND_SIZE = 3  # jd.setup.deal-hands
 CENTRE_SIZE = 3  # jd.setup.deal-guests
 MAX_SERVINGS = 2  # jd.turn.satisfy-guests
@@ -145,7 +150,7 @@ def set_seat(seq: tuple, seat: int, value) -> tuple:
     return seq[:seat] + (value,) + seq[seat + 1:]
 
 
-def holder(state: State, guest: str) -> int:  # plumbing: a look-up
+def holder(state: State, guest: str) -> int:
     """The seat whose guests include ``guest``, or -1."""
     for seat, guests in enumerate(state.claimed):
         if guest in guests:

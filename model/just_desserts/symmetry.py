@@ -4,7 +4,6 @@ Used by the explorer to store one state per orbit (the package's RULES registers
 the default symmetry).  Sound because the rules (jd.serve.satisfies, jd.win.three-of-a-suit,
 jd.discard.one-per-suit, ...) look at a guest only through its suit, tastes and favourites.
 """
-# plumbing-module: canonical forms of states (cards that play alike are twins)
 
 from __future__ import annotations
 
@@ -14,6 +13,9 @@ from typing import Any
 
 from ..decks import Deck
 from .state import evolve
+
+# this module decides nothing about play, and why (the decision-point finder reads this)
+PLUMBING = "canonical forms of states (cards that play alike are twins)"
 
 
 def _guest_kind(deck: Deck, guest_id: str) -> tuple:

@@ -17,6 +17,14 @@ from operator import or_
 
 from ..decks import Deck
 
+# functions that decide nothing about play, and why (the decision-point finder reads this)
+PLUMBING = {
+    "_guest_bits": "the wanted tastes this dessert shows",
+    "servings_of_bits": "nothing can be served (servable_kinds found a wanted taste missing)",
+    "kinds_of_bits": "each kind in the set, in id order",
+    "_others": "the union without one card",
+}
+
 
 @lru_cache(maxsize=1 << 12)
 def _masks(deck: Deck, guest: str) -> tuple[int, dict[str, int]]:
@@ -50,7 +58,6 @@ def hand_bits(deck: Deck, hand: tuple[str, ...]) -> int:
     return reduce(or_, map(_dessert_bits(deck)[0].__getitem__, hand), 0)
 
 
-# plumbing: the wanted tastes this dessert shows
 @lru_cache(maxsize=1 << 12)
 def _guest_bits(deck: Deck, guest: str) -> tuple[int, tuple[int, ...]]:
     """(the desserts that can be in a serving of ``guest`` with no card to spare, per wanted taste
@@ -86,7 +93,6 @@ def minimal_servings(deck: Deck, hand: tuple[str, ...], guest: str, max_cards: i
     return servings_of_bits(deck, guest, servable_kinds(deck, guest, hand_bits(deck, hand)), max_cards)
 
 
-# plumbing: nothing can be served (servable_kinds found a wanted taste missing)
 def servings_of_bits(deck: Deck, guest: str, kinds: int, max_cards: int) -> tuple[tuple[str, ...], ...]:
     """:func:`minimal_servings` from one card of each of ``kinds`` (:func:`servable_kinds`)."""
     if not kinds:
@@ -94,7 +100,7 @@ def servings_of_bits(deck: Deck, guest: str, kinds: int, max_cards: int) -> tupl
     return _servings_of_kinds(deck, guest, kinds_of_bits(deck, kinds), max_cards)
 
 
-def kinds_of_bits(deck: Deck, kinds: int) -> tuple[str, ...]:  # plumbing: each kind in the set, in id order
+def kinds_of_bits(deck: Deck, kinds: int) -> tuple[str, ...]:
     """The dessert ids of a set of bits (:func:`_dessert_bits`), sorted."""
     by_bit = _dessert_bits(deck)[1]
     ids = []
@@ -139,7 +145,7 @@ def _minimal_covers(full: int, shown: tuple[int, ...], max_cards: int) -> tuple[
     return tuple(out)
 
 
-def _others(ms: tuple[int, ...], skip: int) -> int:  # plumbing: the union without one card
+def _others(ms: tuple[int, ...], skip: int) -> int:
     union = 0
     for i, m in enumerate(ms):
         if i != skip:

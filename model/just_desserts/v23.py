@@ -43,6 +43,22 @@ from ..decks import Deck, deck_argument, embedded_deck, favorite_used, satisfies
 from .frozen import replacer
 from .tastes import minimal_servings
 
+# functions that decide nothing about play, and why (the decision-point finder reads this)
+PLUMBING = {
+    "Race.__str__": "the text form of a move",
+    "parse_move": "parsing a move's text; names checked when a setup is given",
+    "_check_names": "the cards a move names; parsing: unknown dessert",
+    "_contains": "a card the hand does not hold (or not so many times)",
+    "apply": "illegal moves raise; dispatch on the move (the commonest first)",
+    "observation": "JSON form of an actor",
+    "state_vars": "JSON form of no seat",
+    (
+        "_every_dessert_once", "_every_guest_once", "_closed_kitchen_is_empty", "_guest_only_in_a_round",
+        "_ends_only_after_running_out", "_servings_are_small", "_callers_are_consistent",
+    ):
+        "an invariant's check",
+}
+
 RULESET_ID = "just-desserts-2.3"
 HAND_SIZE = 5
 """Desserts dealt to each player (jd23.setup.deal-five)."""
@@ -190,7 +206,7 @@ class Race:
 
     seat: int | None
 
-    def __str__(self) -> str:  # plumbing: the text form of a move
+    def __str__(self) -> str:
         return "simultaneous" if self.seat is None else f"first {self.seat}"
 
 
@@ -239,7 +255,6 @@ MOVE_FORMS = "call, pass, favourite, fail, serve A+B, turn up GUEST, first SEAT,
              "seat T takes CARD from seat S, seat S draws CARD"
 
 
-# plumbing: parsing a move's text; names checked when a setup is given
 def parse_move(text: str, setup: Setup | None = None) -> Move:
     """The move a canonical text names (the inverse of ``str``); MoveSyntaxError (one line) if none."""
     t = " ".join(str(text).split())
@@ -253,7 +268,7 @@ def parse_move(text: str, setup: Setup | None = None) -> Move:
     raise MoveSyntaxError(f"not a just-desserts-2.3 move: {text!r} (forms: {MOVE_FORMS})")
 
 
-def _check_names(move: Move, setup: Setup) -> None:  # plumbing: the cards a move names; parsing: unknown dessert
+def _check_names(move: Move, setup: Setup) -> None:
     deck: Deck = setup.components
     cards = getattr(move, "cards", ()) + ((move.card,) if isinstance(move, (Penalty, Draw)) else ())
     for c in cards:
@@ -280,7 +295,6 @@ def _add(cards: tuple[str, ...], more: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(cards + more))
 
 
-# plumbing: a card the hand does not hold (or not so many times)
 def _contains(cards: tuple[str, ...], part: tuple[str, ...]) -> bool:
     left = list(cards)
     for c in part:
@@ -630,7 +644,6 @@ _CHANCE_CLAUSE = {
 # --------------------------------------------------------------------------- transitions
 
 
-# plumbing: illegal moves raise; dispatch on the move (the commonest first)
 def apply(state: State, move: Move) -> State:
     reason = illegal_reason(state, move)
     if reason is not None:
@@ -909,7 +922,7 @@ def _deciding_clause(sc: tuple[tuple[int, int, int], ...], top: frozenset[int]) 
 # --------------------------------------------------------------------------- views
 
 
-def observation(state: State, seat: int) -> dict[str, Any]:  # plumbing: JSON form of an actor
+def observation(state: State, seat: int) -> dict[str, Any]:
     """What ``seat`` may see: its own hand, every count, the face-up piles; never another hand
     or the order of a pile (jd23.setup.shuffle)."""
     n = state.setup.players
@@ -940,7 +953,7 @@ def observation(state: State, seat: int) -> dict[str, Any]:  # plumbing: JSON fo
     }
 
 
-def state_vars(state: State) -> dict[str, Any]:  # plumbing: JSON form of no seat
+def state_vars(state: State) -> dict[str, Any]:
     return {
         "phase": state.phase,
         "hands": [list(h) for h in state.hands],
@@ -972,7 +985,7 @@ def _cards_of(deck: Deck) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return deck.dessert_cards(), deck.guest_cards()
 
 
-def _every_dessert_once(state: State) -> str | None:  # plumbing: an invariant's check
+def _every_dessert_once(state: State) -> str | None:
     deck: Deck = state.setup.components
     seen = sorted(itertools.chain(state.dessert_pile, state.set_aside, state.floor, *state.hands, *state.dishes))
     if tuple(seen) != _cards_of(deck)[0]:
@@ -981,7 +994,7 @@ def _every_dessert_once(state: State) -> str | None:  # plumbing: an invariant's
     return None
 
 
-def _every_guest_once(state: State) -> str | None:  # plumbing: an invariant's check
+def _every_guest_once(state: State) -> str | None:
     deck: Deck = state.setup.components
     table = (state.guest,) if state.guest is not None else ()
     seen = sorted(itertools.chain(state.guest_pile, state.discards, table, *state.collected))
@@ -990,7 +1003,7 @@ def _every_guest_once(state: State) -> str | None:  # plumbing: an invariant's c
     return None
 
 
-def _closed_kitchen_is_empty(state: State) -> str | None:  # plumbing: an invariant's check
+def _closed_kitchen_is_empty(state: State) -> str | None:
     if state.kitchen_closed and state.dessert_pile:
         return f"kitchen closed with {len(state.dessert_pile)} desserts still in the pile"
     if state.set_aside and not state.kitchen_closed:
@@ -998,7 +1011,7 @@ def _closed_kitchen_is_empty(state: State) -> str | None:  # plumbing: an invari
     return None
 
 
-def _guest_only_in_a_round(state: State) -> str | None:  # plumbing: an invariant's check
+def _guest_only_in_a_round(state: State) -> str | None:
     in_round = state.phase in (ANSWER, RACE, TRUMP, COUNTER, SERVE, PENALTY)
     if in_round and state.guest is None:
         return f"phase {state.phase} without a guest on the table"
@@ -1009,7 +1022,7 @@ def _guest_only_in_a_round(state: State) -> str | None:  # plumbing: an invarian
     return None
 
 
-def _ends_only_after_running_out(state: State) -> str | None:  # plumbing: an invariant's check
+def _ends_only_after_running_out(state: State) -> str | None:
     if state.phase == OVER and (state.guest_pile or not state.reshuffled):
         return "game over before the guest pile ran out twice"
     if state.phase != OVER and state.reshuffled and state.phase == TURN_UP and not state.guest_pile:
@@ -1017,7 +1030,7 @@ def _ends_only_after_running_out(state: State) -> str | None:  # plumbing: an in
     return None
 
 
-def _servings_are_small(state: State) -> str | None:  # plumbing: an invariant's check
+def _servings_are_small(state: State) -> str | None:
     # every serving leaves one to three desserts; dirty dishes hold servings and penalty cards only
     for seat, (d, c) in enumerate(zip(state.dishes, state.collected)):
         if len(c) > len(d):
@@ -1025,7 +1038,7 @@ def _servings_are_small(state: State) -> str | None:  # plumbing: an invariant's
     return None
 
 
-def _callers_are_consistent(state: State) -> str | None:  # plumbing: an invariant's check
+def _callers_are_consistent(state: State) -> str | None:
     if state.phase == SERVE and (
         state.first is None or state.answers[state.first] not in (CALL, FAVOURITE) or state.first in state.mistaken
     ):

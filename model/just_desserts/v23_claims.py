@@ -5,7 +5,6 @@ Each function returns the cards that break the claim on ``deck`` (empty: it hold
 proofs/just_desserts/v23_proofs.py turns them into results on record.  Clause ids refer to
 spec/just_desserts_v23.toml.
 """
-# plumbing-module: deck claims checked by the proofs, not rules of play
 
 from __future__ import annotations
 
@@ -15,6 +14,9 @@ from typing import Iterator
 
 from ..decks import Deck, is_minimal, satisfies
 from .v23 import MAX_SERVING
+
+# this module decides nothing about play, and why (the decision-point finder reads this)
+PLUMBING = "deck claims checked by the proofs, not rules of play"
 
 def favourite_of(deck: Deck) -> dict[str, tuple[str, ...]]:
     """Dessert id -> the guests whose favourite it is."""

@@ -36,6 +36,13 @@ from numba import njit
 
 from ..compact_loops import below, uniform
 
+# functions that decide nothing about play, and why (the decision-point finder reads this)
+PLUMBING = {
+    "serve_code": "a missing card in the code",
+    "_pick_card": "walks the multiset",
+    "_in_pile": "counts a dessert in the pile",
+}
+
 # phases (v23.PHASES, in its order)
 DEAL, TURN_UP, ANSWER, RACE, TRUMP, COUNTER, SERVE, PENALTY, DRAW, OVER = range(10)
 
@@ -159,7 +166,7 @@ def favourites_in(out, r, g, fav, alone_only):
 
 
 @njit(cache=True)
-def serve_code(out, r):  # plumbing: a missing card in the code
+def serve_code(out, r):
     """The action code of serving row ``r`` of ``out``."""
     a, b, c = out[r, 0], out[r, 1], out[r, 2]
     b = NONE if b < 0 else b
@@ -417,7 +424,7 @@ def _favourite_draws(sc, seat, gpile, disc, draws, prm, who, count):
 
 
 @njit(cache=True)
-def _pick_card(counts, r):  # plumbing: walks the multiset
+def _pick_card(counts, r):
     """The dessert at place ``r`` of a multiset held as counts."""
     for t in range(counts.shape[0]):
         if r < counts[t]:
@@ -427,7 +434,7 @@ def _pick_card(counts, r):  # plumbing: walks the multiset
 
 
 @njit(cache=True)
-def _in_pile(pile, size, t):  # plumbing: counts a dessert in the pile
+def _in_pile(pile, size, t):
     """Copies of dessert ``t`` among the first ``size`` places of ``pile``."""
     k = 0
     for i in range(size):

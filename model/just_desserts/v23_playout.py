@@ -38,7 +38,6 @@ on the step API (``available`` is False) for more than eight players, for a deck
 than 256 kinds of dessert or guests, or for a guest wanting more than 62 tastes (the bit
 masks).
 """
-# plumbing-module: the 2.3 rules' compiled games read back; the loops in v23_loops.py decide
 
 from __future__ import annotations
 
@@ -55,6 +54,9 @@ from ..playout import Playout, strict_bits
 from . import v23
 from . import v23_loops as loops
 from .v23 import HAND_SIZE, PHASES, Call, Draw, Fail, Favourite, Options, Pass, Penalty, Race, Serve, State, TurnUp
+
+# this module decides nothing about play, and why (the decision-point finder reads this)
+PLUMBING = "the 2.3 rules' compiled games read back; the loops in v23_loops.py decide"
 
 BATCH = 1024
 """Games per random stream (batch_seed(seed, batch)); a batch is played in as many compiled

@@ -11,8 +11,18 @@ from ..core import Invariant
 from .game import _draw_phase, _duplicated_suits, legal_moves, to_move, winner
 from .state import MAX_SERVINGS, deck_of, doorway
 
+# functions that decide nothing about play, and why (the decision-point finder reads this)
+PLUMBING = {
+    "_offer_json": "JSON of an absent offer",
+    "observation": "JSON form of an actor; a seat sees its own legal moves only",
+    "_every_card_in_one_zone": "invariant jd.setup.components counts desserts on offer",
+    "_at_most_two_served": "invariant jd.turn.satisfy-guests",
+    "_no_unnoticed_win": "invariant jd.win.any-time",
+    "_poach_limits": "invariant jd.poach.one-opportunity; invariant: a window has an offer",
+}
 
-def _offer_json(offer: Any) -> dict | None:  # plumbing: JSON of an absent offer
+
+def _offer_json(offer: Any) -> dict | None:
     if offer is None:
         return None
     return {"server": offer.server, "guest": offer.guest, "cards": list(offer.cards), "victim": offer.victim}
@@ -33,7 +43,6 @@ def open_hands(state: Any) -> list[list[str]] | None:
     return [list(h) for h in state.hands]
 
 
-# plumbing: JSON form of an actor; a seat sees its own legal moves only
 def observation(state: Any, seat: int) -> dict[str, Any]:
     """What ``seat`` may see: its own hand; other hands only as sizes (all of them once every
     dessert is in a hand, :func:`open_hands`); piles only as sizes."""
@@ -90,7 +99,6 @@ def state_vars(state: Any) -> dict[str, Any]:
 # --------------------------------------------------------------------------- invariants
 
 
-# plumbing: invariant jd.setup.components counts desserts on offer
 def _every_card_in_one_zone(state: Any) -> str | None:
     deck = deck_of(state)
     desserts = list(state.dessert_pile) + list(state.dessert_discard)
@@ -117,17 +125,16 @@ def _one_per_suit_after_discard(state: Any) -> str | None:
     return f"suits {sorted(dup)} show twice after a discard phase" if dup else None
 
 
-def _at_most_two_served(state: Any) -> str | None:  # plumbing: invariant jd.turn.satisfy-guests
+def _at_most_two_served(state: Any) -> str | None:
     return f"{state.served} guests served in one turn" if state.served > MAX_SERVINGS else None
 
 
-def _no_unnoticed_win(state: Any) -> str | None:  # plumbing: invariant jd.win.any-time
+def _no_unnoticed_win(state: Any) -> str | None:
     if state.phase != "over" and winner(state) is not None:
         return "a player holds a winning set but the game goes on"
     return None
 
 
-# plumbing: invariant jd.poach.one-opportunity; invariant: a window has an offer
 def _poach_limits(state: Any) -> str | None:
     if state.poach not in ("", "done", "blocked"):
         return f"bad poach state {state.poach!r}"

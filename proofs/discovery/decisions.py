@@ -2,21 +2,31 @@
 clause or ruling it implements, and the explorations show which of them play reaches.
 
 A *decision point* is an ``if`` / ``elif`` / ``while`` test, a conditional expression, a
-comprehension's ``if`` filter or a ``match``, in any module under ``model/``.  Each carries
-a comment on its first line (any line of a multi-line condition counts; for a conditional
-expression or a filter, the first line of the statement holding it counts too), or on a
-comment line of its own right above that line (where a trailing tag would make the line too
-long); a tag at the end of the line comes first:
+comprehension's ``if`` filter or a ``match``, in any module under ``model/``.  Where it decides
+something about play it names what it implements, in a comment on its first line (any line of a
+multi-line condition counts; for a conditional expression or a filter, the first line of the
+statement holding it counts too), or on a comment line of its own right above that line (where a
+trailing tag would make the line too long); a tag at the end of the line comes first:
 
 * ``# rule: <clause-or-ruling-id>[, <id>...]`` where the model decides something about play;
-* ``# plumbing: <why>`` on a branch that decides nothing about play (caching, formatting,
-  dispatch on a move's kind, a check of the caller's input).
+* ``# plumbing: <why>`` on a branch that decides nothing about play inside a function that does
+  (dispatch on a move's kind, a cache, a check of the caller's input).
 
-A pure helper is exempt once, not line by line: ``# plumbing: <why>`` on its ``def`` line (or
-on a comment line of its own right above the ``def`` and its decorators) covers every decision
-point inside the function; ``# plumbing-module: <why>`` on a line of its own covers a whole
-module.  A point's own annotation comes first, then its function's (innermost first), then its
-module's.
+What decides nothing about play as a whole is declared once per module, not line by line, in a
+module-level ``PLUMBING`` that :func:`scan` reads from the source (the module is not imported):
+
+* ``PLUMBING = {"Move.__str__": "the text form of a move", ("gcd", "_popcount"): "arithmetic"}``:
+  the functions named (qualified as ``Class.method`` or ``outer.inner``; names sharing one reason
+  grouped in a tuple) decide nothing about play, and the value says why; it covers every decision
+  point inside them, nested functions included;
+* ``PLUMBING = "<why>"``: the whole module decides nothing about play.
+
+A point's own annotation comes first, then its function's declaration (innermost first), then the
+module's.  A declared name that is no function of its module, a name declared twice, a
+``PLUMBING`` of another shape, and the old forms (``# plumbing:`` on a ``def`` line or on a
+comment line right above a ``def`` and its decorators, ``# plumbing-module:``) are problems of the
+scan (:attr:`Scan.problems`, each naming file and line): the report is not ok, and the mutation
+tool refuses to write mutants (:class:`AnnotationError`).
 
 :func:`scan` reads the annotations (static: no model code runs).  :func:`explore_decisions`
 then plays the small configurations of every rule set under ``sys.settrace`` (line events of
@@ -35,6 +45,9 @@ Findings (:class:`DecisionReport`):
 * *unknown id*: an annotation naming an id that is in no spec (or a malformed annotation);
 * *unannotated, not reached*: a decision point with no annotation that the explorations
   never executed (no trace to show; still a finding).
+
+Beside them the report's ``problems``: the scan's (above), rule sets that could not be explored,
+and stale entries of :data:`NOT_YET_ANNOTATED`.
 
 Budgets count states and games, never seconds, so the answer does not depend on the load.
 """
@@ -58,6 +71,7 @@ from tablerules.model.core import (
     CHANCE, STRICT, TERMINAL, RuleGap, RuleSet, SetupError, actor_text, pick_by_probability, ruling_fields,
     variant_fields,
 )
+from tablerules.spec.loader import SpecError
 
 from ..explorer import Step
 from .gaps import Config, ModelUnavailable, load_rules, small_configs, steps_to, with_alternative, with_more_players
@@ -66,7 +80,14 @@ from .gaps import Config, ModelUnavailable, load_rules, small_configs, steps_to,
 
 _RULE = re.compile(r"#\s*rule:\s*(.*)$")
 _PLUMBING = re.compile(r"#\s*plumbing:\s*(.*)$")
-_MODULE_PLUMBING = re.compile(r"^#\s*plumbing-module:\s*(.*)$")
+_MODULE_PLUMBING = re.compile(r"^\s*#\s*plumbing-module:")
+DECLARATION = "PLUMBING"
+"""The module-level name that declares what in a module decides nothing about play."""
+
+
+class AnnotationError(SpecError):
+    """The model's annotations cannot be read (an old form, a declared name that is no function);
+    the message is one line naming file and line."""
 _ID = re.compile(r"^[a-z0-9][a-z0-9]*(?:[.-][a-z0-9]+)+$")
 
 
@@ -225,7 +246,10 @@ class Scan:
     annotations: dict[tuple[str, int], Annotation] = field(default_factory=dict)
 
     exemptions: dict[tuple[str, str], Annotation] = field(default_factory=dict)
-    """(file, function's qualified name) -> its ``# plumbing:``; (file, "") for a whole module."""
+    """(file, function's qualified name) -> its ``PLUMBING`` entry; (file, "") for a whole module."""
+
+    problems: list[str] = field(default_factory=list)
+    """Declarations and tags that cannot be read, each ``model/FILE:LINE: what is wrong``."""
 
     def annotation_of(self, point: DecisionPoint) -> Annotation | None:
         for line in (point.line,) + point.lines:
@@ -271,11 +295,9 @@ def scan(folder: Path | None = None) -> Scan:
         lines = text.splitlines()
         above: dict[tuple[str, int], Annotation] = {}
         for line, comment in comments.items():
-            m = _MODULE_PLUMBING.match(lines[line - 1])
-            if m:
-                why = m.group(1).strip()
-                out.exemptions[(rel, "")] = Annotation("plumbing", why=why,
-                                                       problem="" if why else "'# plumbing-module:' needs a reason")
+            if _MODULE_PLUMBING.match(lines[line - 1]):
+                out.problems.append(f"model/{rel}:{line}: '# plumbing-module:' is the old form: declare "
+                                    f"{DECLARATION} = \"<why>\" at the top of the module instead")
                 continue
             a = parse_annotation(comment)
             if a is None:
@@ -289,10 +311,63 @@ def scan(folder: Path | None = None) -> Scan:
         for key, a in above.items():
             out.annotations.setdefault(key, a)  # a tag at the end of the line itself comes first
         for qualname, node in finder.functions:
-            a = _function_exemption(node, comments, lines)
-            if a is not None:
-                out.exemptions[(rel, qualname)] = a
+            line = _old_function_tag(node, comments, lines)
+            if line:
+                out.problems.append(f"model/{rel}:{line}: '# plumbing:' on the def of {qualname} is the old form: "
+                                    f"name {qualname!r} in the module's {DECLARATION} instead")
+        _read_declaration(out, rel, tree, {q for q, _n in finder.functions})
     return out
+
+
+def _read_declaration(out: Scan, rel: str, tree: ast.Module, functions: set[str]) -> None:
+    """The module's ``PLUMBING`` (see the module docstring) into ``out.exemptions``; what cannot be
+    read into ``out.problems``."""
+    found = [n for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
+             and any(isinstance(t, ast.Name) and t.id == DECLARATION
+                     for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+    for extra in found[1:]:
+        out.problems.append(f"model/{rel}:{extra.lineno}: {DECLARATION} is declared a second time")
+    if not found or found[0].value is None:
+        return
+    node = found[0]
+
+    def problem(at: ast.AST, what: str) -> None:
+        out.problems.append(f"model/{rel}:{at.lineno}: {DECLARATION}: {what}")
+
+    value = node.value
+    if _text(value) is not None:
+        if not _text(value):
+            problem(node, "the whole module's declaration needs a reason")
+        else:
+            out.exemptions[(rel, "")] = Annotation("plumbing", why=_text(value))
+        return
+    if not isinstance(value, ast.Dict):
+        problem(node, "expected a dict of function names to reasons, or one reason for the whole module")
+        return
+    for key, why in zip(value.keys, value.values):
+        names = ([key] if _text(key) is not None else list(key.elts) if isinstance(key, ast.Tuple) else [None])
+        reason = _text(why)
+        if key is None or any(_text(n) is None for n in names):
+            problem(key or why, "a key must be a function's name or a tuple of them")
+            continue
+        if not reason:
+            problem(why, f"{', '.join(_text(n) for n in names)}: the reason must be a non-empty string")
+            continue
+        for n in names:
+            name = _text(n)
+            if name not in functions:
+                problem(n, f"{name!r} is no function of this module")
+            elif (rel, name) in out.exemptions:
+                problem(n, f"{name!r} is declared twice")
+            else:
+                out.exemptions[(rel, name)] = Annotation("plumbing", why=reason)
+
+
+def _text(node: ast.AST | None) -> str | None:
+    """The value of a string literal (implicit concatenation included), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.strip()
+    return None
 
 
 def _code_line_below(lines: list[str], line: int) -> int:
@@ -304,9 +379,9 @@ def _code_line_below(lines: list[str], line: int) -> int:
     return n if n <= len(lines) and lines[n - 1].strip() else 0
 
 
-def _function_exemption(node: ast.AST, comments: dict[int, str], lines: list[str]) -> Annotation | None:
-    """The ``# plumbing:`` of a function: on a line of its signature, or on a comment line of
-    its own right above its ``def`` and decorators."""
+def _old_function_tag(node: ast.AST, comments: dict[int, str], lines: list[str]) -> int:
+    """The line of a ``# plumbing:`` in the old place for a whole function (a line of its
+    signature, or a comment line of its own right above its ``def`` and decorators), else 0."""
     first = min([node.lineno] + [d.lineno for d in node.decorator_list])  # type: ignore[attr-defined]
     last = node.body[0].lineno - 1 if node.body else node.lineno  # type: ignore[attr-defined]
     candidates = list(range(node.lineno, max(node.lineno, last) + 1))  # type: ignore[attr-defined]
@@ -315,8 +390,8 @@ def _function_exemption(node: ast.AST, comments: dict[int, str], lines: list[str
     for line in candidates:
         a = parse_annotation(comments.get(line, ""))
         if a is not None and a.kind == "plumbing":
-            return a
-    return None
+            return line
+    return 0
 
 
 def known_ids() -> set[str]:
@@ -603,7 +678,7 @@ class DecisionReport:
     not_yet_annotated: dict[str, str]
     """Files excused because another branch annotates them (file -> note); their points are not judged."""
     problems: list[str] = field(default_factory=list)
-    """Rule sets that could not be explored, and stale entries of NOT_YET_ANNOTATED."""
+    """The scan's problems, rule sets that could not be explored, and stale entries of NOT_YET_ANNOTATED."""
 
     def count(self, kind: str) -> int:
         return sum(1 for f in self.findings if f.kind == kind)
@@ -654,7 +729,7 @@ def excused_files(sc: Scan, not_yet: dict[str, str]) -> set[str]:
 def judge(sc: Scan, reached: dict[tuple[str, int], Reach], ids: set[str],
           not_yet: dict[str, str]) -> tuple[list[DecisionFinding], list[str]]:
     findings: list[DecisionFinding] = []
-    problems = []
+    problems = list(sc.problems)
     excused = excused_files(sc, not_yet)
     for f in sorted(not_yet):
         if f not in sc.files():
@@ -668,7 +743,7 @@ def judge(sc: Scan, reached: dict[tuple[str, int], Reach], ids: set[str],
         r = reached.get((p.file, p.line))
         if a is None:
             kind = UNREGISTERED if r is not None else UNREACHED
-            findings.append(DecisionFinding(kind, p, "no '# rule:' or '# plumbing:' comment", r))
+            findings.append(DecisionFinding(kind, p, f"no '# rule:' or '# plumbing:', no {DECLARATION} entry", r))
             if p.exemption:
                 findings.append(
                     DecisionFinding(SPECIAL, p, "an invariant check exempts these states and names no ruling", r)

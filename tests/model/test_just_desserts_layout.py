@@ -64,7 +64,7 @@ def test_the_old_public_names_still_import():
 def test_every_decision_point_names_its_clause_or_says_it_is_plumbing():
     """Both editions: every if/elif/while, conditional expression and comprehension filter in the
     package carries ``# rule: <ids>`` or ``# plumbing: <why>`` (on its line or a comment line of its
-    own above it), or lies in a function or module exempt as plumbing; every id is in a spec.  The
+    own above it), or lies in a function or module its module's ``PLUMBING`` declares; every id is in a spec.  The
     annotations are read as the decision-point finder reads them (proofs/discovery/decisions.py)."""
     from tablerules.proofs.discovery import decisions
     from tablerules.spec import load_spec

@@ -34,7 +34,7 @@ from pathlib import Path
 from types import CodeType, FunctionType, ModuleType
 from typing import Any, Iterator
 
-from ..decisions import Annotation, DecisionPoint, Scan, model_folder, scan
+from ..decisions import Annotation, AnnotationError, DecisionPoint, Scan, model_folder, scan
 
 STEP_API_FILES = {
     "dishes": ("dishes/game.py",),
@@ -336,10 +336,16 @@ _SCANS: dict[str, Scan] = {}
 
 
 def _scan(folder: Path) -> Scan:
-    """The decision points and annotations of a model folder, read once per process."""
+    """The decision points and annotations of a model folder, read once per process; AnnotationError
+    (its first problem, and how many more) where the annotations cannot be read, since a mutant's
+    annotation and which functions get order mutants come from them."""
     key = str(folder)
     if key not in _SCANS:
-        _SCANS[key] = scan(folder)
+        sc = scan(folder)
+        if sc.problems:
+            more = f" (and {len(sc.problems) - 1} more)" if len(sc.problems) > 1 else ""
+            raise AnnotationError(sc.problems[0] + more)
+        _SCANS[key] = sc
     return _SCANS[key]
 
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from tablerules.model.core import TERMINAL, IllegalMove, Invariant, Outcome, RuleSet, Setup, ruling
 from tests.proofs.toy import Add, State
 
+PLUMBING = {"shown": "the text form of a total"}
+
 
 @dataclass(frozen=True, slots=True)
 class Options:
@@ -47,6 +49,10 @@ def _at_three(s):
     if s.turn == 0:
         return (Add(2),)
     return (Add(1),)
+
+
+def shown(s):
+    return "big" if s.total > 3 else "small"
 
 
 def never(s):
@@ -78,7 +84,7 @@ def _no_bad_total(s):
 INVARIANTS = [Invariant("total", "toy.end", _no_bad_total)]
 RULES = RuleSet.from_module(
     dict(globals(), chance_outcomes=lambda s: (), observation=lambda s, seat: {}, parse_move=lambda t, setup: None,
-         state_vars=lambda s: {"total": s.total}),
+         state_vars=lambda s: {"total": s.total, "shown": shown(s)}),
     id="toy", title="toy", spec_file="", player_counts=(2,))
 '''
 
@@ -116,6 +122,19 @@ def test_scan_finds_every_kind_of_decision_and_reads_annotations(toy):
     assert [p.function for p in exempt] == ["_no_bad_total"]
     point = next(p for p in sc.points if p.function == "apply")
     assert sc.annotation_of(point).kind == "plumbing"
+    point = next(p for p in sc.points if p.function == "shown")
+    assert sc.annotation_of(point).why == "the text form of a total", "declared in PLUMBING"
+    assert not sc.problems
+
+
+def test_an_undeclared_branch_that_decides_play_is_found_beside_declared_ones(toy):
+    """The toy declares ``shown`` in PLUMBING; ``_at_three`` (undeclared, untagged) decides the moves
+    at a total of three: it is an unregistered decision, and the declared helper is no finding."""
+    report = _report(toy)
+    assert ("toymodel.py", "shown") in report.scan.exemptions
+    assert any(p.function == "shown" and (p.file, p.line) in report.reached for p in report.scan.points)
+    assert not [f for f in report.findings if f.point.function == "shown"]
+    assert [f.point.function for f in report.findings if f.kind == dp.UNREGISTERED] == ["_at_three"]
 
 
 def test_an_unannotated_decision_is_found_with_its_shortest_trace(toy):
@@ -221,33 +240,120 @@ def test_the_explorations_find_no_unregistered_decision_in_just_desserts(ruleset
     assert not bad, "\n".join(f"{f.kind}: {f.point.where} {f.point.source}" for f in bad)
 
 
-def test_a_helper_is_exempt_once_by_function_or_by_module(tmp_path):
+def _model(tmp_path, **files: str):
     folder = tmp_path / "model"
     folder.mkdir()
-    (folder / "helpers.py").write_text(
-        "def shown(x):  # plumbing: formatting\n"
-        "    return 'a' if x else 'b'\n\n\n"
-        "# plumbing: arithmetic\n"
-        "def gcd(a, b):\n"
-        "    while b:\n"
-        "        a, b = b, a % b\n"
-        "    return a\n\n\n"
-        "def decides(x):\n"
-        "    def inner(y):\n"
-        "        return y if y else 0\n"
-        "    if x:  # rule: toy.rule\n"
-        "        return inner(x)\n"
-        "    return 1 if x > 3 else 2\n")
-    (folder / "text.py").write_text('"""A module of text forms."""\n# plumbing-module: the text form of moves\n\n\n'
-                                    "def parse(t):\n    return t if t else None\n")
-    sc = dp.scan(folder)
+    for name, text in files.items():
+        (folder / f"{name}.py").write_text(textwrap.dedent(text), encoding="utf-8")
+    return dp.scan(folder)
+
+
+def test_a_helper_is_exempt_once_by_its_module_declaration(tmp_path):
+    sc = _model(tmp_path, helpers='''\
+        """Helpers."""
+        from math import gcd as _gcd
+
+        PLUMBING = {
+            "shown": "formatting",
+            ("gcd", "Table.width"): "arithmetic",
+        }
+
+
+        def shown(x):
+            return 'a' if x else 'b'
+
+
+        def gcd(a, b):
+            while b:
+                a, b = b, a % b
+            return a
+
+
+        class Table:
+            def width(self, n):
+                def inner(y):
+                    return y if y else 0
+                return inner(n) if n else 1
+
+
+        def decides(x):
+            def inner(y):
+                return y if y else 0
+            if x:  # rule: toy.rule
+                return inner(x)
+            return 1 if x > 3 else 2
+        ''', text='''\
+        """A module of text forms."""
+
+        PLUMBING = (
+            "the text form "
+            "of moves"
+        )
+
+
+        def parse(t):
+            return t if t else None
+        ''')
+    assert not sc.problems, sc.problems
     kind = {(p.file, p.function, p.kind): sc.annotation_of(p) for p in sc.points}
     assert kind[("helpers.py", "shown", "conditional")].why == "formatting"
     assert kind[("helpers.py", "gcd", "while")].why == "arithmetic"
+    assert kind[("helpers.py", "Table.width", "conditional")].why == "arithmetic"
+    assert kind[("helpers.py", "Table.width.inner", "conditional")].why == "arithmetic", "nested functions too"
     assert kind[("helpers.py", "decides", "if")].ids == ("toy.rule",)
-    assert kind[("helpers.py", "decides", "conditional")] is None, "an exemption covers its own function only"
+    assert kind[("helpers.py", "decides", "conditional")] is None, "a declaration covers its own functions only"
     assert kind[("helpers.py", "decides.inner", "conditional")] is None
     assert kind[("text.py", "parse", "conditional")].why == "the text form of moves"
+
+
+def test_the_old_tags_for_a_whole_function_or_module_are_refused(tmp_path):
+    """``# plumbing:`` on a def line, or on a comment line right above a def and its decorators,
+    and ``# plumbing-module:``: each a problem naming file and line; they exempt nothing."""
+    sc = _model(tmp_path, helpers='''\
+        def shown(x):  # plumbing: formatting
+            return 'a' if x else 'b'
+
+
+        # plumbing: arithmetic
+        @staticmethod
+        def gcd(a, b):
+            while b:  # plumbing: a loop
+                a, b = b, a % b
+            return a
+        ''', text='''\
+        """A module of text forms."""
+        # plumbing-module: the text form of moves
+
+
+        def parse(t):
+            return t if t else None
+        ''')
+    assert len(sc.problems) == 3, sc.problems
+    assert sc.problems[0].startswith("model/helpers.py:1: '# plumbing:' on the def of shown is the old form")
+    assert sc.problems[1].startswith("model/helpers.py:5: '# plumbing:' on the def of gcd is the old form")
+    assert sc.problems[2].startswith("model/text.py:2: '# plumbing-module:' is the old form")
+    kind = {(p.file, p.function, p.kind): sc.annotation_of(p) for p in sc.points}
+    assert kind[("helpers.py", "shown", "conditional")] is None
+    assert kind[("helpers.py", "gcd", "while")].why == "a loop", "a branch's own tag still counts"
+    assert kind[("text.py", "parse", "conditional")] is None
+    findings, problems = dp.judge(sc, {}, set(), {})
+    assert problems == sc.problems and {f.kind for f in findings} == {dp.UNREACHED}
+
+
+@pytest.mark.parametrize("declaration, problem", [
+    ('PLUMBING = {"shown": "formatting", "gone": "moved away"}', "3: PLUMBING: 'gone' is no function of this module"),
+    ('PLUMBING = {"shown": "formatting", ("decides", "shown"): "twice"}', "3: PLUMBING: 'shown' is declared twice"),
+    ('PLUMBING = {"shown": ""}', "3: PLUMBING: shown: the reason must be a non-empty string"),
+    ('PLUMBING = {shown: "formatting"}', "3: PLUMBING: a key must be a function's name or a tuple of them"),
+    ('PLUMBING = ["shown"]', "3: PLUMBING: expected a dict of function names to reasons"),
+    ('PLUMBING = ""', "3: PLUMBING: the whole module's declaration needs a reason"),
+    ('PLUMBING = "text"\nPLUMBING = "again"', "4: PLUMBING is declared a second time"),
+])
+def test_a_declaration_that_cannot_be_read_is_a_problem(tmp_path, declaration, problem):
+    sc = _model(tmp_path, helpers=f'"""Helpers."""\n\n{declaration}\n\n\n'
+                "def shown(x):\n    return 'a' if x else 'b'\n\n\n"
+                "def decides(x):\n    return 1 if x > 3 else 2  # rule: toy.rule\n")
+    assert [p for p in sc.problems if p.startswith("model/helpers.py:" + problem)], sc.problems
 
 
 def test_a_tag_on_a_comment_line_of_its_own_names_the_decision_right_below(tmp_path):

@@ -43,6 +43,17 @@ def _one(mutants, function, text, op):
     return found[0]
 
 
+def _toy_mutants(tmp_path, monkeypatch, text: str):
+    """The mutants of a one-file toy model ``toy.py`` holding ``text``, as a rule set ``toy``."""
+    from tablerules.proofs.discovery.mutation import mutants as mm
+
+    (tmp_path / "toy.py").write_text(text)
+    monkeypatch.setitem(mm.STEP_API_FILES, "toy", ("toy.py",))
+    monkeypatch.setitem(mm.NOT_STEP_API, "toy", ())
+    mm._SCANS.clear()
+    return mm.write_mutants("toy", tmp_path)
+
+
 @pytest.mark.parametrize("ruleset", registry.ruleset_ids())
 def test_every_step_api_file_has_mutants_with_stable_unique_ids(ruleset):
     ms = write_mutants(ruleset)
@@ -126,13 +137,9 @@ def test_a_mutated_loop_that_never_ends_is_a_crash_not_a_hang(tmp_path, monkeypa
 
     from tablerules.proofs.discovery.mutation import mutants as mm
 
-    (tmp_path / "toy.py").write_text(
-        "def halve(n):\n    while n > 1:  # rule: toy.halve\n        n //= 2\n    return n\n"
-    )
-    monkeypatch.setitem(mm.STEP_API_FILES, "toy", ("toy.py",))
-    monkeypatch.setitem(mm.NOT_STEP_API, "toy", ())
     monkeypatch.setattr(mm, "LOOP_ROUNDS", 1000)
-    negated = [m for m in mm.write_mutants("toy", tmp_path) if m.mutant.operator == "negate"]
+    toy = "def halve(n):\n    while n > 1:  # rule: toy.halve\n        n //= 2\n    return n\n"
+    negated = [m for m in _toy_mutants(tmp_path, monkeypatch, toy) if m.mutant.operator == "negate"]
     assert len(negated) == 1
     fn = types.FunctionType(negated[0].code, {mm.TICK: mm._tick_counter()})
     assert fn(8) == 8  # not (8 > 1) is False at once: the loop does not run
@@ -184,22 +191,16 @@ def test_data_mutants_change_what_a_rule_reads(tmp_path, monkeypatch):
     import types
 
     from tablerules.proofs.discovery.mutation import data
-    from tablerules.proofs.discovery.mutation import mutants as mm
 
-    (tmp_path / "toy.py").write_text(
-        "def deal(table, out):\n"
-        "    n = len(table.pile) - 2  # rule: toy.deal\n"
-        "    out.append('first')\n"
-        "    out.append('second')\n"
-        "    x = len(out)\n"
-        "    out.append(x)\n"
-        "    return n\n"
-    )
-    monkeypatch.setitem(mm.STEP_API_FILES, "toy", ("toy.py",))
-    monkeypatch.setitem(mm.NOT_STEP_API, "toy", ())
     monkeypatch.setitem(data.INTERCHANGEABLE, "toy", (("pile", "discard"),))
-    mm._SCANS.clear()
-    got = {m.mutant.operator: m for m in mm.write_mutants("toy", tmp_path)}
+    toy = ("def deal(table, out):\n"
+           "    n = len(table.pile) - 2  # rule: toy.deal\n"
+           "    out.append('first')\n"
+           "    out.append('second')\n"
+           "    x = len(out)\n"
+           "    out.append(x)\n"
+           "    return n\n")
+    got = {m.mutant.operator: m for m in _toy_mutants(tmp_path, monkeypatch, toy)}
     assert {"less 1", "zone 1", "order 1", "order 2", "order 3"} <= set(got)
     assert "order 4" not in got  # out.append(x) before x = len(out): x read before it is bound
 
@@ -215,6 +216,29 @@ def test_data_mutants_change_what_a_rule_reads(tmp_path, monkeypatch):
     assert run("zone 1") == (-1, ["first", "second", 2])
     assert run("order 2")[1] == ["second", "first", 2]
     assert run("order 3")[1] == ["first", "second", 1]  # len(out) taken before the second append
+
+
+def test_a_function_declared_as_plumbing_keeps_its_reason_and_gets_no_order_mutants(tmp_path, monkeypatch):
+    """The module's PLUMBING names what decides nothing about play: its decisions' mutants carry
+    the reason, and the order of its effects is not mutated; an undeclared function's is."""
+    got = _toy_mutants(tmp_path, monkeypatch,
+                       'PLUMBING = {"shown": "the text form"}\n\n\n'
+                       "def shown(out):\n    out.append(1)\n    out.append(2)\n    return 'a' if out else 'b'\n\n\n"
+                       "def deal(out):\n    out.append(1)\n    out.append(2)\n    if out:  # rule: toy.deal\n"
+                       "        return 1\n    return 0\n")
+    shown = [m.mutant for m in got if m.mutant.function == "shown"]
+    deal = [m.mutant for m in got if m.mutant.function == "deal"]
+    assert shown and {m.annotation for m in shown} == {"plumbing: the text form"}
+    assert not [m for m in shown if m.operator.startswith("order")]
+    assert [m for m in deal if m.operator.startswith("order")]
+    assert {m.annotation for m in deal if m.operator == "negate"} == {"rule: toy.deal"}
+
+
+def test_the_old_plumbing_tag_stops_the_mutants_with_file_and_line(tmp_path, monkeypatch):
+    from tablerules.proofs.discovery.decisions import AnnotationError
+
+    with pytest.raises(AnnotationError, match=r"^model/toy.py:1: '# plumbing:' on the def of shown is the old form"):
+        _toy_mutants(tmp_path, monkeypatch, "def shown(out):  # plumbing: the text form\n    return 1 if out else 2\n")
 
 
 def test_a_constant_mutant_reaches_every_module_that_imported_it_and_is_undone():
