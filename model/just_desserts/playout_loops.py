@@ -1394,6 +1394,18 @@ def below(rng, n):
 
 
 @jit
+def action_starts(codes, last, starts):
+    """Where each action's code starts in ``codes[:last]`` (a code is followed by its cards), into
+    ``starts``; returns the number of actions."""
+    i, a = 0, 0
+    while i < last:  # plumbing: action by action
+        starts[a] = i
+        a += 1
+        i += 1 + (codes[i] >> CARDS_SHIFT)
+    return a
+
+
+@jit
 def to_move_is_chance(s):
     return s[S_NTASKS] > 0 or (s[S_PHASE] == P_WINDOW and s[S_SPEAKER] < 0)
 
