@@ -421,23 +421,29 @@ def played(state: State, games: int, seed: int, debug: bool = False) -> Iterator
 
 def _decode(t: Tables, codes: np.ndarray, info, ends: list, results: list) -> Iterator[tuple[Playout, list | None]]:
     last = ends[-1][0] if ends else 0
-    flat = codes[:last].tolist()
     rows = info[:ends[-1][1]].tolist() if info is not None and ends else None
-    i, a = 0, 0
-    get, move, plain = t.moves.get, t.move, 1 << L.CARDS_SHIFT
-    for (b, ab), (won, lost, gap) in zip(ends, results):
-        moves = []
-        while i < b:
-            c = flat[i]
-            m = get(c) if c < plain else None
-            if m is None:
-                m, i = move(flat, i)
-            else:
-                i += 1
-            moves.append(m)
-        game = Playout(tuple(moves), _seats(lost), _seats(won), L.GAPS[gap] if gap >= 0 else "")
+    moves = _moves_of(t, codes, last)
+    a = 0
+    for (_, ab), (won, lost, gap) in zip(ends, results):
+        game = Playout(tuple(moves[a:ab]), _seats(lost), _seats(won), L.GAPS[gap] if gap >= 0 else "")
         yield game, (rows[a:ab] if rows is not None else None)
         a = ab
+
+
+def _moves_of(t: Tables, codes: np.ndarray, last: int) -> list[Move]:
+    """The move of every action whose code is in ``codes[:last]``, in order: the codes without
+    cards are looked up all at once, the few with cards one by one (:meth:`Tables.move`)."""
+    starts = np.empty(last, dtype=np.int64)
+    starts = starts[:L.action_starts(codes, last, starts)]
+    heads = codes[starts]
+    plain = heads < 1 << L.CARDS_SHIFT
+    flat = codes[:last].tolist()
+    for i in starts[plain][np.unique(heads[plain], return_index=True)[1]].tolist():
+        t.move(flat, i)  # plumbing: each code without cards made once, so that the look-up below finds it
+    moves = list(map(t.moves.get, heads.tolist()))
+    for j, i in zip(np.flatnonzero(~plain).tolist(), starts[~plain].tolist()):
+        moves[j] = t.move(flat, i)[0]
+    return moves
 
 
 def random_playouts(state: State, games: int, seed: int) -> Iterator[Playout]:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..compact_loops import below
+from ..compact_loops import GOLDEN, mix64
 
 # functions that decide nothing about play, and why (the decision-point finder reads this)
 PLUMBING = {
@@ -42,6 +42,12 @@ PLUMBING = {
     "offered": "a look-up",
     "add_answerer": "a set of seats",
 }
+
+jit = njit(cache=True, _nrt=False)
+"""How every function here is compiled: without Numba's reference counting.  Nothing here makes
+an array (the caller passes every one, scratch included), so no count is needed, and counting
+the arrays passed at each call (an atomic add and subtract per array per call) took more than
+half of a game's time."""
 
 # --------------------------------------------------------------------------- the state vector
 
@@ -101,27 +107,42 @@ BUFFET_ACES, BUFFET_DRAWS, MAX_SERVINGS = 4, 3, 2
 W_VERB, W_ARG, W_NCARDS, W_ANY, W_ERROR, W_CARDS = 0, 1, 2, 3, 4, 5
 W_CNT = W_CARDS + MAX_CARDS  # mask counts, 64
 W_CNT2 = W_CNT + 64  # mask counts without the excluded desserts, 64
-W_EXCL = W_CNT2 + 64  # per dessert type: excluded (D entries), then 4 x D for serving-size=any
+W_EXCL = W_CNT2 + 64  # per dessert type: excluded (D entries), then 4 x D for serving-size=any, then the held types
 
 
-@njit(cache=True)
+@jit
+def held_at(s):
+    """Where ws holds the dessert types of one hand (:func:`list_held`): their number, then the types."""
+    return W_EXCL + 5 * s[S_D]
+
+
+BUFFET_SCRATCH = 6
+"""Per dessert type, the scratch of :func:`buffet_moves` (the ace types, then BUFFET_ACES + 1 counts)."""
+
+
+def workspace_size(D):
+    """The workspace's length for a deck of D dessert types: the slots above, the held types, the buffet's scratch."""
+    return W_EXCL + 6 * D + 9 + BUFFET_SCRATCH * (D + 1)
+
+
+@jit
 def hand_at(s, seat, t):
     return s[s[O_HAND] + seat * s[S_D] + t]
 
 
-@njit(cache=True)
+@jit
 def add_to_hand(s, seat, t, k):
     s[s[O_HAND] + seat * s[S_D] + t] += k
     s[s[O_HSIZE] + seat] += k
 
 
-@njit(cache=True)
+@jit
 def discard_dessert(s, t):
     s[s[O_DDISC] + t] += 1
     s[S_NDDISC] += 1
 
 
-@njit(cache=True)
+@jit
 def push_task(s, kind, seat):
     k = s[S_NTASKS]
     s[s[O_TASKS] + 2 * k] = kind
@@ -129,7 +150,7 @@ def push_task(s, kind, seat):
     s[S_NTASKS] = k + 1
 
 
-@njit(cache=True)
+@jit
 def pop_task(s):
     o, k = s[O_TASKS], s[S_NTASKS]
     for i in range(2, 2 * k):
@@ -137,21 +158,21 @@ def pop_task(s):
     s[S_NTASKS] = k - 1
 
 
-@njit(cache=True)
+@jit
 def doorway(s):
     """The guest in the doorway: the top of the guest discard pile (jd.discard.doorway), or -1."""
     n = s[S_NGDISC]
     return s[s[O_GDISC] + n - 1] if n > 0 else -1  # rule: jd.discard.doorway
 
 
-@njit(cache=True)
+@jit
 def claim(s, suit_of, seat, g):
     s[s[O_HOLDER] + g] = seat
     s[s[O_SUITS] + seat * s[S_NS] + suit_of[g]] += 1
     s[s[O_NCLAIMED] + seat] += 1
 
 
-@njit(cache=True)
+@jit
 def unclaim(s, suit_of, g):
     seat = s[s[O_HOLDER] + g]
     s[s[O_HOLDER] + g] = -1
@@ -159,13 +180,13 @@ def unclaim(s, suit_of, g):
     s[s[O_NCLAIMED] + seat] -= 1
 
 
-@njit(cache=True)
+@jit
 def to_centre(s, g):
     s[s[O_CENTRE] + g] = 1
     s[S_NCENTRE] += 1
 
 
-@njit(cache=True)
+@jit
 def from_centre(s, g):
     s[s[O_CENTRE] + g] = 0
     s[S_NCENTRE] -= 1
@@ -174,7 +195,7 @@ def from_centre(s, g):
 # --------------------------------------------------------------------------- winning and the middle
 
 
-@njit(cache=True)
+@jit
 def winner(s):
     """jd.win.any-time: the first seat from the player whose turn it is whose guests show three
     of a suit (jd.win.three-of-a-suit) or five suits (jd.win.five-suits); -1 if none."""
@@ -194,7 +215,7 @@ def winner(s):
     return -1
 
 
-@njit(cache=True)
+@jit
 def suit_shown_twice(s, suit_of, suit):
     """Does ``suit`` show more than once in the middle (jd.discard.one-per-suit)?"""
     k = 0
@@ -204,7 +225,7 @@ def suit_shown_twice(s, suit_of, suit):
     return k > 1
 
 
-@njit(cache=True)
+@jit
 def duplicated_suits(s, suit_of):
     """Does some suit show more than once in the middle (jd.discard.one-per-suit)?"""
     seen = 0
@@ -220,22 +241,37 @@ def duplicated_suits(s, suit_of):
 # --------------------------------------------------------------------------- servings
 
 
-@njit(cache=True)
-def mask_counts(s, gmask, seat, g, excl, use_excl, cnt, width):
-    """cnt[m]: how many dessert types of the hand show exactly the wanted tastes ``m`` of guest
-    ``g`` (desserts the guest refuses, or excluded ones, left out)."""
-    for m in range(width):
-        cnt[m] = 0
+@jit
+def list_held(s, seat, ws):
+    """The dessert types ``seat``'s hand holds, in type order, into ws at :func:`held_at`: what
+    :func:`servings` and :func:`has_serving` look through (a hand holds few of the deck's types).
+    Every caller lists the hand it asks about first."""
     D = s[S_D]
     base = s[O_HAND] + seat * D
+    h = held_at(s)
+    k = 0
     for t in range(D):
         if s[base + t] > 0:  # plumbing: desserts in the hand
-            m = gmask[g, t]
-            if m > 0 and not (use_excl and excl[t]):  # rule: jd.serve.satisfies
-                cnt[m] += 1
+            k += 1
+            ws[h + k] = t
+    ws[h] = k
 
 
-@njit(cache=True)
+@jit
+def mask_counts(s, gmask, ws, g, excl, use_excl, cnt, width):
+    """cnt[m]: how many dessert types of the hand listed in ws (:func:`list_held`) show exactly
+    the wanted tastes ``m`` of guest ``g`` (desserts the guest refuses, or excluded ones, left out)."""
+    for m in range(width):
+        cnt[m] = 0
+    h = held_at(s)
+    for i in range(h + 1, h + 1 + ws[h]):
+        t = ws[i]
+        m = gmask[g, t]
+        if m > 0 and not (use_excl and excl[t]):  # rule: jd.serve.satisfies
+            cnt[m] += 1
+
+
+@jit
 def count_covers(covers, c0, c1, cnt):
     """Servings a hand holds: per cover, the product of the hand's choices per mask."""
     total = 0
@@ -252,23 +288,23 @@ def count_covers(covers, c0, c1, cnt):
     return total
 
 
-@njit(cache=True)
-def nth_type(s, gmask, seat, g, m, idx, excl, use_excl):
-    """The ``idx``-th dessert type of the hand (counted as :func:`mask_counts` does) with mask ``m``."""
-    D = s[S_D]
-    base = s[O_HAND] + seat * D
-    for t in range(D):
-        if s[base + t] > 0 and gmask[g, t] == m and not (use_excl and excl[t]):
+@jit
+def nth_type(s, gmask, ws, g, m, idx, excl, use_excl):
+    """The ``idx``-th dessert type of the hand listed in ws (counted as :func:`mask_counts` does) with mask ``m``."""
+    h = held_at(s)
+    for i in range(h + 1, h + 1 + ws[h]):
+        t = ws[i]
+        if gmask[g, t] == m and not (use_excl and excl[t]):
             if idx == 0:
                 return t
             idx -= 1
     return -1
 
 
-@njit(cache=True)
+@jit
 def servings(s, T_gmask, T_covers, T_cstart, seat, g, need, r, ws, width):
-    """The servings of ``seat``'s hand for guest ``g`` (jd.turn.satisfy-guests under
-    jd.ruling.serving-size=minimal): returns their number; if 0 <= r < number, writes the
+    """The servings of ``seat``'s hand (listed in ws by :func:`list_held`) for guest ``g`` (jd.turn.satisfy-guests
+    under jd.ruling.serving-size=minimal): returns their number; if 0 <= r < number, writes the
     r-th into the chosen move's cards.  With ``need`` set, only servings holding one of the
     dessert types flagged in ws[W_EXCL:] count (a favourite, jd.ruling.surprise-serving, or
     the guest's other favourite, jd.block.favourite-only-by-other-favourite)."""
@@ -276,12 +312,12 @@ def servings(s, T_gmask, T_covers, T_cstart, seat, g, need, r, ws, width):
         return servings_any(s, T_gmask, T_cstart, seat, g, need, r, ws)
     cnt = ws[W_CNT:W_CNT + width]
     excl = ws[W_EXCL:]
-    mask_counts(s, T_gmask, seat, g, excl, False, cnt, width)
+    mask_counts(s, T_gmask, ws, g, excl, False, cnt, width)
     c0, c1 = T_cstart[g], T_cstart[g + 1]
     total = count_covers(T_covers, c0, c1, cnt)
     if need:  # rule: jd.ruling.surprise-serving, jd.block.favourite-only-by-other-favourite
         cnt2 = ws[W_CNT2:W_CNT2 + width]
-        mask_counts(s, T_gmask, seat, g, excl, True, cnt2, width)
+        mask_counts(s, T_gmask, ws, g, excl, True, cnt2, width)
         total -= count_covers(T_covers, c0, c1, cnt2)
     if r < 0 or r >= total:  # plumbing: only counting
         return total
@@ -302,7 +338,7 @@ def servings(s, T_gmask, T_covers, T_cstart, seat, g, need, r, ws, width):
             x = r
             for j in range(k):
                 m = T_covers[c, j]
-                ws[W_CARDS + j] = nth_type(s, T_gmask, seat, g, m, x % cnt[m], excl, False)
+                ws[W_CARDS + j] = nth_type(s, T_gmask, ws, g, m, x % cnt[m], excl, False)
                 x //= cnt[m]
             ws[W_NCARDS] = k
             sort_cards(ws, k)
@@ -311,7 +347,7 @@ def servings(s, T_gmask, T_covers, T_cstart, seat, g, need, r, ws, width):
             x, hit = x0, False
             for j in range(k):
                 m = T_covers[c, j]
-                t = nth_type(s, T_gmask, seat, g, m, x % cnt[m], excl, False)
+                t = nth_type(s, T_gmask, ws, g, m, x % cnt[m], excl, False)
                 ws[W_CARDS + j] = t
                 if excl[t]:  # plumbing: holds a flagged dessert
                     hit = True
@@ -325,7 +361,7 @@ def servings(s, T_gmask, T_covers, T_cstart, seat, g, need, r, ws, width):
     return total
 
 
-@njit(cache=True)
+@jit
 def odd_bits(x):
     """Is the number of set bits of ``x`` odd?"""
     odd = False
@@ -335,7 +371,7 @@ def odd_bits(x):
     return odd
 
 
-@njit(cache=True)
+@jit
 def ways_any(ws, a0, k, start, shown, full, skip_flagged):
     """In how many ways the hand's types ``start``.. (ws[a0 + 4i:]: type, copies, mask, flagged)
     can add copies (0 to all of each) so that, with the tastes ``shown`` already, every wanted
@@ -362,7 +398,7 @@ def ways_any(ws, a0, k, start, shown, full, skip_flagged):
     return total
 
 
-@njit(cache=True)
+@jit
 def servings_any(s, T_gmask, T_cstart, seat, g, need, r, ws):
     """:func:`servings` under jd.ruling.serving-size=any: every set of desserts from the hand
     (copies count) that guest ``g`` accepts and that shows every taste it wants; with ``need``,
@@ -413,7 +449,7 @@ def servings_any(s, T_gmask, T_cstart, seat, g, need, r, ws):
     return total
 
 
-@njit(cache=True)
+@jit
 def sort_cards(ws, k):
     for i in range(1, k):
         j = i
@@ -422,15 +458,16 @@ def sort_cards(ws, k):
             j -= 1
 
 
-@njit(cache=True)
+@jit
 def has_serving(s, T_gmask, T_covers, T_cstart, seat, g, ws, width):
     """Does ``seat``'s hand satisfy guest ``g`` at all (jd.serve.satisfies)?"""
     cnt = ws[W_CNT:W_CNT + width]
-    mask_counts(s, T_gmask, seat, g, ws[W_EXCL:], False, cnt, width)
+    list_held(s, seat, ws)
+    mask_counts(s, T_gmask, ws, g, ws[W_EXCL:], False, cnt, width)
     return count_covers(T_covers, T_cstart[g], T_cstart[g + 1], cnt) > 0
 
 
-@njit(cache=True)
+@jit
 def tips_for(s, fav, prm, g, cards, k):
     """jd.tip.favourite, jd.ruling.tip-count, jd.ruling.favourite-with-others."""
     n = 0
@@ -444,7 +481,7 @@ def tips_for(s, fav, prm, g, cards, k):
     return n
 
 
-@njit(cache=True)
+@jit
 def favourite_used(s, fav, g):
     """The offer on the table holds one of the guest's favourites."""
     o = s[O_OCARDS]
@@ -457,7 +494,7 @@ def favourite_used(s, fav, g):
 # --------------------------------------------------------------------------- the end without a win
 
 
-@njit(cache=True)
+@jit
 def aces_in_hand(s, ace, seat):
     D = s[S_D]
     base = s[O_HAND] + seat * D
@@ -468,12 +505,12 @@ def aces_in_hand(s, ace, seat):
     return k
 
 
-@njit(cache=True)
+@jit
 def free_desserts(s):
     return s[S_NDPILE] + s[S_NDDISC] > 0
 
 
-@njit(cache=True)
+@jit
 def buffet_possible(s, ace, prm):
     """ending.py's buffet_possible (jd.buffet.aces)."""
     if free_desserts(s):  # rule: jd.reshuffle.desserts, jd.turn.dump-tray
@@ -484,7 +521,7 @@ def buffet_possible(s, ace, prm):
     return False
 
 
-@njit(cache=True)
+@jit
 def serving_possible(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):
     """ending.py's serving_possible (jd.ruling.no-serving-possible): could anybody ever
     serve, poach or open a buffet again?"""
@@ -506,19 +543,19 @@ def serving_possible(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, widt
     return False
 
 
-@njit(cache=True)
+@jit
 def all_claimed(s):
     """No guest is left to serve: none in the piles, the middle or the doorway, none about to be turned up."""
     return s[S_NCENTRE] == 0 and s[S_NGDISC] == 0 and s[S_NGPILE] == 0 and s[S_NTASKS] == 0
 
 
-@njit(cache=True)
+@jit
 def at_turn_start(s):
     return (s[S_PHASE] == P_CHOOSE and s[S_NTASKS] == 0 and not s[S_COMMITTED] and s[S_SERVED] == 0
             and not s[S_OFFER])
 
 
-@njit(cache=True)
+@jit
 def guests_can_move(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):
     """ending.py's guests_can_move (jd.ruling.faq-score-when)."""
     # rule: jd.poach.attempt
@@ -531,7 +568,7 @@ def guests_can_move(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width
     return prm[R_BUFFET] and buffet_possible(s, ace, prm)  # rule: jd.buffet.aces
 
 
-@njit(cache=True)
+@jit
 def game_over(s, end, win):
     s[S_PHASE] = P_OVER
     s[S_END] = end
@@ -542,7 +579,7 @@ def game_over(s, end, win):
 # --------------------------------------------------------------------------- settle
 
 
-@njit(cache=True)
+@jit
 def refill_desserts(s):
     """jd.reshuffle.desserts: an empty dessert pile is replaced by its shuffled discards."""
     D = s[S_D]
@@ -553,7 +590,7 @@ def refill_desserts(s):
     s[S_NDDISC] = 0
 
 
-@njit(cache=True)
+@jit
 def refill_guests(s):
     """jd.reshuffle.guests: the discards but the top one become the pile; the top one stays."""
     o, n = s[O_GDISC], s[S_NGDISC]
@@ -564,7 +601,7 @@ def refill_guests(s):
     s[S_NGDISC] = 1
 
 
-@njit(cache=True)
+@jit
 def draw_phase(s, seat):
     """jd.turn.draw-phase: one dessert to the player, then one guest into the middle."""
     s[S_NTASKS] = 0
@@ -572,7 +609,7 @@ def draw_phase(s, seat):
     push_task(s, K_TURN_UP, -1)
 
 
-@njit(cache=True)
+@jit
 def end_turn(s, prm):
     """jd.discard.turn-ends: the next seat (jd.ruling.turn-direction) starts with a draw phase."""
     n = s[S_N]
@@ -593,20 +630,20 @@ def end_turn(s, prm):
     s[S_DUMPED] = 0
 
 
-@njit(cache=True)
+@jit
 def clear_answerers(s):
     for i in range(s[S_N]):
         s[s[O_ANS] + i] = 0
     s[S_NANS] = 0
 
 
-@njit(cache=True)
+@jit
 def strict(prm, gap):
     """Is the ruling GAPS[gap] set to strict (the game stops where the text is silent)?"""
     return (prm[R_STRICT] >> gap) & 1 != 0
 
 
-@njit(cache=True)
+@jit
 def answers_of(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width):
     """How many answers ``seat`` has to the offer on the table (pass included): advanced.py's answers_of."""
     speaker = s[S_SPEAKER]
@@ -616,7 +653,7 @@ def answers_of(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width):
     return k
 
 
-@njit(cache=True)
+@jit
 def able_answerers(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width):
     """How many answerers hold a block or a surprise, not only a pass (advanced.py's can_answer)."""
     able = 0
@@ -627,7 +664,7 @@ def able_answerers(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width):
     return able
 
 
-@njit(cache=True)
+@jit
 def plain_block_races(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width):
     """advanced.py's _check_plain_block_gap: the poached player, asked to answer, holds a block
     without a favourite of the guest while another answerer holds a surprise."""
@@ -640,6 +677,7 @@ def plain_block_races(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width)
     excl = ws[W_EXCL:]
     for t in range(s[S_D]):
         excl[t] = fav[g, t]
+    list_held(s, v, ws)
     blocks = servings(s, T_gmask, T_covers, T_cstart, v, g, False, -1, ws, width)
     with_favourite = servings(s, T_gmask, T_covers, T_cstart, v, g, True, -1, ws, width)
     if blocks - with_favourite <= 0:  # rule: jd.ruling.plain-block-vs-surprise
@@ -655,7 +693,7 @@ def plain_block_races(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width)
     return False
 
 
-@njit(cache=True)
+@jit
 def surprise_cuts_block(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width):
     """advanced.py's surprise-on-block gap test: could another player surprise the block of
     ``seat`` (its cards in ws) as if it were a serving (the offer table is restored after)?"""
@@ -675,7 +713,7 @@ def surprise_cuts_block(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws
     return found
 
 
-@njit(cache=True)
+@jit
 def settle(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):
     """game.py's settle: everything that happens without a choice, to a fixed point."""
     while True:  # plumbing: to a fixed point
@@ -790,7 +828,7 @@ def settle(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, can_sat, ace, prm
         return
 
 
-@njit(cache=True)
+@jit
 def all_claimed_ends(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, width):
     """jd.ruling.all-guests-claimed with every guest claimed: 0 play goes on, 1 the game ends
     (scored under faq-score, else a draw), 2 the strict alternative's gap."""
@@ -819,7 +857,7 @@ def all_claimed_ends(s, T_gmask, T_covers, T_cstart, can_sat, ace, prm, ws, widt
 # --------------------------------------------------------------------------- serving and answering
 
 
-@njit(cache=True)
+@jit
 def take_guest(s, suit_of, g, victim):
     """Remove a guest from where it is: a player's guests, the middle or the doorway."""
     if victim >= 0:  # rule: jd.poach.attempt
@@ -830,7 +868,7 @@ def take_guest(s, suit_of, g, victim):
         s[S_NGDISC] -= 1
 
 
-@njit(cache=True)
+@jit
 def serve_succeeds(s, suit_of, fav, prm):
     """serving.py's serve_succeeds: the guest joins the server, the desserts are discarded, tips follow
     (jd.tip.favourite)."""
@@ -855,7 +893,7 @@ def serve_succeeds(s, suit_of, fav, prm):
     s[S_PHASE] = P_DISCARD if s[S_OBACK] else P_CHOOSE  # rule: jd.buffet.serve-one
 
 
-@njit(cache=True)
+@jit
 def may_be_surprised(s, fav, nfav, prm):
     """advanced.py's may_be_surprised (jd.surprise.intercept, jd.ruling.surprise-doorway)."""
     g = s[S_OGUEST]
@@ -867,7 +905,7 @@ def may_be_surprised(s, fav, nfav, prm):
     return not (from_doorway and not prm[R_DOORWAY_ANY])  # rule: jd.ruling.surprise-doorway
 
 
-@njit(cache=True)
+@jit
 def may_surprise(s, prm, seat):
     """Anybody but the server (jd.surprise.intercept); the poached player only under
     jd.ruling.victim-surprise=allowed."""
@@ -876,7 +914,7 @@ def may_surprise(s, prm, seat):
     return not (seat == s[S_OVICTIM] and prm[R_VICTIM_BLOCK_ONLY])  # rule: jd.ruling.victim-surprise
 
 
-@njit(cache=True)
+@jit
 def offer(s, fav, nfav, prm, server, g, victim, ws):
     """advanced.py's offer: the desserts go on the table and the answer window opens."""
     k = ws[W_NCARDS]
@@ -909,7 +947,7 @@ def offer(s, fav, nfav, prm, server, g, victim, ws):
     s[S_SPEAKER] = -1
 
 
-@njit(cache=True)
+@jit
 def offered(s, t):
     o = s[O_OCARDS]
     for j in range(s[S_ONCARDS]):
@@ -918,14 +956,14 @@ def offered(s, t):
     return False
 
 
-@njit(cache=True)
+@jit
 def add_answerer(s, seat):
     if not s[s[O_ANS] + seat]:
         s[s[O_ANS] + seat] = 1
         s[S_NANS] += 1
 
 
-@njit(cache=True)
+@jit
 def return_offer(s):
     """jd.block.cards-back / jd.surprise.continue: the thwarted server takes the desserts back."""
     o, server = s[O_OCARDS], s[S_OSERVER]
@@ -937,7 +975,7 @@ def return_offer(s):
     s[S_PHASE] = P_BUFFET if s[S_OBACK] else P_CHOOSE  # rule: jd.buffet.serve-one
 
 
-@njit(cache=True)
+@jit
 def play_cards(s, seat, ws):
     """The chosen move's desserts leave the seat's hand for the discard pile."""
     for j in range(ws[W_NCARDS]):
@@ -946,7 +984,7 @@ def play_cards(s, seat, ws):
         discard_dessert(s, t)
 
 
-@njit(cache=True)
+@jit
 def block(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width):
     """jd.block.defender: the defender keeps the guest; jd.poach.blocked-no-retry; jd.tip.block-favourite."""
     g = s[S_OGUEST]
@@ -968,7 +1006,7 @@ def block(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, seat, ws, width):
     s[S_COMMITTED] = 1
 
 
-@njit(cache=True)
+@jit
 def surprise(s, suit_of, prm, seat, ws):
     """jd.surprise.intercept: the guest goes to the surprising player; jd.surprise.no-tip."""
     g, victim = s[S_OGUEST], s[S_OVICTIM]
@@ -988,18 +1026,19 @@ def surprise(s, suit_of, prm, seat, ws):
 # --------------------------------------------------------------------------- the legal moves
 
 
-@njit(cache=True)
+@jit
 def choose(ws, verb, arg):
     ws[W_VERB] = verb
     ws[W_ARG] = arg
     ws[W_NCARDS] = 0
 
 
-@njit(cache=True)
+@jit
 def serve_moves(s, T_gmask, T_covers, T_cstart, seat, r, ws, width):
     """game.py's _serve_moves: every serving of a guest in the middle or the doorway (jd.discard.doorway)."""
     total = 0
     door = doorway(s)
+    list_held(s, seat, ws)
     for g in range(s[S_G]):
         if s[s[O_CENTRE] + g] or g == door:  # rule: jd.turn.satisfy-guests, jd.discard.doorway
             k = servings(s, T_gmask, T_covers, T_cstart, seat, g, False, r - total, ws, width)
@@ -1011,12 +1050,13 @@ def serve_moves(s, T_gmask, T_covers, T_cstart, seat, r, ws, width):
     return total
 
 
-@njit(cache=True)
+@jit
 def poach_moves(s, T_gmask, T_covers, T_cstart, seat, r, ws, width):
     """advanced.py's poach_moves: serve a guest another player holds (jd.poach.attempt)."""
     if s[S_POACH] != POACH_NONE:  # rule: jd.poach.one-opportunity, jd.poach.blocked-no-retry
         return 0
     total = 0
+    list_held(s, seat, ws)
     for g in range(s[S_G]):
         h = s[s[O_HOLDER] + g]
         if h >= 0 and h != seat and not s[s[O_SHIELD] + g]:  # rule: jd.poach.attempt, jd.surprise.no-poach-back
@@ -1029,7 +1069,7 @@ def poach_moves(s, T_gmask, T_covers, T_cstart, seat, r, ws, width):
     return total
 
 
-@njit(cache=True)
+@jit
 def dump_moves(s, seat, none_too, r, ws):
     """game.py's _dump_moves: one card at a time (jd.turn.dump-tray); an empty dump under
     jd.ruling.dump-none=allowed."""
@@ -1047,35 +1087,39 @@ def dump_moves(s, seat, none_too, r, ws):
     return total
 
 
-@njit(cache=True)
+@jit
 def buffet_moves(s, ace, seat, r, ws):
     """advanced.py's buffet_moves: every distinct four aces of the hand (jd.buffet.aces)."""
     D = s[S_D]
     base = s[O_HAND] + seat * D
-    # ways[i, k]: multisets of size k from the ace types i.. of the hand
-    types = np.empty(D, dtype=np.int64)
+    # ways[i, k]: multisets of size k from the ace types i.. of the hand (scratch in ws)
+    at = held_at(s) + D + 1
+    types = ws[at:at + D]
     a = 0
     for t in range(D):
         if ace[t] and s[base + t] > 0:  # rule: jd.buffet.aces
             types[a] = t
             a += 1
-    ways = np.zeros((a + 1, BUFFET_ACES + 1), dtype=np.int64)
-    ways[a, 0] = 1
+    row = BUFFET_ACES + 1
+    ways = ws[at + D:at + D + (a + 1) * row]  # ways[i, k] at i * row + k
+    for i in range(len(ways)):
+        ways[i] = 0
+    ways[a * row] = 1
     for i in range(a - 1, -1, -1):
         c = s[base + types[i]]
         for k in range(BUFFET_ACES + 1):
             w = 0
             for j in range(min(c, k) + 1):
-                w += ways[i + 1, k - j]
-            ways[i, k] = w
-    total = ways[0, BUFFET_ACES]
+                w += ways[(i + 1) * row + k - j]
+            ways[i * row + k] = w
+    total = ways[BUFFET_ACES]
     if 0 <= r < total:  # plumbing: the move drawn
         choose(ws, V_BUFFET, 0)
         rem, n = BUFFET_ACES, 0
         for i in range(a):
             c = s[base + types[i]]
             for j in range(min(c, rem) + 1):
-                w = ways[i + 1, rem - j]
+                w = ways[(i + 1) * row + rem - j]
                 if r < w:  # plumbing: this many copies of the ace
                     for _ in range(j):
                         ws[W_CARDS + n] = types[i]
@@ -1087,13 +1131,14 @@ def buffet_moves(s, ace, seat, r, ws):
     return total
 
 
-@njit(cache=True)
+@jit
 def answer_moves(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, r, ws, width):
     """advanced.py's answers: the speaker's blocks, surprises, and pass."""
     seat, g = s[S_SPEAKER], s[S_OGUEST]
     total = 0
     excl = ws[W_EXCL:]
     D = s[S_D]
+    list_held(s, seat, ws)
     if seat == s[S_OVICTIM] and prm[R_POACHING]:  # rule: jd.block.defender
         need = favourite_used(s, fav, g)  # rule: jd.block.favourite-only-by-other-favourite
         for t in range(D):
@@ -1129,7 +1174,7 @@ def answer_moves(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, r, ws, width):
     return total + 1
 
 
-@njit(cache=True)
+@jit
 def walk_moves(s, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, prm, r, ws, width):
     """game.py's legal_moves for the seat to move: returns their number; if 0 <= r < number,
     the r-th is written into ws (verb, arg, cards)."""
@@ -1188,7 +1233,7 @@ def walk_moves(s, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, prm, r, 
     return total
 
 
-@njit(cache=True)
+@jit
 def apply_move(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, width):
     """game.py's _apply_seat for the move in ws."""
     verb, arg = ws[W_VERB], ws[W_ARG]
@@ -1255,7 +1300,7 @@ def apply_move(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, prm, ws, widt
 # --------------------------------------------------------------------------- chance
 
 
-@njit(cache=True)
+@jit
 def chance_step(s, rng, out):
     """game.py's chance_outcomes and _apply_chance: a draw, a turn-up or the answer race.
     Writes (code, numerator, denominator) into out."""
@@ -1305,7 +1350,7 @@ def chance_step(s, rng, out):
 # --------------------------------------------------------------------------- the outcome
 
 
-@njit(cache=True)
+@jit
 def outcome(s, prm, res):
     """game.py's outcome as bit masks of seats: res[0] winners, res[1] losers (both 0 on a draw);
     res[2] the GAPS index of a strict ruling that stopped the game, else -1."""
@@ -1351,12 +1396,31 @@ def outcome(s, prm, res):
 # --------------------------------------------------------------------------- whole games
 
 
-@njit(cache=True)
+@jit
+def below(rng, n):
+    """compact_loops' ``below`` (the same stream gives the same numbers), compiled as the rest of
+    this module: a whole number in [0, n) from one draw of the SplitMix64 stream ``rng[0]``."""
+    rng[0] += GOLDEN
+    return min(int(float(mix64(rng[0]) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * n), n - 1)
+
+
+@jit
+def action_starts(codes, last, starts):
+    """Where each action's code starts in ``codes[:last]`` (a code is followed by its cards), into
+    ``starts``; returns the number of actions."""
+    i, a = 0, 0
+    while i < last:  # plumbing: action by action
+        starts[a] = i
+        a += 1
+        i += 1 + (codes[i] >> CARDS_SHIFT)
+    return a
+
+
+@jit
 def to_move_is_chance(s):
     return s[S_NTASKS] > 0 or (s[S_PHASE] == P_WINDOW and s[S_SPEAKER] < 0)
 
 
-@njit(cache=True)
 def play(start, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, can_sat, prm, width, games, rng,
          codes, info, debug, ends, results, max_actions):
     """Play up to ``games`` games from ``start`` at random.  Writes each action's code (and
@@ -1365,17 +1429,25 @@ def play(start, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, can_sat, p
     chosen among (seat) or the probability's numerator and denominator (chance) into
     ``info``.  Returns (games played, status): status ST_BUFFER_FULL when the next game might
     not fit (``rng`` is then left at that game's start), ST_ENDLESS when a game reached
-    ``max_actions``."""
-    s = start.copy()
-    ws = np.zeros(W_EXCL + 5 * start[S_D] + 8, dtype=np.int64)
+    ``max_actions``.  The game's vector and the scratch are made here (the compiled loop
+    makes no array)."""
+    ws = np.zeros(workspace_size(start[S_D]), dtype=np.int64)
     ws[W_ANY] = prm[R_SERVING_ANY]
-    out = np.zeros(3, dtype=np.int64)
-    res = np.zeros(3, dtype=np.int64)
+    return play_games(start, start.copy(), ws, np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64), suit_of,
+                      fav, nfav, ace, T_gmask, T_covers, T_cstart, can_sat, prm, width, games, rng, codes, info, debug,
+                      ends, results, max_actions)
+
+
+@jit
+def play_games(start, s, ws, out, res, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, can_sat, prm, width,
+               games, rng, codes, info, debug, ends, results, max_actions):
+    """:func:`play` with its scratch: ``s`` the game's vector, ``ws`` the workspace, ``out`` and ``res``."""
     n, a = 0, 0
     cap = codes.shape[0]
     for g in range(games):
         saved = rng[0]
-        s[:] = start
+        for i in range(len(start)):  # plumbing: every game from the start
+            s[i] = start[i]
         n0, a0 = n, a
         actions = 0
         while True:  # plumbing: until the rules end the game
