@@ -409,7 +409,8 @@ def played(state: State, games: int, seed: int, debug: bool = False) -> Iterator
                                    "its servings are too many to count exactly")
             if status == L.ST_ENDLESS:  # plumbing: a game that does not end
                 raise EndlessGame(f"a random game reached {MAX_ACTIONS:,} actions without ending (play that may "
-                                  "never end: jd.ruling.endless-play=play-on, or jd.ruling.no-serving-possible=play-on)",
+                                  "never end: jd.ruling.endless-play=play-on, or "
+                                  "jd.ruling.no-serving-possible=play-on)",
                                   game=first + min(BATCH, games - first) - left + 1, actions=MAX_ACTIONS)
 
 

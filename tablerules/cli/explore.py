@@ -178,7 +178,8 @@ def _text(rules: Any, setup: Any, comp_text: str, ex: Any, graph: Any, findings:
     console.line(f"{verdict}: {console.plural(len(bad), 'unexpected finding')}"
                  + (f" of {len(findings)}" if len(findings) != len(bad) else "")
                  + ("" if ex.complete or ex.timed_out else
-                    f" (the state budget of {ex.budget.max_states:,} states cut the search: states were left unexpanded)")
+                    f" (the state budget of {ex.budget.max_states:,} states cut the search: states were left "
+                    "unexpanded)")
                  + ("" if args.graph else " (whether every state can still reach an end was not asked: --graph asks)"),
                  out, status=verdict)
 
