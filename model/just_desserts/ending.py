@@ -170,7 +170,7 @@ def repeated_position(state: State) -> State:
     starts at most two turns before the end, so a game has at most twice as many turns as positions."""
     key = evolve(state, seen=frozenset())
     seen = state.seen
-    times = 2 if (key, 2) in seen else 1 if (key, 1) in seen else 0
+    times = 2 if (key, 2) in seen else 1 if (key, 1) in seen else 0  # rule: jd.ruling.endless-play
     if times and state.setup.options.endless_play == STRICT:  # rule: jd.ruling.endless-play
         raise RuleGap(ENDLESS, "a turn starts at a position it has started at before: play may go round for ever")
     if times + 1 >= REPEATS_TO_END:  # rule: jd.ruling.endless-play

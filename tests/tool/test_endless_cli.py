@@ -40,3 +40,11 @@ def test_explore_names_the_closed_sets_and_the_ruling_with_the_shortest_trace():
     assert r.returncode == 1, r.stdout + r.stderr
     assert "endless: jd.ruling.endless-play" in r.stdout and "36 closed sets" in r.stdout
     assert "the nearest after 19 moves" in r.stdout
+
+
+def test_explain_shows_the_ruling_its_alternatives_and_its_witness():
+    r = run_cli("explain", "jd.ruling.endless-play")
+    assert r.returncode == 0 and "Traceback" not in r.stderr
+    for text in ("* play-on", "repeated-position", "strict", "spec/witnesses/jd-endless-play.json",
+                 "--ruling endless-play=ALT"):
+        assert text in r.stdout, text
