@@ -192,6 +192,7 @@ STRICT_RUNS = (
     (("jd.ruling.plain-block-vs-surprise", "jd.ruling.surprise-on-block"), (CROWD_ALL,)),
     (("jd.ruling.victim-tip-on-surprise",), (CROWD_ALL,)),
     (("jd.ruling.no-serving-possible",), (FAMINE_2P,)),
+    (("jd.ruling.endless-play",), (ONE_2P,)),
 )
 """Which strict rulings are switched on together, and where they are looked for: (deck, players, all advanced
 rules on?)."""
