@@ -56,15 +56,25 @@ MAX_ACTIONS = 100_000
 
 class EndlessGame(RuntimeError):
     """A random game reached MAX_ACTIONS actions without ending: under these rulings play may never end
-    (jd.ruling.no-serving-possible=play-on, or a table where only poaches are left)."""
+    (jd.ruling.endless-play=play-on on a table where guests only change hands, or
+    jd.ruling.no-serving-possible=play-on).  ``game`` is its number among the games asked for (1 for the
+    first; 0 where unknown), ``actions`` how many actions it had played."""
+
+    def __init__(self, message: str, game: int = 0, actions: int = MAX_ACTIONS) -> None:
+        super().__init__(message)
+        self.game = game
+        self.actions = actions
 
 
 def step_playouts(rules: RuleSet, state: Any, games: int, seed: int) -> Iterator[Playout]:
     """Random games through the step API (to_move, legal_moves, chance_outcomes, apply); a game
     a strict ruling stops comes back with ``gap`` set (see ``iter_games``)."""
     rng = random.Random(f"tablerules:{seed}")  # a string seed: -s and s give different games (an int seed would not)
-    for _ in range(games):
-        yield _step_game(rules, state, rng)
+    for i in range(games):
+        try:
+            yield _step_game(rules, state, rng)
+        except EndlessGame as e:  # plumbing: name the game
+            raise EndlessGame(str(e), game=i + 1, actions=e.actions) from None
 
 
 def _step_game(rules: RuleSet, state: Any, rng: random.Random) -> Playout:

@@ -26,9 +26,9 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from tablerules.model.core import RuleSet, Setup
+from tablerules.model.core import RuleSet, Setup, ruling_fields, short_ruling_name
 
-from .explorer import Budget, Exploration, Step, explore
+from .explorer import Budget, Exploration, Finding, Step, explore
 
 CYCLE = "cycle with a way out"
 CLOSED = "closed set (no end reachable)"
@@ -112,8 +112,8 @@ def _move_texts(rules: RuleSet, ex: Exploration, path: list[Any]) -> tuple[str, 
     return tuple(out)
 
 
-def classify(ex: Exploration) -> dict[str, list[Component]]:
-    """The components of a complete exploration's graph that play can go round in, by kind."""
+def classify(ex: Exploration, kinds: tuple[str, ...] = (CYCLE, CLOSED)) -> dict[str, list[Component]]:
+    """The components of a complete exploration's graph that play can go round in, by kind (only ``kinds``)."""
     import networkx as nx
 
     g = nx.DiGraph()
@@ -135,6 +135,8 @@ def classify(ex: Exploration) -> dict[str, list[Component]]:
             continue  # a single state play passes through once
         nearest = min(members, key=lambda s: (len(ex.key_path(s)), order[s]))
         kind = CYCLE if nearest in can_end else CLOSED
+        if kind not in kinds:
+            continue
         _, steps, _ = ex.trace(nearest)
         comp = Component(kind, len(members), steps, _move_texts(ex.rules, ex, _loop(g, nearest, members)))
         out[kind].append((len(steps), comp))
@@ -151,4 +153,31 @@ def endless_play(rules: RuleSet, setup: Setup, label: str, max_states: int) -> E
     return report
 
 
-__all__ = ["CLOSED", "CYCLE", "Component", "EndlessReport", "classify", "endless_play"]
+def endless_ruling(rules: RuleSet) -> str | None:
+    """The rule set's ruling on play that can go round for ever with no end reachable (``*.ruling.endless-play``),
+    or None where it has none."""
+    return next((rid for rid in ruling_fields(rules.Options) if rid.endswith(".ruling.endless-play")), None)
+
+
+def closed_set_finding(ex: Exploration) -> Finding | None:
+    """A complete exploration's closed sets (no end reachable) as one finding: the nearest with its shortest
+    trace and its loop, named by the rule set's endless-play ruling and the alternative it is set to; None when
+    every state can reach an end."""
+    found = classify(ex, (CLOSED,))[CLOSED]
+    if not found:
+        return None
+    rules, nearest = ex.rules, found[0]
+    ruling = endless_ruling(rules)
+    start = ex.initial[0]
+    options = start.setup.options
+    where = "" if ruling is None else (
+        f"; {ruling}={getattr(options, ruling_fields(rules.Options)[ruling].name)}: play goes on there for ever "
+        f"({short_ruling_name(ruling)}=repeated-position would end such a game)")
+    detail = (f"{len(found)} closed sets ({sum(c.states for c in found):,} states) from which no end can be reached; "
+              f"the nearest after {len(nearest.trace)} moves, its loop {' ; '.join(nearest.loop)}{where}")
+    return Finding("endless", ruling or "trap", ruling or "core.termination", detail, None, trace=nearest.trace,
+                   start=start)
+
+
+__all__ = ["CLOSED", "CYCLE", "Component", "EndlessReport", "classify", "closed_set_finding", "endless_play",
+           "endless_ruling"]

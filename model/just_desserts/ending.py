@@ -10,7 +10,10 @@ Clause ids refer to spec/just_desserts.toml.  Two places where the rulebook is s
   game; when the score is counted while an advanced rule could still move a claimed guest
   is jd.ruling.faq-score-when;
 * nobody can ever serve, poach or open a buffet again, so nothing that decides the game
-  can change and play would go round for ever (jd.ruling.no-serving-possible).
+  can change and play would go round for ever (jd.ruling.no-serving-possible);
+* guests can still change hands (a poach, a buffet), but play can go round for ever with no
+  end reachable (jd.ruling.endless-play): by default play goes on; repeated-position ends the
+  game the third time the same position starts a turn.
 """
 
 from __future__ import annotations
@@ -26,6 +29,10 @@ from .state import BUFFET_ACES, State, deck_of, evolve
 FAQ_SCORE = "faq-score"
 ALL_CLAIMED = "jd.ruling.all-guests-claimed"
 NO_SERVING = "jd.ruling.no-serving-possible"
+ENDLESS = "jd.ruling.endless-play"
+PLAY_ON = "play-on"
+REPEATS_TO_END = 3
+"""jd.ruling.endless-play=repeated-position: the game ends the third time a position starts a turn."""
 
 
 # --------------------------------------------------------------------------- every guest claimed
@@ -153,6 +160,22 @@ def no_serving_end(state: State) -> State:
     if o.no_serving == STRICT:  # rule: jd.ruling.no-serving-possible
         raise RuleGap(NO_SERVING, "nobody can ever serve, poach or open a buffet again")
     return evolve(state, phase="over", end_clause=NO_SERVING)
+
+
+def repeated_position(state: State) -> State:
+    """jd.ruling.endless-play (repeated-position or strict): a turn starts at ``state`` (before its draw
+    phase); count how often this position (the state without its history) has started a turn.  The third
+    time ends the game, scored by the publisher's count (:func:`scored_outcome`); under strict the second
+    time is a rule gap.  Every game ends under repeated-position: positions are finitely many and each
+    starts at most two turns before the end, so a game has at most twice as many turns as positions."""
+    key = evolve(state, seen=frozenset())
+    seen = state.seen
+    times = 2 if (key, 2) in seen else 1 if (key, 1) in seen else 0  # rule: jd.ruling.endless-play
+    if times and state.setup.options.endless_play == STRICT:  # rule: jd.ruling.endless-play
+        raise RuleGap(ENDLESS, "a turn starts at a position it has started at before: play may go round for ever")
+    if times + 1 >= REPEATS_TO_END:  # rule: jd.ruling.endless-play
+        return evolve(state, phase="over", tasks=(), end_clause=ENDLESS)
+    return evolve(state, seen=(seen - {(key, times)}) | {(key, times + 1)})
 
 
 def at_turn_start(state: State) -> bool:

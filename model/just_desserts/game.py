@@ -20,8 +20,8 @@ from ..core import (
 from ..decks import Deck
 from . import advanced as adv
 from .ending import (
-    FAQ_SCORE, all_claimed, all_claimed_end, at_turn_start, no_serving_end, scored_outcome, serving_possible,
-    turn_end_score,
+    ENDLESS, FAQ_SCORE, PLAY_ON, all_claimed, all_claimed_end, at_turn_start, no_serving_end, repeated_position,
+    scored_outcome, serving_possible, turn_end_score,
 )
 from .moves import KITCHEN, STOP, Move
 from .serving import offers_serving, serving_moves
@@ -518,10 +518,13 @@ def _settle_task(state: State) -> State:
 def _end_turn(state: State) -> State:
     """jd.discard.turn-ends: the next seat (jd.ruling.turn-direction) starts with a draw phase."""
     nxt = next_seat(state)
-    return evolve(
+    started = evolve(
         state, turn=nxt, phase="choose", tasks=_draw_phase(nxt), opening=False, served=0, committed=False,
         poach="", shielded=(), offer=None, answerers=(), speaker=-1, returning=(), dumped=0,
     )
+    if state.setup.options.endless_play == PLAY_ON:  # rule: jd.ruling.endless-play
+        return started
+    return repeated_position(started)  # rule: jd.ruling.endless-play
 
 
 def next_seat(state: State) -> int:
@@ -568,8 +571,9 @@ def outcome(state: State) -> Outcome | None:
     if state.phase != "over":  # rule: jd.win.any-time
         return None
     n = state.setup.players
-    # rule: jd.ruling.all-guests-claimed, jd.ruling.no-serving-possible
-    if (state.winner < 0 and state.end_clause in ("jd.ruling.all-guests-claimed", "jd.ruling.no-serving-possible")
+    # rule: jd.ruling.all-guests-claimed, jd.ruling.no-serving-possible, jd.ruling.endless-play
+    if (state.winner < 0 and state.end_clause in ("jd.ruling.all-guests-claimed", "jd.ruling.no-serving-possible",
+                                                  ENDLESS)
             and _scored(state)):
         return scored_outcome(state)
     if state.winner < 0:  # rule: jd.ruling.all-guests-claimed, jd.ruling.no-serving-possible
@@ -585,4 +589,6 @@ def _scored(state: State) -> bool:
     o = state.setup.options
     if state.end_clause == "jd.ruling.all-guests-claimed":  # rule: jd.ruling.all-guests-claimed
         return o.all_claimed == FAQ_SCORE
+    if state.end_clause == ENDLESS:  # rule: jd.ruling.endless-play
+        return True  # repeated-position: always the publisher's count
     return o.no_serving == FAQ_SCORE  # rule: jd.ruling.no-serving-possible

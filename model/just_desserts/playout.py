@@ -28,10 +28,14 @@ guests want more than :data:`MAX_WANTS` tastes, or serving-size=any with a guest
 nothing, make :func:`available` False: the caller (model/playout.py) then plays through the
 step API.
 
+Not played here (:data:`NOT_COMPILED`, and every strict ruling the loop cannot stop at):
+jd.ruling.endless-play=repeated-position and =strict keep a history of the positions turns
+started at; the step API plays them.
+
 A game that reaches :data:`MAX_ACTIONS` actions raises :class:`EndlessGame` (after the
-games before it have been given): such play may never end (e.g. jd.ruling.no-serving-possible
-=play-on, or Poaching on a deck where guests only change hands), and the step API would
-play it for ever.
+games before it have been given): such play may never end (jd.ruling.endless-play=play-on
+with Poaching on a deck where guests only change hands, or jd.ruling.no-serving-possible
+=play-on), and the step API would play it for ever.
 """
 
 from __future__ import annotations
@@ -258,7 +262,7 @@ def _unplayable(setup: Setup) -> str | None:
 
 
 NOT_COMPILED = {"jd.ruling.answer-window": "holders", "jd.ruling.tip-order": "server-first",
-                "jd.ruling.surprised-attempt": "commits"}
+                "jd.ruling.surprised-attempt": "commits", "jd.ruling.endless-play": "repeated-position"}
 """Ruling alternatives the compiled loop does not play (found by the independent reading; the step API plays
 them).  jd.ruling.open-hands changes only what a seat sees, never play, so the loop plays both of its."""
 
@@ -415,8 +419,9 @@ def played(state: State, games: int, seed: int, debug: bool = False) -> Iterator
                                    "its servings are too many to count exactly")
             if status == L.ST_ENDLESS:  # plumbing: a game that does not end
                 raise EndlessGame(f"a random game reached {MAX_ACTIONS:,} actions without ending (play that may "
-                                  "never end, e.g. jd.ruling.no-serving-possible=play-on, or poaches back and forth "
-                                  "where nobody can serve)")
+                                  "never end: jd.ruling.endless-play=play-on, or "
+                                  "jd.ruling.no-serving-possible=play-on)",
+                                  game=first + min(BATCH, games - first) - left + 1, actions=MAX_ACTIONS)
 
 
 def _decode(t: Tables, codes: np.ndarray, info, ends: list, results: list) -> Iterator[tuple[Playout, list | None]]:

@@ -63,6 +63,7 @@ class Options:
     tip_order: str = ruling("jd.ruling.tip-order", "victim-first", "server-first")
     open_hands: str = ruling("jd.ruling.open-hands", "when-all-in-hands", "never")
     surprised_attempt: str = ruling("jd.ruling.surprised-attempt", "as-if-not-made", "commits")
+    endless_play: str = ruling("jd.ruling.endless-play", "play-on", "repeated-position", STRICT)
     poaching: bool = variant("poaching", "Poaching & Blocking (jd.poach.*, jd.block.*)")
     buffet: bool = variant("buffet", "Opening a Buffet (jd.buffet.*)")
     surprise_parties: bool = variant("surprise-parties", "Surprise Parties (jd.surprise.*)")
@@ -118,6 +119,9 @@ class State:
     """Desserts thrown away so far by the tray option this turn (jd.turn.dump-tray)."""
     winner: int = -1
     end_clause: str = ""
+    seen: frozenset = frozenset()
+    """(position, times) for the positions turns have started at, each with how often (1 or 2): kept only under
+    jd.ruling.endless-play=repeated-position or strict (empty, and never looked at, under play-on)."""
 
 
 evolve = replacer(State)

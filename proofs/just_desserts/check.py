@@ -115,6 +115,8 @@ NOT_EXPLORED_ALONE = {
     "jd.ruling.all-guests-claimed": "the trap evidence, its own proof",
     "jd.ruling.answer-order": "races need three players: the answer-order proof",
     "jd.ruling.no-serving-possible": "the endless-play proof on jd-famine",
+    "jd.ruling.endless-play": "the endless-poaching proof on jd-famine (repeated-position keeps a history: the state "
+                              "space of jd-rivals grows without bound in the graph sense)",
     "jd.ruling.matching-pair": "the readings never part (a unit test and the win rule)",
     "jd.ruling.score-full-tie": "it only relabels a tied end: unit test",
     "jd.ruling.turn-direction": "with two players both directions give the other seat: its witness (3 players) and a "
@@ -190,6 +192,7 @@ STRICT_RUNS = (
     (("jd.ruling.plain-block-vs-surprise", "jd.ruling.surprise-on-block"), (CROWD_ALL,)),
     (("jd.ruling.victim-tip-on-surprise",), (CROWD_ALL,)),
     (("jd.ruling.no-serving-possible",), (FAMINE_2P,)),
+    (("jd.ruling.endless-play",), (ONE_2P,)),
 )
 """Which strict rulings are switched on together, and where they are looked for: (deck, players, all advanced
 rules on?)."""
@@ -258,6 +261,10 @@ def _answer_order() -> ProofResult:
 
 def _endless_play() -> ProofResult:
     return _fresh(proofs.endless_play(), proofs.ENDLESS_WITNESS)
+
+
+def _endless_poaching() -> ProofResult:
+    return _fresh(proofs.endless_poaching(), proofs.POACHING_WITNESS)
 
 
 def playouts(setup, games: int, seed: int, *, max_moves: int = 400) -> tuple[Counter, list[str], int]:
@@ -356,6 +363,7 @@ def checks(ctx: Context) -> list[CheckItem]:
         CheckItem(RULESET, "strict mode: every gap is a registered ruling", _strict),
         proof_item(RULESET, "play-on-has-traps", _play_on_traps),
         proof_item(RULESET, "endless-play", _endless_play),
+        proof_item(RULESET, "endless-poaching", _endless_poaching),
         decision_check_item(RULESET),
         *([] if ctx.quick else [reach_check_item(RULESET)]),
         playout_check_item(),

@@ -424,3 +424,80 @@ def endless_play(write: bool = False) -> ProofResult:
         status = "unexpected: " + ("play-on found nothing" if not play_on["moves"] else "the default can run for ever")
     return ProofResult(RULESET, "endless-play", clauses, status, f"witness spec/witnesses/{ENDLESS_WITNESS}",
                        rows=rows, data={"witness": witness})
+
+
+# --------------------------------------------------------------------------- guests that change hands for ever
+
+POACHING_WITNESS = "jd-endless-play.json"
+
+
+def endless_poaching(write: bool = False) -> ProofResult:
+    """jd.ruling.endless-play: with Poaching on jd-famine (2 players) play can go round for ever with no end
+    reachable (closed sets of the whole state graph, :mod:`tablerules.proofs.endless`); play-on, the default,
+    plays on there; repeated-position ends the same game the third time a position starts a turn.
+
+    The search counts states (the whole graph, about 356,000 states), never seconds.  The witness: the
+    shortest trace into the nearest closed set and its loop (play-on), and the same trace followed by the
+    loop until repeated-position ends the game."""
+    from tablerules.model.just_desserts import RULES, Options
+
+    from ..endless import CLOSED, endless_play as search
+
+    clauses = ("jd.ruling.endless-play", "jd.poach.attempt", "jd.block.defender", "jd.win.any-time")
+    setup = RULES.setup(2, Options(poaching=True), embedded_deck(ENDLESS_DECK))
+    report = search(RULES, setup, f"{ENDLESS_DECK}, 2 players, poaching", EXHAUSTIVE_ENDLESS)
+    nearest = report.nearest(CLOSED) if report.complete else None
+    ending = _third_repetition(nearest) if nearest is not None else None
+    rows = [("searched", report.summary()),
+            ("play-on", "no closed set" if nearest is None else
+             f"{report.count(CLOSED)} closed sets ({report.states_in(CLOSED):,} states); the nearest after "
+             f"{len(nearest.trace)} moves, loop {' ; '.join(nearest.loop)}"),
+            ("repeated-position", "-" if ending is None else
+             f"the same game ends after {len(ending[0])} moves ({ending[1]})")]
+    witness = {
+        "about": "Witness for jd.ruling.endless-play: with Poaching and the default play-on, the shortest trace "
+                 "(breadth-first) into a set of states from which no end can be reached, and its loop; under "
+                 "repeated-position the same trace, then the loop again, ends the game the third time a position "
+                 f"starts a turn. Setup: 2 players, deck {ENDLESS_DECK}, poaching, default rulings otherwise. Found "
+                 "by `tablerules check --only endless-poaching` (the cycle analysis of the whole state graph).",
+        "ruleset": RULESET, "deck": ENDLESS_DECK, "players": 2,
+        "rulings": {"jd.ruling.endless-play": "play-on", "poaching": True},
+        "witnesses": {} if nearest is None else {
+            "closed set (play-on)": {"moves": [s.move for s in nearest.trace], "loop": list(nearest.loop),
+                                     "closed_sets": report.count(CLOSED),
+                                     "closed_states": report.states_in(CLOSED)},
+            "third repetition (repeated-position)": {
+                "options": {"jd.ruling.endless-play": "repeated-position", "poaching": True},
+                "moves": ending[0], "outcome": ending[1]} if ending else None,
+        },
+    }
+    if write:
+        write_atomic(witness_path().parent.joinpath(POACHING_WITNESS), json.dumps(witness, indent=1) + "\n")
+    status = ("play-on never ends; repeated-position ends" if nearest is not None and ending is not None
+              else "unexpected: " + ("no closed set found" if nearest is None else "repeated-position did not end it"))
+    return ProofResult(RULESET, "endless-poaching", clauses, status, f"witness spec/witnesses/{POACHING_WITNESS}",
+                       rows=rows, data={"witness": witness})
+
+
+EXHAUSTIVE_ENDLESS = 500_000
+"""States the endless-poaching search may store (jd-famine with Poaching, 2 players, has 356,226)."""
+
+
+def _third_repetition(component: Any) -> tuple[list[str], str] | None:
+    """Under repeated-position: the component's trace, then its loop over and over until the game ends (the moves,
+    and the outcome's text); None if it has not ended after three loops."""
+    from tablerules.model.just_desserts import RULES, Options
+
+    state = RULES.new_game(RULES.setup(2, Options(poaching=True, endless_play="repeated-position"),
+                                       embedded_deck(ENDLESS_DECK)))
+    moves = [s.move for s in component.trace]
+    for text in moves:
+        state = RULES.apply(state, RULES.parse_move(text, state.setup))
+    for _ in range(3):
+        for text in component.loop:
+            state = RULES.apply(state, RULES.parse_move(text, state.setup))
+            moves.append(text)
+            if RULES.to_move(state) is TERMINAL:
+                result = RULES.outcome(state)
+                return moves, f"{result.clause}: winners {sorted(result.winners)}, {result.detail}"
+    return None

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from tablerules.model.core import RuleGap, RuleSet, Setup, SetupError, ruling_fields
-from tablerules.model.playout import compiled, first_seat, iter_games, seat_moves
+from tablerules.model.playout import EndlessGame, compiled, first_seat, iter_games, seat_moves
 
 from ..discovery.gaps import with_alternative
 from ..discovery.impact import Estimate, play_random, recording_options, run_all, wilson
@@ -192,9 +192,7 @@ def measure_compiled(rules: RuleSet, start: Any, games: int, seed: int,
                 tally.add("gap" if p.gap else result(p.winners, first), seat_moves(rules, p.moves))
                 if progress is not None and tally.games % 10_000 == 0:
                     progress(tally.games)
-        except RuntimeError as e:  # the compiled loop's EndlessGame: one game that did not end
-            if type(e).__name__ != "EndlessGame":
-                raise
+        except EndlessGame:  # one game that did not end (jd.ruling.endless-play=play-on)
             tally.add("never", 0)
             restarts += 1
     return tally

@@ -1,9 +1,11 @@
 """`tablerules explore RULESET`: explore one configuration breadth-first and report.
 
-Exit status 0 when nothing unexpected was found (a gap raised by a ruling set to ``strict``
-is expected: that is what strict mode is for), 1 for a violation, dead end, model error or
-a gap of a ruling that is not strict, 3 when ``--max-seconds`` stopped the search first.
-The state budget (``--max-states``) decides what is covered; reaching it is no failure.
+Exit status 0 when the search was complete and nothing unexpected was found (a gap raised by
+a ruling set to ``strict`` is expected: that is what strict mode is for), 1 for a violation,
+dead end, model error, a gap of a ruling that is not strict, or (with ``--graph``) states from
+which no end can be reached (named by the rule set's endless-play ruling, with the shortest
+trace into the nearest closed set), 3 when the search is incomplete: ``--max-seconds`` or the
+state budget (``--max-states``) stopped it first, so nothing is known of the states left.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from tablerules.model.core import STRICT, SetupError, options_text, ruling_fields
 from tablerules.proofs.discovery import gaps as gp
+from tablerules.proofs.endless import closed_set_finding
 from tablerules.proofs.explorer import Budget, Finding, explore, finding_traces, graph_analysis
 
 from .. import console
@@ -48,7 +51,8 @@ def add_parsers(sub: Any) -> None:
         f"grows "
         "with --max-states (the budget, in stored states).",
         statuses=max_seconds_statuses(
-            "a finding: a violation, dead end, model error, bad chance, trap or unregistered gap"
+            "a finding: a violation, dead end, model error, bad chance, trap or unregistered gap",
+            "the state budget (--max-states) stopped the search before every state was expanded",
         ),
     )
     add_setup_args(e)
@@ -111,14 +115,14 @@ def run(args: argparse.Namespace) -> int:
     bad = [f for f in findings if not (f.kind == "gap" and f.key in strict)]
     graph = graph_analysis(ex) if args.graph and ex.complete else None
     if graph is not None and graph.traps:
-        bad.append(
-            Finding(
-                "trap", "trap", "core.termination", f"{graph.traps:,} states from which no end can be reached",
-                graph.trap_example,
-            )
-        )
+        trap = closed_set_finding(ex)  # the rule set's endless-play ruling names it (jd.ruling.endless-play)
+        if trap is None:  # plumbing: no closed set found, yet traps (cannot happen in a complete graph)
+            trap = Finding("trap", "trap", "core.termination", "", graph.trap_example)
+        trap.detail = f"{graph.traps:,} states from which no end can be reached" + (trap.detail and ": " + trap.detail)
+        findings.append(trap)
+        bad.append(trap)
     itf = _write_traces(rules, asked, findings, out_itf) if out_itf else {}
-    status = EXIT_FAIL if bad else EXIT_INCOMPLETE if ex.timed_out else EXIT_OK
+    status = EXIT_FAIL if bad else EXIT_INCOMPLETE if not ex.complete else EXIT_OK
     if args.json:
         emit_json(document("explore", _json(rules, setup, comp_text, ex, graph, findings, bad, itf, status, seconds)))
     else:
@@ -170,9 +174,12 @@ def _text(rules: Any, setup: Any, comp_text: str, ex: Any, graph: Any, findings:
         if id(f) in itf:
             out.write(f"  trace written to {itf[id(f)]}\n")
     out.write(f"\n{seconds:.1f} s; {ex.coverage()}\n")
-    verdict = "FAIL" if bad else "incomplete" if ex.timed_out else "ok"
+    verdict = "FAIL" if bad else "incomplete" if not ex.complete else "ok"
     console.line(f"{verdict}: {console.plural(len(bad), 'unexpected finding')}"
                  + (f" of {len(findings)}" if len(findings) != len(bad) else "")
+                 + ("" if ex.complete or ex.timed_out else
+                    f" (the state budget of {ex.budget.max_states:,} states cut the search: states were left "
+                    "unexpanded)")
                  + ("" if args.graph else " (whether every state can still reach an end was not asked: --graph asks)"),
                  out, status=verdict)
 

@@ -22,7 +22,7 @@ import time
 from contextlib import nullcontext
 from typing import Any, Iterator
 
-from tablerules.model.core import RuleGap, options_text, short_ruling_name
+from tablerules.model.core import RuleGap, options_text, ruling_fields, short_ruling_name
 from tablerules.model.playout import EndlessGame, compiled, iter_playouts, standard_errors
 from tablerules.model.playout import seat_moves as count_seat_moves
 from tablerules.proofs.exact.impact import random_play_on_record
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     except RuleGap as gap:  # a strict ruling: the rules say nothing here, so play cannot go on
         stopped = f"a gap in the rules in game {tally.games + 1}: {gap.ruling} ({gap.detail})"
     except EndlessGame as e:  # play that may never end: no share of wins can be counted
-        stopped = f"game {tally.games + 1} did not end: {e}"
+        stopped = endless_text(rules, e, tally.games + 1, args.seed)
     doc = document(rules, setup, components, args, tally, compiled(rules, setup), stopped, time.perf_counter() - t0)
     if args.json:
         emit_json(doc)
@@ -95,6 +95,18 @@ def run(args: argparse.Namespace) -> int:
         print_report(doc, options_text(rules.Options()))
         print(reproduce_line(args))
     return doc["exit_status"]
+
+
+def endless_text(rules: Any, e: EndlessGame, number: int, seed: int) -> str:
+    """Why a run stopped at a game that did not end: which game, its length, the ruling that lets it go on and the
+    alternative that would end it (jd.ruling.endless-play)."""
+    ruling = next((rid for rid in ruling_fields(rules.Options) if rid.endswith(".ruling.endless-play")), None)
+    text = f"game {e.game or number} of seed {seed} did not end within {e.actions:,} actions"
+    if ruling is None:
+        return text
+    short = short_ruling_name(ruling)
+    return (f"{text}: play can go round for ever under {ruling}=play-on (the default); "
+            f"--ruling {short}=repeated-position ends it the third time a position starts a turn")
 
 
 def held_between_batches(games: Iterator[Any], compiled_loops: bool) -> Iterator[Any]:

@@ -300,7 +300,9 @@ def witness_vectors(rules: RuleSet, path: Path) -> tuple[list[Vector], list[str]
     s = w.get("setup") if isinstance(w.get("setup"), dict) else {}
     common = {
         "players": w.get("players", s.get("players")),
-        "options": w.get("options", s.get("rulings", s.get("options", {}))) or {},
+        # a file's top-level rulings (the alternatives its traces need) count with its options
+        "options": {**(w.get("options", s.get("rulings", s.get("options", {}))) or {}),
+                    **(w["rulings"] if isinstance(w.get("rulings"), dict) else {})},
         "components": [w.get("deck"), w.get("components"), s.get("deck"), s.get("components")],
         "description": s.get("description", "") or w.get("about", ""),
         "ruling": w.get("ruling", ""),

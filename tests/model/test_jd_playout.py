@@ -101,7 +101,8 @@ def _alternatives(strict=True):
     out = []
     for f in dataclasses.fields(Options):
         for value in f.metadata.get("alternatives", ())[1:]:
-            if (strict or value != STRICT) and jp.NOT_COMPILED.get(f.metadata.get("ruling")) != value:
+            declined = value == STRICT and f.metadata.get("ruling") not in loops.GAPS  # the step API plays it
+            if (strict or value != STRICT) and jp.NOT_COMPILED.get(f.metadata.get("ruling")) != value and not declined:
                 out.append((f.name, value))
     return out
 
@@ -113,6 +114,12 @@ def test_an_alternative_the_loop_does_not_play_is_refused_by_name(ruling, value)
     assert not jp.available(setup)
     with pytest.raises(ValueError, match=f"{ruling}={value}"):
         list(jp.random_playouts(RULES.new_game(setup), 1, 1))
+
+
+def test_a_strict_ruling_the_loop_cannot_stop_at_is_left_to_the_step_api():
+    """jd.ruling.endless-play=strict keeps a history of positions: the step API plays it."""
+    setup = _setup("jd-famine", 2, poaching=True, endless_play=STRICT)
+    assert "jd.ruling.endless-play" not in loops.GAPS and not jp.available(setup) and not compiled(RULES, setup)
 
 
 @pytest.mark.parametrize("name,value", _alternatives(), ids=lambda x: str(x))
@@ -143,7 +150,8 @@ def test_every_gap_the_loop_knows_has_a_setup_here():
     strict_rulings = {
         f.metadata["ruling"] for f in dataclasses.fields(Options) if STRICT in f.metadata.get("alternatives", ())
     }
-    assert strict_rulings == set(loops.GAPS)
+    # jd.ruling.endless-play=strict keeps a history of positions: the step API plays it (test above)
+    assert strict_rulings - {"jd.ruling.endless-play"} == set(loops.GAPS)
 
 
 @pytest.mark.parametrize("ruling", list(GAP_SETUPS))

@@ -54,11 +54,14 @@ def found(command: str, capsys) -> tuple[int, dict]:
     return _FOUND[command]
 
 
-@pytest.mark.parametrize("ruleset,rid,how", COMMANDS, ids=[c[1] for c in COMMANDS])
+@pytest.mark.parametrize("ruleset,rid,how", [
+    pytest.param(*c, marks=[pytest.mark.slow] if " --graph" in c[2] else [], id=c[1]) for c in COMMANDS
+])  # a --graph run explores a whole state graph: jd.ruling.endless-play's takes a minute or more
 def test_the_command_finds_its_ruling_again(ruleset, rid, how, capsys):
     status, doc = found(how, capsys)
     if how.startswith("tablerules explore"):
-        gaps = {f["key"] for f in doc["findings"] if f["kind"] == "gap"}
+        # a gap, or (jd.ruling.endless-play) the closed sets the graph analysis names by their ruling
+        gaps = {f["key"] for f in doc["findings"] if f["kind"] in ("gap", "endless")}
         assert rid in gaps, f"{how}: found {sorted(gaps)}, not {rid}"
     elif how.startswith("tablerules readings"):
         explained = {r for rs in doc["rulesets"] for g in rs["groups"] for e in g["explained_by"]
@@ -67,4 +70,4 @@ def test_the_command_finds_its_ruling_again(ruleset, rid, how, capsys):
     else:
         named = {(m["ruling"], m["verdict"]) for rs in doc["rulesets"] for m in rs["mutants"]}
         assert (rid, "uncovered") in named, f"{how}: the mutant is not uncovered with a triage naming {rid}: {named}"
-    assert status in (0, 1)
+    assert status in (0, 1, 3)  # 3: the state budget cut the search (explore: incomplete, never "ok")

@@ -97,8 +97,9 @@ def test_golden_set_exists_and_is_small():
     assert GOLDEN, "vectors/ is empty: run `tablerules vectors generate`"
     total = sum(p.stat().st_size for p in GOLDEN)
     # the generator caps each rule set's edge cases near 1.5 MB (tablerules/cli/vectors.py); three rule sets
-    # with a vector per ruling alternative and per witness come to about 4 MB
-    assert total < 4_500_000, f"golden set is {total:,} bytes"
+    # with a vector per ruling alternative and per witness come to about 4.5 MB (every option adds to each vector's
+    # #meta: jd.ruling.endless-play and its four vectors took it to 4,515,350 bytes)
+    assert total < 4_700_000, f"golden set is {total:,} bytes"
     for rid in registry.ruleset_ids():
         if (REPO / "vectors" / rid).is_dir():
             assert list((REPO / "vectors" / rid).glob("*.itf.json"))

@@ -96,9 +96,12 @@ def p_end_without_win(rules: Any, state: Any) -> Problem:
         if opts.guest_supply != "draw-game" or guest_supply_size(v) or not o.draw:
             return "the game ended for want of guests, which the chosen alternative does not say"
         return None
-    if end not in _ENDS:
+    if end == "jd.ruling.endless-play" and opts.endless_play != "repeated-position":
+        return f"the game ended by a repeated position under jd.ruling.endless-play={opts.endless_play}"
+    if end not in _ENDS and end != "jd.ruling.endless-play":
         return f"the game ended by {end!r}"
-    choice = getattr(opts, _ENDS[end])
+    # jd.ruling.endless-play=repeated-position: scored by the publisher's count, as faq-score scores
+    choice = "faq-score" if end == "jd.ruling.endless-play" else getattr(opts, _ENDS[end])
     if choice not in ("faq-score", "draw"):
         return f"the game ended by {end} under the alternative {choice}"
     if end == "jd.ruling.all-guests-claimed":
@@ -108,7 +111,7 @@ def p_end_without_win(rules: Any, state: Any) -> Problem:
             return "all-guests-claimed=draw ended the game while guests could still change hands"
         if choice == "faq-score" and opts.faq_score_when == "when-settled" and serving_ever(setup, v):
             return "faq-score-when=when-settled scored the game while a claimed guest could still change hands"
-    elif serving_ever(setup, v):
+    elif end == "jd.ruling.no-serving-possible" and serving_ever(setup, v):
         return "the game ended as stuck, but a serving, poach or buffet is still possible"
     if choice == "draw":
         return None if o.draw and not o.winners else f"a draw was due, the outcome is {o.summary()}"

@@ -1,0 +1,50 @@
+"""Games that cannot end (jd.ruling.endless-play) on jd-famine with Poaching: every command says so in one line,
+with its exit status, never a traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tool.runner import run_cli
+
+FAMINE = ("just-desserts", "--deck", "jd-famine", "--players", "2", "--option", "poaching")
+
+
+@pytest.mark.slow
+def test_simulate_stops_at_the_game_that_never_ends_and_says_which_and_why():
+    r = run_cli("simulate", *FAMINE, "--games", "9", "--seed", "0")
+    assert "Traceback" not in r.stderr
+    assert r.returncode == 3, r.stdout + r.stderr
+    assert "game 9 of seed 0 did not end within 100,000 actions" in r.stdout
+    assert "jd.ruling.endless-play=play-on" in r.stdout and "endless-play=repeated-position" in r.stdout
+
+
+@pytest.mark.slow
+def test_simulate_under_repeated_position_ends_every_game():
+    r = run_cli("simulate", *FAMINE, "--games", "9", "--seed", "0", "--ruling", "endless-play=repeated-position")
+    assert "Traceback" not in r.stderr
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "9 games" in r.stdout and "step API" in r.stdout
+
+
+def test_explore_cut_by_its_state_budget_is_incomplete_not_ok():
+    r = run_cli("explore", *FAMINE, "--max-states", "1000")
+    assert "Traceback" not in r.stderr
+    assert r.returncode == 3 and "\nincomplete: " in r.stdout and "state budget of 1,000 states" in r.stdout
+
+
+@pytest.mark.slow
+def test_explore_names_the_closed_sets_and_the_ruling_with_the_shortest_trace():
+    r = run_cli("explore", *FAMINE, "--graph")
+    assert "Traceback" not in r.stderr
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "endless: jd.ruling.endless-play" in r.stdout and "36 closed sets" in r.stdout
+    assert "the nearest after 19 moves" in r.stdout
+
+
+def test_explain_shows_the_ruling_its_alternatives_and_its_witness():
+    r = run_cli("explain", "jd.ruling.endless-play")
+    assert r.returncode == 0 and "Traceback" not in r.stderr
+    for text in ("* play-on", "repeated-position", "strict", "spec/witnesses/jd-endless-play.json",
+                 "--ruling endless-play=ALT"):
+        assert text in r.stdout, text
