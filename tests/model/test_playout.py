@@ -24,7 +24,7 @@ from tablerules.model.playout import compiled, random_playouts, replay_problem, 
 from tablerules.proofs.dishes.playout_check import frequency_problem
 from tablerules.proofs.exact.run import solve
 
-from ..proofs.test_exact import CASES, _tiles
+from ..proofs.exact.test_levels import CASES, _tiles
 
 
 def _replay(rules, state, playout):

@@ -55,7 +55,8 @@ def test_a_model_that_does_not_import_is_skipped_with_a_clear_line(monkeypatch, 
 
 def test_unregistered_gap_sets_exit_status_1(monkeypatch, tmp_path, capsys):
     # the toy of tests/proofs/discovery/test_gaps.py has gaps and no spec: nothing is registered
-    monkeypatch.setitem(registry.ENTRIES, "toy-gaps", registry.Entry("toy-gaps", "toy", "tests.proofs.test_gaps", ""))
+    toy = registry.Entry("toy-gaps", "toy", "tests.proofs.discovery.test_gaps", "")
+    monkeypatch.setitem(registry.ENTRIES, "toy-gaps", toy)
     out = tmp_path / "toy.md"
     assert top_main(["rulings", "toy-gaps", "--quick", "--out", str(out)]) == 1
     text = out.read_text(encoding="utf-8")
