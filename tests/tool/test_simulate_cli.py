@@ -113,4 +113,4 @@ def test_a_game_that_cannot_end_stops_the_run_with_its_reason_not_a_traceback():
     r = run_cli("simulate", "just-desserts", "--deck", "jd-famine", "--players", "2", "--option", "poaching",
                 "--games", "20")
     assert r.returncode == 3 and "Traceback" not in r.stderr, r.stderr[-2000:]
-    assert "did not end: a random game reached 100,000 actions without ending" in r.stdout
+    assert "game 9 of seed 0 did not end within 100,000 actions" in r.stdout
