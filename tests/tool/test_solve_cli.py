@@ -69,6 +69,7 @@ def test_a_rule_set_without_a_progress_measure_is_refused_before_its_setup_is_ch
     assert "progress measure" in one_line_error(r.stderr)
 
 
+@pytest.mark.slow  # every alternative solved in worker processes
 def test_every_alternative_writes_out_and_prints_its_own_document(tmp_path):
     out = tmp_path / "solved.json"
     r = run_cli("solve", "dishes", "--players", "2", "--deck", "1x4", "--every-alternative", "--out", str(out),
