@@ -214,7 +214,7 @@ def test_a_signal_during_start_up_ends_every_command_with_its_status(command, si
     _ends_by(signum, status, err)
 
 
-WORKING = {"check": "[1/", "solve": "solve: level 0", "mutants": ": recording the model, ", "simulate": " games, "}
+WORKING = {"check": "[1/", "solve": "solve: level 0", "mutants": " judged (", "simulate": " games, "}
 """A line each command writes once its work is under way (not a number of seconds: a busy
 machine gets less far in the same time)."""
 
