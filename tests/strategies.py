@@ -8,6 +8,10 @@ from hypothesis import strategies as st
 
 from tablerules.model.core import CHANCE, RuleSet, check_distribution
 
+DEEP_EXAMPLES = 120
+"""Games a stateful machine's deep run plays (the slow tier); the quick tier plays the profile's
+(tests/conftest.py: 30)."""
+
 
 def draw_next_move(rules: RuleSet, state: Any, data: st.DataObject) -> Any:
     """A chance outcome or legal move for ``state``, drawn by Hypothesis, after the checks every

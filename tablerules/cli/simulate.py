@@ -73,8 +73,12 @@ def run(args: argparse.Namespace) -> int:
     stopped = None
     next_report = t0 + 2.0
     games = iter_playouts(rules, rules.new_game(setup), args.games, args.seed)
+    fast = compiled(rules, setup)
+    # the work starts here (a compiled loop is compiled on its first game, or read from numba's cache)
+    print(f"simulate: playing {args.games:,} games{' with the compiled playouts' if fast else ''}", file=sys.stderr,
+          flush=True)
     try:
-        for game in held_between_batches(games, compiled(rules, setup)):
+        for game in held_between_batches(games, fast):
             tally.add(game)
             now = time.perf_counter()
             if now >= next_report:
@@ -88,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         stopped = f"a gap in the rules in game {tally.games + 1}: {gap.ruling} ({gap.detail})"
     except EndlessGame as e:  # play that may never end: no share of wins can be counted
         stopped = endless_text(rules, e, tally.games + 1, args.seed)
-    doc = document(rules, setup, components, args, tally, compiled(rules, setup), stopped, time.perf_counter() - t0)
+    doc = document(rules, setup, components, args, tally, fast, stopped, time.perf_counter() - t0)
     if args.json:
         emit_json(doc)
     else:

@@ -23,6 +23,7 @@ def _errors(stderr: str) -> str:
     return "\n".join(x for x in stderr.splitlines() if not x.startswith("conform: "))
 
 
+@pytest.mark.slow  # a failing run found and shrunk, then replayed twice
 def test_the_failing_game_written_by_a_run_shows_the_same_difference_when_replayed(tmp_path):
     vector = tmp_path / "failing.itf.json"
     found = run_cli("conform", "dishes", "--engine", FAULT, "--games", "2", "--steered", "0", "--no-vectors",

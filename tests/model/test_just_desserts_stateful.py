@@ -8,6 +8,7 @@ import itertools
 import json
 import os
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -15,7 +16,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from tablerules.model.core import CHANCE, TERMINAL
 from tablerules.model.decks import embedded_deck, load_deck
 from tablerules.model.just_desserts import INVARIANTS, RULES, Options
-from tests.strategies import draw_next_move
+from tests.strategies import DEEP_EXAMPLES, draw_next_move
 
 COMBOS = [
     dict(zip(("poaching", "buffet", "surprise_parties"), bits)) for bits in itertools.product((False, True), repeat=3)
@@ -98,3 +99,17 @@ class AllAdvancedRulesCrowd(JustDessertsPlay):
 
 AllAdvancedRulesCrowd.TestCase.settings = settings(stateful_step_count=120)
 TestAllAdvancedRulesCrowd = AllAdvancedRulesCrowd.TestCase
+
+
+@pytest.mark.slow
+class TestJustDessertsPlayDeep(JustDessertsPlay.TestCase):
+    """The same machine, more games (the deep run)."""
+
+    settings = settings(stateful_step_count=60, max_examples=DEEP_EXAMPLES)
+
+
+@pytest.mark.slow
+class TestAllAdvancedRulesCrowdDeep(AllAdvancedRulesCrowd.TestCase):
+    """The same machine, more games (the deep run)."""
+
+    settings = settings(stateful_step_count=120, max_examples=DEEP_EXAMPLES)

@@ -20,7 +20,7 @@ from hypothesis.stateful import (
 from tablerules.model.just_desserts import v23 as jd
 from tablerules.model.core import CHANCE, TERMINAL, RuleGap, all_options, ruling_fields, strict_options, violated
 from tablerules.model.decks import embedded_deck
-from tests.strategies import draw_next_move
+from tests.strategies import DEEP_EXAMPLES, draw_next_move
 
 RULES = jd.RULES
 OPTIONS = list(all_options(jd.Options))
@@ -104,6 +104,20 @@ TestGame = Game.TestCase
 TestGame.settings = STEPS
 TestStrictGame = StrictGame.TestCase
 TestStrictGame.settings = STEPS
+
+
+@pytest.mark.slow
+class TestGameDeep(Game.TestCase):
+    """The same machine, more games (the deep run)."""
+
+    settings = settings(stateful_step_count=200, max_examples=DEEP_EXAMPLES)
+
+
+@pytest.mark.slow
+class TestStrictGameDeep(StrictGame.TestCase):
+    """The same machine, more games (the deep run)."""
+
+    settings = settings(stateful_step_count=200, max_examples=DEEP_EXAMPLES)
 
 
 def test_random_games_on_the_retail_deck(retail_deck):

@@ -21,6 +21,9 @@ from tablerules.proofs.explorer import Budget, explore, finding_traces, graph_an
 from tablerules.spec import load_spec
 
 RULES = jd.RULES
+STATES = 1_000_000
+"""The state budget of the explorations below (each game on v23-tiny has under 90,000 states): what a
+search covers is decided by states, never by how fast a busy machine gets through them."""
 MANIFEST = manifest(RULES.id)
 
 
@@ -110,7 +113,7 @@ def test_strict_exploration_finds_exactly_the_registered_gaps_with_shortest_witn
     """All strict rulings on v23-tiny: the gaps found are registered; the witnesses are no longer than the BFS
     traces."""
     setup = RULES.setup(2, strict_options(jd.Options))
-    ex = explore(RULES, [RULES.new_game(setup)], budget=Budget(max_seconds=30))
+    ex = explore(RULES, [RULES.new_game(setup)], budget=Budget(max_states=STATES))
     assert ex.complete
     found = {f.key: f for f in finding_traces(ex)}
     assert all(f.kind == "gap" for f in found.values())
@@ -127,7 +130,7 @@ def test_strict_exploration_finds_exactly_the_registered_gaps_with_shortest_witn
 
 @pytest.fixture(scope="module")
 def default_exploration():
-    return explore(RULES, [RULES.new_game(RULES.setup(2))], budget=Budget(max_seconds=60), keep_graph=True)
+    return explore(RULES, [RULES.new_game(RULES.setup(2))], budget=Budget(max_states=STATES), keep_graph=True)
 
 
 @pytest.mark.slow
@@ -142,14 +145,16 @@ def test_default_rulings_explored_exhaustively(default_exploration):
     assert {"draw", "winner 0", "winner 1"} == set(ex.outcomes)
 
 
+@pytest.mark.slow  # an exhaustive search of v23-tiny (over 80,000 states)
 def test_alternative_rulings_explored_exhaustively():
     setup = RULES.setup(2, check.other_alternatives(1))
-    ex = explore(RULES, [RULES.new_game(setup)], budget=Budget(max_seconds=30), keep_graph=True)
+    ex = explore(RULES, [RULES.new_game(setup)], budget=Budget(max_states=STATES), keep_graph=True)
     assert ex.complete and not ex.findings
     assert graph_analysis(ex).traps == 0
     assert "winners 0,1" in ex.outcomes  # jd23.ruling.full-tie = shared-win
 
 
+@pytest.mark.slow  # an exhaustive search of v23-tiny (over 80,000 states)
 def test_the_five_round_endings_are_all_reachable(default_exploration):
     """jd23.round.five-endings: all pass, a plain serving, a Favorite, a simultaneous call, all mistaken."""
     seen = set()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -51,9 +50,8 @@ def test_a_deck_nested_200000_levels_deep_is_one_line(tmp_path):
 def test_an_oversized_deck_is_refused_at_once(tmp_path, desserts, max_seconds, words):
     path = tmp_path / "huge.json"
     path.write_text(json.dumps(tiny_deck(desserts=desserts)))
-    t0 = time.monotonic()
     r = run_cli("explore", "just-desserts", "--deck", str(path), "--max-seconds", max_seconds, timeout=60)
-    assert r.returncode == 2 and time.monotonic() - t0 < 30
+    assert r.returncode == 2 and r.cpu_seconds < 30
     assert words in one_line_error(r.stderr)
 
 
@@ -147,26 +145,23 @@ def test_an_unwritable_vectors_folder_fails_before_any_work(tmp_path):
     locked.chmod(0o500)
     if os.access(locked, os.W_OK):  # running as root: permissions do not stop us
         pytest.skip("this user can write anywhere")
-    t0 = time.monotonic()
     r = run_cli("vectors", "generate", "--out", str(locked / "vectors"), timeout=60)
-    assert r.returncode == 2 and time.monotonic() - t0 < 10
+    assert r.returncode == 2 and r.cpu_seconds < 10
     line = one_line_error(r.stderr)
     assert "Permission denied" in line and "[Errno" not in line
 
 
 def test_a_vectors_folder_under_a_file_fails_before_any_work(tmp_path):
     (tmp_path / "file").write_text("")
-    t0 = time.monotonic()
     r = run_cli("vectors", "generate", "--out", str(tmp_path / "file" / "vectors"), timeout=60)
-    assert r.returncode == 2 and time.monotonic() - t0 < 10
+    assert r.returncode == 2 and r.cpu_seconds < 10
     line = one_line_error(r.stderr)
     assert "Not a directory" in line and "[Errno" not in line
 
 
 def test_a_report_to_a_missing_folder_fails_before_any_work(tmp_path):
-    t0 = time.monotonic()
     r = run_cli("rulings", "dishes", "--out", str(tmp_path / "no" / "such" / "report.md"), timeout=60)
-    assert r.returncode == 2 and time.monotonic() - t0 < 10
+    assert r.returncode == 2 and r.cpu_seconds < 10
     assert "no such folder" in one_line_error(r.stderr)
 
 

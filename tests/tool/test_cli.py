@@ -10,13 +10,12 @@ import pytest
 
 from tablerules.cli import main
 
+from .runner import run_cli
+
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    # -P: do not put the working directory first on sys.path, so the installed package runs
-    # (the checkout's own tablerules/ folder would shadow it)
-    return subprocess.run(
-        [sys.executable, "-P", "-m", "tablerules", *args], capture_output=True, text=True, timeout=300
-    )
+    """``tablerules ARGS`` in a fresh process, standard error without the heartbeat (runner.run_cli)."""
+    return run_cli(*args)
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -24,7 +24,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from tests.tool.runner import EXIT_STATUSES
+from tests.tool.runner import EXIT_STATUSES, takes_signals, without_heartbeat
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = int(os.environ.get("TABLERULES_FUZZ_CASES", "12"))
@@ -149,6 +149,7 @@ def _run(argv: list[str], stdin: bytes, sig: tuple[int, float] | None) -> tuple[
     proc = subprocess.Popen([sys.executable, "-P", "-m", "tablerules", *argv], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_limit_memory, cwd=REPO)
     if sig is not None:
+        takes_signals(proc)  # the moment is counted from there: Python's own start-up is not the program's
         try:
             proc.communicate(stdin, timeout=sig[1])
         except subprocess.TimeoutExpired:
@@ -160,7 +161,7 @@ def _run(argv: list[str], stdin: bytes, sig: tuple[int, float] | None) -> tuple[
         proc.kill()
         proc.communicate()
         raise AssertionError(f"tablerules {' '.join(argv)[:300]} ran longer than {TIMEOUT} s") from None
-    return proc.returncode, err.decode("utf-8", "replace"), out.decode("utf-8", "replace")
+    return proc.returncode, without_heartbeat(err.decode("utf-8", "replace")), out.decode("utf-8", "replace")
 
 
 def _cases(test):

@@ -9,6 +9,8 @@ import pytest
 from tablerules.proofs.discovery import clause_reach as cr
 
 SMALL = cr.RulingBudget(first_pairs=60, pairs=200, probe_games=2)
+NO_PROBES = cr.RulingBudget(first_pairs=0, pairs=0, probe_games=0)
+"""For a test of how clauses and arguments are judged: no search for where rulings' readings part."""
 
 
 def _record(searches, argued=None) -> cr.Record:
@@ -62,14 +64,14 @@ def test_a_ruling_is_reached_where_its_readings_part(basic_rivals):
 
 def test_an_argument_for_a_reached_clause_is_stale_and_fails():
     report = cr.reach_report("just-desserts", _record([cr.Search(2, "jd-rivals", max_states=2_000)],
-                                                      {"jd.turn.kitchen": "cannot happen"}), budget=SMALL)
+                                                      {"jd.turn.kitchen": "cannot happen"}), budget=NO_PROBES)
     assert _row(report, "jd.turn.kitchen").status == cr.STALE
     assert not report.ok
 
 
 def test_an_argument_naming_no_spec_id_is_a_problem():
     report = cr.reach_report("just-desserts", _record([cr.Search(2, "jd-rivals", max_states=200)], {"jd.no.such": "x"}),
-                             budget=SMALL)
+                             budget=NO_PROBES)
     assert any("jd.no.such" in p for p in report.problems) and not report.ok
 
 
