@@ -18,16 +18,14 @@ import copy
 import sys
 from typing import Any
 
-from tablerules.conform import openspiel_engine
 from tablerules.conform.client import MAX_REPLIES, REPLY_SECONDS, Engine, ProcessEngine
 from tablerules.conform.planted import faults
-from tablerules.conform.protocol import EngineHang, ProtocolError, unnamable_card
+from tablerules.conform.protocol import OPENSPIEL_PREFIX, EngineHang, ProtocolError, unnamable_card
 from tablerules.conform.replay import ReplayError, replay, vector_game
 from tablerules.conform.report import failing_vector, to_json, write_text, write_vector
 from tablerules.conform.run import Budget, Findings, conform
 from tablerules.conform.shrink import SHRINK_GAMES
 from tablerules.model import registry
-from tablerules.openspiel.parameters import deck_for
 
 from .common import (
     UsageError, add_command, add_json, add_max_seconds, add_seed, add_setup_args, build_setup, emit_json,
@@ -108,7 +106,9 @@ def _progress(line: str) -> None:
 
 
 def open_engine(text: str, reply_seconds: float) -> Engine:
-    if text.startswith(openspiel_engine.PREFIX):
+    if text.startswith(OPENSPIEL_PREFIX):  # imported only then: tablerules.openspiel imports pyspiel if installed
+        from tablerules.conform import openspiel_engine
+
         return openspiel_engine.OpenSpielEngine(text)
     return ProcessEngine(text, reply_seconds)
 
@@ -124,9 +124,12 @@ def _setup(args: argparse.Namespace) -> tuple[Any, Any]:
     Sets ``args.deck`` (what the engine is told the components are) and ``args.max_steps`` (an OpenSpiel
     game cut short at max_game_length moves is compared only before that)."""
     engine = args.engine or ""
-    if not engine.startswith(openspiel_engine.PREFIX):
+    if not engine.startswith(OPENSPIEL_PREFIX):
         rules, setup, _ = build_setup(args)
         return rules, setup
+    from tablerules.conform import openspiel_engine
+    from tablerules.openspiel.parameters import deck_for
+
     try:
         game = openspiel_engine.read(engine)
     except ProtocolError as e:

@@ -25,7 +25,6 @@ from typing import Any, Iterator
 from tablerules.model.core import RuleGap, options_text, ruling_fields, short_ruling_name
 from tablerules.model.playout import EndlessGame, compiled, iter_playouts, standard_errors
 from tablerules.model.playout import seat_moves as count_seat_moves
-from tablerules.proofs.exact.impact import random_play_on_record
 
 from .. import schemas
 from .common import (
@@ -166,6 +165,8 @@ def _share(k: int, n: int) -> dict[str, float]:
 def document(rules: Any, setup: Any, components: str, args: argparse.Namespace, tally: Tally, is_compiled: bool,
              stopped: str | None, seconds: float) -> dict[str, Any]:
     """The run as JSON values (spec/schemas/simulate.schema.json)."""
+    from tablerules.proofs.exact.impact import random_play_on_record  # numba: only where a report needs it
+
     exact, source = random_play_on_record(rules, setup)
     n = tally.games
     seats = []

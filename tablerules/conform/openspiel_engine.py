@@ -27,11 +27,11 @@ from tablerules.model.core import RuleSet, Setup, SetupError
 from tablerules.openspiel.parameters import GameString, deck_for, parse_rulings, read_game_string, rulings_text
 
 from .client import Engine
-from .protocol import ProtocolError, Refused, Unsupported
+from .protocol import OPENSPIEL_PREFIX, ProtocolError, Refused, Unsupported
 
 FLOAT_SLACK = 1e-9
 """OpenSpiel's probabilities are floats: equal to ours when within this of the exact fraction."""
-PREFIX = "openspiel:"
+PREFIX = OPENSPIEL_PREFIX
 
 
 def read(engine_text: str) -> GameString:

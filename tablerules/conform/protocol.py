@@ -52,6 +52,10 @@ from typing import Any, Iterator
 from tablerules.model.core import Setup, options_text
 from tablerules.spec.files import json_path_key
 
+OPENSPIEL_PREFIX = "openspiel:"
+"""An engine named ``openspiel:GAME_STRING`` is an OpenSpiel game played in process (:mod:`.openspiel_engine`),
+not a program that speaks this protocol."""
+
 PROTOCOL = "tablerules-conform/1"
 """Bumped whenever an engine written for the old protocol would misread the new one."""
 OPS = ("hello", "new_game", "to_move", "legal_moves", "chance_outcomes", "apply", "observation", "outcome", "quit")
