@@ -93,7 +93,12 @@ def interrupt_after(args: list[str], wait_for: str, *, env: dict | None = None, 
         out, err = proc.communicate(timeout=timeout)
         raise AssertionError(f"{wait_for!r} never appeared (exit status {proc.returncode}): "
                              f"{''.join(err_lines)[-2000:]}{err[-2000:]}")
-    out, err = proc.communicate(timeout=timeout)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:  # it hangs after the signal: leave no process behind
+        proc.kill()
+        proc.communicate()
+        raise
     return proc.returncode, out, without_heartbeat("".join(err_lines) + err)
 
 

@@ -224,11 +224,19 @@ def _close(pool: ProcessPoolExecutor, finished: bool) -> None:
         pool.shutdown(wait=True)
         return
     processes = list((getattr(pool, "_processes", None) or {}).values())  # where CPython's pool keeps them
+    results = getattr(pool, "_result_queue", None)  # the same (shutdown lets go of both)
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in processes:
         proc.kill()
     for proc in processes:
         proc.join()
+    # A worker killed while it sent a result leaves half a message in the result pipe, and the pool's manager
+    # thread waits for the rest for ever: the interpreter's exit joins that thread, so the run would hang after
+    # saying it was interrupted.  This process still holds the pipe's writing end; with the workers dead, closing
+    # it ends the pipe, the manager thread reads end-of-file, finds the pool broken and ends.
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        writer.close()
 
 
 def _worker_signals() -> None:
