@@ -135,18 +135,20 @@ def serving_possible(state: State) -> bool:
     """
     o = state.setup.options
     deck = deck_of(state)
-    unclaimed = set(state.guest_pile) | set(state.guest_discard) | set(state.centre)
+    # Guests in the state's own order (dicts as ordered sets, never sets): which guest is asked first must not
+    # depend on string hashing (a changed model that fails on some guests only fails on every machine or none).
+    unclaimed = dict.fromkeys((*state.guest_pile, *state.guest_discard, *state.centre))
     if o.buffet and buffet_possible(state):  # rule: jd.buffet.aces
         return True
     if _free_desserts(state):  # rule: jd.reshuffle.desserts, jd.turn.dump-tray
         # rule: jd.poach.attempt
-        poachable = {g for c in state.claimed for g in c} if o.poaching and state.setup.players > 1 else set()
+        poachable = dict.fromkeys(g for c in state.claimed for g in c) if o.poaching and state.setup.players > 1 else {}
         return any(_deck_can_satisfy(deck, g) for g in unclaimed | poachable)
     for seat, hand in enumerate(state.hands):
-        targets = set(unclaimed)
+        targets = dict(unclaimed)
         if o.poaching:  # rule: jd.poach.attempt
             # rule: jd.poach.attempt
-            targets |= {g for other, c in enumerate(state.claimed) if other != seat for g in c}
+            targets |= dict.fromkeys(g for other, c in enumerate(state.claimed) if other != seat for g in c)
         if any(satisfying_sets(deck, hand, g) for g in targets):  # rule: jd.serve.satisfies
             return True
     return False

@@ -54,9 +54,23 @@ def found(command: str, capsys) -> tuple[int, dict]:
     return _FOUND[command]
 
 
+RUN_ELSEWHERE = {"jd.ruling.endless-play": "tests/tool/test_endless_cli.py"}
+"""Rulings whose command another test runs (it explores a whole state graph, a minute or more: run once
+in the suite, not twice); that test runs the found_by command as the register writes it."""
+
+
+def test_a_command_run_elsewhere_is_run_there_as_the_register_writes_it():
+    from tests.tool import test_endless_cli
+
+    for ruleset, rid, how in COMMANDS:
+        if rid in RUN_ELSEWHERE:
+            assert test_endless_cli.__file__.endswith(RUN_ELSEWHERE[rid])
+            assert test_endless_cli.FOUND_BY == how, (rid, how)
+
+
 @pytest.mark.parametrize("ruleset,rid,how", [
-    pytest.param(*c, marks=[pytest.mark.slow] if " --graph" in c[2] else [], id=c[1]) for c in COMMANDS
-])  # a --graph run explores a whole state graph: jd.ruling.endless-play's takes a minute or more
+    pytest.param(*c, id=c[1]) for c in COMMANDS if c[1] not in RUN_ELSEWHERE
+])
 def test_the_command_finds_its_ruling_again(ruleset, rid, how, capsys):
     status, doc = found(how, capsys)
     if how.startswith("tablerules explore"):
