@@ -316,11 +316,12 @@ PHASES = {"sort": L.P_SORT, "choose": L.P_CHOOSE, "dump": L.P_DUMP, "window": L.
 def encode(state: State, t: Tables) -> np.ndarray:
     """The state vector of a State that is not over (playout_loops' layout)."""
     n, D, G, NS = state.setup.players, len(t.desserts), len(t.guests), len(t.deck.suits)
+    words = -(-D // L.HELD_BITS)
     di = {d: i for i, d in enumerate(t.desserts)}
     gi = {g: i for i, g in enumerate(t.guests)}
     sizes = [(L.O_HAND, n * D), (L.O_HSIZE, n), (L.O_DPILE, D), (L.O_DDISC, D), (L.O_GPILE, G), (L.O_CENTRE, G),
              (L.O_HOLDER, G), (L.O_SHIELD, G), (L.O_GDISC, G), (L.O_TASKS, 2 * L.MAX_TASKS), (L.O_OCARDS, L.MAX_CARDS),
-             (L.O_ANS, n), (L.O_RET, n), (L.O_SUITS, n * NS), (L.O_NCLAIMED, n)]
+             (L.O_ANS, n), (L.O_RET, n), (L.O_SUITS, n * NS), (L.O_NCLAIMED, n), (L.O_HELD, n * words)]
     s = np.zeros(L.HEADER + sum(k for _, k in sizes), dtype=np.int64)
     at = L.HEADER
     for slot, k in sizes:
@@ -330,8 +331,7 @@ def encode(state: State, t: Tables) -> np.ndarray:
     s[L.S_N], s[L.S_D], s[L.S_G], s[L.S_NS] = n, D, G, NS
     for seat, hand in enumerate(state.hands):
         for c in hand:
-            s[s[L.O_HAND] + seat * D + di[c]] += 1
-        s[s[L.O_HSIZE] + seat] = len(hand)
+            L.add_to_hand(s, seat, di[c], 1)
     for seat, guests in enumerate(state.claimed):
         for g in guests:
             L.claim(s, t.suit_of, seat, gi[g])
