@@ -61,6 +61,7 @@ from .state import DRAW, Options, State
 PLUMBING = {
     "Tables.move": "a code with cards is keyed with them; the first time this code is seen",
     "Tables._build": "code -> move",
+    "Tables.keyed": "a key of a move with cards -> move, made the first time",
     "_without": "the union without one mask",
     "playable": "only strict ones that cannot be reached; nothing to set",
     "ruling_field": "the Options field of a ruling id",
@@ -111,13 +112,36 @@ class Tables:
     width: int
     deck_aces: int
     moves: dict = dataclasses.field(default_factory=dict)
-    """Action code (or code with its cards) -> Move."""
+    """Key of a move with cards (playout_loops' ``action_keys``, or its code with its cards) -> Move."""
+    plain: np.ndarray = dataclasses.field(init=False)
+    """The moves without cards, by the key ``action_keys`` gives them (verb * stride + argument)."""
+    stride: int = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        self.stride = max(len(self.desserts), len(self.guests), 8)
+        self.plain = np.full(16 * self.stride, None, dtype=object)
+        args = {L.V_DRAW: len(self.desserts), L.V_DUMP: len(self.desserts), L.V_TURN_UP: len(self.guests),
+                L.V_RETURN: len(self.guests), L.V_DEPART: len(self.guests), L.V_FIRST: self.stride}
+        for verb in (*args, L.V_DUMP_NONE, L.V_STOP, L.V_KITCHEN, L.V_PASS):
+            for arg in range(args.get(verb, 1)):
+                self.plain[verb * self.stride + arg] = self._build(verb, arg, [])
+
+    def keyed(self, key: int, codes: list[int] | np.ndarray) -> Move:
+        """The move of an ``action_keys`` key that is not an index of ``plain``."""
+        if key < 0:  # plumbing: a move too large to pack: read from its code
+            return self.move(codes, -1 - key)[0]
+        m = self.moves.get(key)
+        if m is None:
+            k = (key >> L.CARDS_SHIFT) & 7
+            cards = [(key >> (L.CARDS_SHIFT + 3 + 7 * j)) & (L.PACKED_TYPES - 1) for j in range(k)]
+            m = self.moves[key] = self._build(key & 31, (key >> L.ARG_SHIFT) & ((1 << 15) - 1), cards)
+        return m
 
     def move(self, codes: list[int], i: int) -> tuple[Move, int]:
         """The move whose code starts at ``codes[i]``, and where the next code starts."""
-        c = codes[i]
+        c = int(codes[i])
         k = c >> L.CARDS_SHIFT
-        key = c if k == 0 else tuple(codes[i:i + 1 + k])
+        key = c if k == 0 else tuple(int(x) for x in codes[i:i + 1 + k])
         m = self.moves.get(key)
         if m is None:
             m = self.moves[key] = self._build(c & 31, (c >> L.ARG_SHIFT) & ((1 << 15) - 1), codes[i + 1:i + 1 + k])
@@ -144,6 +168,8 @@ class Tables:
         if verb in (L.V_RETURN, L.V_DEPART):
             return Move("return" if verb == L.V_RETURN else "depart", self.guests[arg])
         return {L.V_STOP: STOP, L.V_KITCHEN: KITCHEN, L.V_PASS: PASS}[verb]
+
+
 
 
 def _covers(masks: list[int], full: int, wants: int) -> list[tuple[int, ...]]:
@@ -376,6 +402,7 @@ def encode(state: State, t: Tables) -> np.ndarray:
 # --------------------------------------------------------------------------- playing
 
 
+@lru_cache(maxsize=256)
 def _seats(mask: int) -> frozenset[int]:
     return frozenset(i for i in range(mask.bit_length()) if mask >> i & 1)
 
@@ -436,18 +463,15 @@ def _decode(t: Tables, codes: np.ndarray, info, ends: list, results: list) -> It
 
 
 def _moves_of(t: Tables, codes: np.ndarray, last: int) -> list[Move]:
-    """The move of every action whose code is in ``codes[:last]``, in order: the codes without
-    cards are looked up all at once, the few with cards one by one (:meth:`Tables.move`)."""
-    starts = np.empty(last, dtype=np.int64)
-    starts = starts[:L.action_starts(codes, last, starts)]
-    heads = codes[starts]
-    plain = heads < 1 << L.CARDS_SHIFT
-    flat = codes[:last].tolist()
-    for i in starts[plain][np.unique(heads[plain], return_index=True)[1]].tolist():
-        t.move(flat, i)  # plumbing: each code without cards made once, so that the look-up below finds it
-    moves = list(map(t.moves.get, heads.tolist()))
-    for j, i in zip(np.flatnonzero(~plain).tolist(), starts[~plain].tolist()):
-        moves[j] = t.move(flat, i)[0]
+    """The move of every action whose code is in ``codes[:last]``, in order: the moves without
+    cards taken from ``t.plain`` all at once, the few with cards one by one (:meth:`Tables.keyed`)."""
+    keys = np.empty(last, dtype=np.int64)
+    keys = keys[:L.action_keys(codes, last, t.stride, keys)]
+    plain = (keys >= 0) & (keys < len(t.plain))
+    moves = t.plain[np.where(plain, keys, 0)].tolist()
+    others = np.flatnonzero(~plain)
+    for j, key in zip(others.tolist(), keys[others].tolist()):
+        moves[j] = t.keyed(key, codes)
     return moves
 
 

@@ -45,6 +45,7 @@ PLUMBING = {
     "offered": "a look-up",
     "add_answerer": "a set of seats",
     "add_to_hand": "the held-type bit follows the count",
+    "action_keys": "codes to keys of moves",
     "list_held": "one held type at a time",
 }
 
@@ -1465,15 +1466,37 @@ def below(rng, n):
     return min(int(float(mix64(rng[0]) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * n), n - 1)
 
 
+PACKED_CARDS, PACKED_TYPES = 5, 128
+"""A move with at most 5 cards, all of types below 128, has its cards packed into its key (:func:`action_keys`)."""
+
+
 @jit
-def action_starts(codes, last, starts):
-    """Where each action's code starts in ``codes[:last]`` (a code is followed by its cards), into
-    ``starts``; returns the number of actions."""
+def action_keys(codes, last, stride, keys):
+    """A key for the move of each action in ``codes[:last]`` (a code is followed by its cards), into ``keys``;
+    returns the number of actions.  A move without cards whose argument is below ``stride`` has the key
+    verb * stride + argument (below 16 * stride); one with 1 to PACKED_CARDS cards, all below PACKED_TYPES,
+    its code with the cards above it, 7 bits each (at least 1 << CARDS_SHIFT); any other -1 - where its code
+    starts."""
     i, a = 0, 0
     while i < last:  # plumbing: action by action
-        starts[a] = i
+        c = codes[i]
+        k = c >> CARDS_SHIFT
+        keys[a] = -1 - i
+        if k == 0:  # plumbing: no cards
+            arg = (c >> ARG_SHIFT) & ((1 << 15) - 1)
+            if arg < stride:  # plumbing: an argument the table holds
+                keys[a] = (c & 31) * stride + arg
+        elif k <= PACKED_CARDS:  # plumbing: few cards
+            key = c
+            for j in range(k):
+                t = codes[i + 1 + j]
+                key |= t << (CARDS_SHIFT + 3 + 7 * j)
+                if t >= PACKED_TYPES:  # plumbing: a type too large to pack
+                    key = -1 - i
+                    break
+            keys[a] = key
         a += 1
-        i += 1 + (codes[i] >> CARDS_SHIFT)
+        i += 1 + k
     return a
 
 
