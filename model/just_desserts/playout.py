@@ -423,10 +423,11 @@ def played(state: State, games: int, seed: int, debug: bool = False) -> Iterator
     t = tables(setup.components)
     start = encode(state, t)
     prm = options_vector(setup, t)
-    codes = np.zeros(CODE_BUFFER, dtype=np.int64)
-    info = np.zeros((CODE_BUFFER if debug else 1, 2), dtype=np.int64)  # plumbing: the record only when asked
-    ends = np.zeros((BATCH, 2), dtype=np.int64)
-    results = np.zeros((BATCH, 3), dtype=np.int64)
+    # the loop writes every entry it reports before the caller reads it: no need to clear the buffers
+    codes = np.empty(CODE_BUFFER, dtype=np.int64)
+    info = np.empty((CODE_BUFFER if debug else 1, 2), dtype=np.int64)  # plumbing: the record only when asked
+    ends = np.empty((BATCH, 2), dtype=np.int64)
+    results = np.empty((BATCH, 3), dtype=np.int64)
     for first in range(0, games, BATCH):
         rng = np.array([batch_seed(seed, first // BATCH)], dtype=np.uint64)
         left = min(BATCH, games - first)
@@ -438,9 +439,9 @@ def played(state: State, games: int, seed: int, debug: bool = False) -> Iterator
             left -= k
             # plumbing: one game longer than the buffer: play it again in a larger one
             if status == L.ST_BUFFER_FULL and k == 0:
-                codes = np.zeros(2 * len(codes), dtype=np.int64)
+                codes = np.empty(2 * len(codes), dtype=np.int64)
                 if debug:  # plumbing: the record grows with the codes
-                    info = np.zeros((len(codes), 2), dtype=np.int64)
+                    info = np.empty((len(codes), 2), dtype=np.int64)
             if status == L.ST_HAND_TOO_LARGE:  # plumbing: counts beyond int64
                 raise RuntimeError(f"a hand of more than {L.ANY_HAND_LIMIT} desserts under jd.ruling.serving-size=any: "
                                    "its servings are too many to count exactly")
@@ -469,9 +470,10 @@ def _moves_of(t: Tables, codes: np.ndarray, last: int) -> list[Move]:
     keys = keys[:L.action_keys(codes, last, t.stride, keys)]
     plain = (keys >= 0) & (keys < len(t.plain))
     moves = t.plain[np.where(plain, keys, 0)].tolist()
-    others = np.flatnonzero(~plain)
-    for j, key in zip(others.tolist(), keys[others].tolist()):
-        moves[j] = t.keyed(key, codes)
+    others = np.flatnonzero(~plain).tolist()
+    found = list(map(t.moves.get, keys[others].tolist()))
+    for j, m in zip(others, found):
+        moves[j] = m if m is not None else t.keyed(int(keys[j]), codes)  # plumbing: made the first time it is seen
     return moves
 
 
