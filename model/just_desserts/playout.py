@@ -396,6 +396,7 @@ def encode(state: State, t: Tables) -> np.ndarray:
     for i, seat in enumerate(state.returning):
         s[s[L.O_RET] + i] = seat
     s[L.S_NRET] = len(state.returning)
+    s[L.S_LISTED] = -1
     return s
 
 

@@ -62,6 +62,8 @@ S_TURN, S_PHASE, S_SERVED, S_COMMITTED, S_POACH, S_SPEAKER, S_DUMPED = 4, 5, 6, 
 S_WINNER, S_END, S_NTASKS = 11, 12, 13
 S_CLAIMS_MOVED = 27
 """Set when a guest joins or leaves a player (claim, unclaim): only then may somebody have won (settle)."""
+S_LISTED = 28
+"""The seat whose held types the workspace lists (:func:`list_held`), -1 if none: a hand that changes clears it."""
 S_OFFER, S_OSERVER, S_OGUEST, S_OVICTIM, S_OBACK, S_ONCARDS = 14, 15, 16, 17, 18, 19
 S_NRET, S_NGDISC, S_NDPILE, S_NDDISC, S_NGPILE, S_NCENTRE, S_NANS = 20, 21, 22, 23, 24, 25, 26
 # offsets of the sections
@@ -170,6 +172,7 @@ def add_to_hand(s, seat, t, k):
     at = s[O_HAND] + seat * s[S_D] + t
     s[at] += k
     s[s[O_HSIZE] + seat] += k
+    s[S_LISTED] = -1
     w = s[O_HELD] + seat * held_words(s) + t // HELD_BITS
     bit = 1 << (t % HELD_BITS)
     if s[at] > 0:
@@ -289,7 +292,10 @@ def duplicated_suits(s, suit_of):
 def list_held(s, seat, ws):
     """The dessert types ``seat``'s hand holds, in type order, into ws at :func:`held_at`: what
     :func:`servings` and :func:`has_serving` look through (a hand holds few of the deck's types).
-    Every caller lists the hand it asks about first."""
+    Every caller lists the hand it asks about first; the list stands until a hand changes (S_LISTED)."""
+    if s[S_LISTED] == seat:
+        return
+    s[S_LISTED] = seat
     words = held_words(s)
     o = s[O_HELD] + seat * words
     h = held_at(s)
