@@ -14,8 +14,10 @@ order of their ids, copies as counts) and, for each guest, the wanted-taste mask
 dessert and the "covers" (sets of masks) a serving with no card to spare can show.  A State
 (any state of the model: mid-turn, in an answer window, waiting on chance) is encoded into
 one int vector.  The loop writes each action as a code; :func:`random_playouts` turns the
-codes back into the model's :class:`~.moves.Move` objects (cached per code), so every game
-replays through ``RULES.apply`` move for move (tests/model/test_jd_playout.py replays them).
+codes back into the model's :class:`~.moves.Move` objects, so every game replays through
+``RULES.apply`` move for move (tests/model/test_jd_playout.py replays them): the moves without
+cards come from a table made once per deck (``Tables.plain``), taken for all actions at once,
+and the few with cards from a cache keyed by one int (playout_loops' ``action_keys``).
 
 What is played here: every value of every ``jd.ruling.*`` option, with all eight
 combinations of the advanced rules.  Under jd.ruling.serving-size=any the servings are
