@@ -312,15 +312,31 @@ def list_held(s, seat, ws):
 @jit
 def mask_counts(s, gmask, ws, g, excl, use_excl, cnt, width):
     """cnt[m]: how many dessert types of the hand listed in ws (:func:`list_held`) show exactly
-    the wanted tastes ``m`` of guest ``g`` (desserts the guest refuses, or excluded ones, left out)."""
+    the wanted tastes ``m`` of guest ``g`` (desserts the guest refuses, or excluded ones, left out).
+    Returns the wanted tastes they show together."""
     for m in range(width):
         cnt[m] = 0
     h = held_at(s)
+    shown = 0
     for i in range(h + 1, h + 1 + ws[h]):
         t = ws[i]
         m = gmask[g, t]
         if m > 0 and not (use_excl and excl[t]):  # rule: jd.serve.satisfies
             cnt[m] += 1
+            shown |= m
+    return shown
+
+
+@jit
+def wanted(T_covers, c):
+    """The wanted tastes of the guest whose covers include row ``c``: those any one of its covers shows."""
+    full = 0
+    for j in range(T_covers.shape[1]):
+        m = T_covers[c, j]
+        if m < 0:  # plumbing: end of the cover
+            break
+        full |= m
+    return full
 
 
 @jit
@@ -364,8 +380,11 @@ def servings(s, T_gmask, T_covers, T_cstart, seat, g, need, r, ws, width):
         return servings_any(s, T_gmask, T_cstart, seat, g, need, r, ws)
     cnt = ws[W_CNT:W_CNT + width]
     excl = ws[W_EXCL:]
-    mask_counts(s, T_gmask, ws, g, excl, False, cnt, width)
+    shown = mask_counts(s, T_gmask, ws, g, excl, False, cnt, width)
     c0, c1 = T_cstart[g], T_cstart[g + 1]
+    # no serving where the hand does not show every wanted taste (nothing to count: the usual case)
+    if c0 == c1 or shown & wanted(T_covers, c0) != wanted(T_covers, c0):  # rule: jd.serve.satisfies
+        return 0
     total = count_covers(T_covers, c0, c1, cnt)
     if need:  # rule: jd.ruling.surprise-serving, jd.block.favourite-only-by-other-favourite
         cnt2 = ws[W_CNT2:W_CNT2 + width]
