@@ -172,8 +172,6 @@ class Tables:
         return {L.V_STOP: STOP, L.V_KITCHEN: KITCHEN, L.V_PASS: PASS}[verb]
 
 
-
-
 def _covers(masks: list[int], full: int, wants: int) -> list[tuple[int, ...]]:
     """Sets of distinct masks, each showing a wanted taste no other shows, together showing
     every wanted taste: what a serving with no card to spare shows (jd.ruling.serving-size)."""

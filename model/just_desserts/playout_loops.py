@@ -382,8 +382,10 @@ def servings(s, T_gmask, T_covers, T_cstart, seat, g, need, r, ws, width):
     excl = ws[W_EXCL:]
     shown = mask_counts(s, T_gmask, ws, g, excl, False, cnt, width)
     c0, c1 = T_cstart[g], T_cstart[g + 1]
-    # no serving where the hand does not show every wanted taste (nothing to count: the usual case)
-    if c0 == c1 or shown & wanted(T_covers, c0) != wanted(T_covers, c0):  # rule: jd.serve.satisfies
+    if c0 == c1:  # rule: jd.serve.satisfies (no desserts of the deck satisfy the guest)
+        return 0
+    full = wanted(T_covers, c0)
+    if shown & full != full:  # rule: jd.serve.satisfies (a wanted taste missing: every cover's product is 0)
         return 0
     total = count_covers(T_covers, c0, c1, cnt)
     if need:  # rule: jd.ruling.surprise-serving, jd.block.favourite-only-by-other-favourite
