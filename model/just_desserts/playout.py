@@ -14,8 +14,10 @@ order of their ids, copies as counts) and, for each guest, the wanted-taste mask
 dessert and the "covers" (sets of masks) a serving with no card to spare can show.  A State
 (any state of the model: mid-turn, in an answer window, waiting on chance) is encoded into
 one int vector.  The loop writes each action as a code; :func:`random_playouts` turns the
-codes back into the model's :class:`~.moves.Move` objects (cached per code), so every game
-replays through ``RULES.apply`` move for move (tests/model/test_jd_playout.py replays them).
+codes back into the model's :class:`~.moves.Move` objects, so every game replays through
+``RULES.apply`` move for move (tests/model/test_jd_playout.py replays them): the moves without
+cards come from a table made once per deck (``Tables.plain``), taken for all actions at once,
+and the few with cards from a cache keyed by one int (playout_loops' ``action_keys``).
 
 What is played here: every value of every ``jd.ruling.*`` option, with all eight
 combinations of the advanced rules.  Under jd.ruling.serving-size=any the servings are
@@ -61,6 +63,7 @@ from .state import DRAW, Options, State
 PLUMBING = {
     "Tables.move": "a code with cards is keyed with them; the first time this code is seen",
     "Tables._build": "code -> move",
+    "Tables.keyed": "a key of a move with cards -> move, made the first time",
     "_without": "the union without one mask",
     "playable": "only strict ones that cannot be reached; nothing to set",
     "ruling_field": "the Options field of a ruling id",
@@ -111,13 +114,36 @@ class Tables:
     width: int
     deck_aces: int
     moves: dict = dataclasses.field(default_factory=dict)
-    """Action code (or code with its cards) -> Move."""
+    """Key of a move with cards (playout_loops' ``action_keys``, or its code with its cards) -> Move."""
+    plain: np.ndarray = dataclasses.field(init=False)
+    """The moves without cards, by the key ``action_keys`` gives them (verb * stride + argument)."""
+    stride: int = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        self.stride = max(len(self.desserts), len(self.guests), 8)
+        self.plain = np.full(16 * self.stride, None, dtype=object)
+        args = {L.V_DRAW: len(self.desserts), L.V_DUMP: len(self.desserts), L.V_TURN_UP: len(self.guests),
+                L.V_RETURN: len(self.guests), L.V_DEPART: len(self.guests), L.V_FIRST: self.stride}
+        for verb in (*args, L.V_DUMP_NONE, L.V_STOP, L.V_KITCHEN, L.V_PASS):
+            for arg in range(args.get(verb, 1)):
+                self.plain[verb * self.stride + arg] = self._build(verb, arg, [])
+
+    def keyed(self, key: int, codes: list[int] | np.ndarray) -> Move:
+        """The move of an ``action_keys`` key that is not an index of ``plain``."""
+        if key < 0:  # plumbing: a move too large to pack: read from its code
+            return self.move(codes, -1 - key)[0]
+        m = self.moves.get(key)
+        if m is None:
+            k = (key >> L.CARDS_SHIFT) & 7
+            cards = [(key >> (L.CARDS_SHIFT + 3 + 7 * j)) & (L.PACKED_TYPES - 1) for j in range(k)]
+            m = self.moves[key] = self._build(key & 31, (key >> L.ARG_SHIFT) & ((1 << 15) - 1), cards)
+        return m
 
     def move(self, codes: list[int], i: int) -> tuple[Move, int]:
         """The move whose code starts at ``codes[i]``, and where the next code starts."""
-        c = codes[i]
+        c = int(codes[i])
         k = c >> L.CARDS_SHIFT
-        key = c if k == 0 else tuple(codes[i:i + 1 + k])
+        key = c if k == 0 else tuple(int(x) for x in codes[i:i + 1 + k])
         m = self.moves.get(key)
         if m is None:
             m = self.moves[key] = self._build(c & 31, (c >> L.ARG_SHIFT) & ((1 << 15) - 1), codes[i + 1:i + 1 + k])
@@ -316,11 +342,12 @@ PHASES = {"sort": L.P_SORT, "choose": L.P_CHOOSE, "dump": L.P_DUMP, "window": L.
 def encode(state: State, t: Tables) -> np.ndarray:
     """The state vector of a State that is not over (playout_loops' layout)."""
     n, D, G, NS = state.setup.players, len(t.desserts), len(t.guests), len(t.deck.suits)
+    words = -(-D // L.HELD_BITS)
     di = {d: i for i, d in enumerate(t.desserts)}
     gi = {g: i for i, g in enumerate(t.guests)}
     sizes = [(L.O_HAND, n * D), (L.O_HSIZE, n), (L.O_DPILE, D), (L.O_DDISC, D), (L.O_GPILE, G), (L.O_CENTRE, G),
              (L.O_HOLDER, G), (L.O_SHIELD, G), (L.O_GDISC, G), (L.O_TASKS, 2 * L.MAX_TASKS), (L.O_OCARDS, L.MAX_CARDS),
-             (L.O_ANS, n), (L.O_RET, n), (L.O_SUITS, n * NS), (L.O_NCLAIMED, n)]
+             (L.O_ANS, n), (L.O_RET, n), (L.O_SUITS, n * NS), (L.O_NCLAIMED, n), (L.O_HELD, n * words)]
     s = np.zeros(L.HEADER + sum(k for _, k in sizes), dtype=np.int64)
     at = L.HEADER
     for slot, k in sizes:
@@ -330,8 +357,7 @@ def encode(state: State, t: Tables) -> np.ndarray:
     s[L.S_N], s[L.S_D], s[L.S_G], s[L.S_NS] = n, D, G, NS
     for seat, hand in enumerate(state.hands):
         for c in hand:
-            s[s[L.O_HAND] + seat * D + di[c]] += 1
-        s[s[L.O_HSIZE] + seat] = len(hand)
+            L.add_to_hand(s, seat, di[c], 1)
     for seat, guests in enumerate(state.claimed):
         for g in guests:
             L.claim(s, t.suit_of, seat, gi[g])
@@ -370,12 +396,14 @@ def encode(state: State, t: Tables) -> np.ndarray:
     for i, seat in enumerate(state.returning):
         s[s[L.O_RET] + i] = seat
     s[L.S_NRET] = len(state.returning)
+    s[L.S_LISTED] = -1
     return s
 
 
 # --------------------------------------------------------------------------- playing
 
 
+@lru_cache(maxsize=256)
 def _seats(mask: int) -> frozenset[int]:
     return frozenset(i for i in range(mask.bit_length()) if mask >> i & 1)
 
@@ -396,10 +424,11 @@ def played(state: State, games: int, seed: int, debug: bool = False) -> Iterator
     t = tables(setup.components)
     start = encode(state, t)
     prm = options_vector(setup, t)
-    codes = np.zeros(CODE_BUFFER, dtype=np.int64)
-    info = np.zeros((CODE_BUFFER if debug else 1, 2), dtype=np.int64)  # plumbing: the record only when asked
-    ends = np.zeros((BATCH, 2), dtype=np.int64)
-    results = np.zeros((BATCH, 3), dtype=np.int64)
+    # the loop writes every entry it reports before the caller reads it: no need to clear the buffers
+    codes = np.empty(CODE_BUFFER, dtype=np.int64)
+    info = np.empty((CODE_BUFFER if debug else 1, 2), dtype=np.int64)  # plumbing: the record only when asked
+    ends = np.empty((BATCH, 2), dtype=np.int64)
+    results = np.empty((BATCH, 3), dtype=np.int64)
     for first in range(0, games, BATCH):
         rng = np.array([batch_seed(seed, first // BATCH)], dtype=np.uint64)
         left = min(BATCH, games - first)
@@ -411,9 +440,9 @@ def played(state: State, games: int, seed: int, debug: bool = False) -> Iterator
             left -= k
             # plumbing: one game longer than the buffer: play it again in a larger one
             if status == L.ST_BUFFER_FULL and k == 0:
-                codes = np.zeros(2 * len(codes), dtype=np.int64)
+                codes = np.empty(2 * len(codes), dtype=np.int64)
                 if debug:  # plumbing: the record grows with the codes
-                    info = np.zeros((len(codes), 2), dtype=np.int64)
+                    info = np.empty((len(codes), 2), dtype=np.int64)
             if status == L.ST_HAND_TOO_LARGE:  # plumbing: counts beyond int64
                 raise RuntimeError(f"a hand of more than {L.ANY_HAND_LIMIT} desserts under jd.ruling.serving-size=any: "
                                    "its servings are too many to count exactly")
@@ -436,18 +465,16 @@ def _decode(t: Tables, codes: np.ndarray, info, ends: list, results: list) -> It
 
 
 def _moves_of(t: Tables, codes: np.ndarray, last: int) -> list[Move]:
-    """The move of every action whose code is in ``codes[:last]``, in order: the codes without
-    cards are looked up all at once, the few with cards one by one (:meth:`Tables.move`)."""
-    starts = np.empty(last, dtype=np.int64)
-    starts = starts[:L.action_starts(codes, last, starts)]
-    heads = codes[starts]
-    plain = heads < 1 << L.CARDS_SHIFT
-    flat = codes[:last].tolist()
-    for i in starts[plain][np.unique(heads[plain], return_index=True)[1]].tolist():
-        t.move(flat, i)  # plumbing: each code without cards made once, so that the look-up below finds it
-    moves = list(map(t.moves.get, heads.tolist()))
-    for j, i in zip(np.flatnonzero(~plain).tolist(), starts[~plain].tolist()):
-        moves[j] = t.move(flat, i)[0]
+    """The move of every action whose code is in ``codes[:last]``, in order: the moves without
+    cards taken from ``t.plain`` all at once, the few with cards one by one (:meth:`Tables.keyed`)."""
+    keys = np.empty(last, dtype=np.int64)
+    keys = keys[:L.action_keys(codes, last, t.stride, keys)]
+    plain = (keys >= 0) & (keys < len(t.plain))
+    moves = t.plain[np.where(plain, keys, 0)].tolist()
+    others = np.flatnonzero(~plain).tolist()
+    found = list(map(t.moves.get, keys[others].tolist()))
+    for j, m in zip(others, found):
+        moves[j] = m if m is not None else t.keyed(int(keys[j]), codes)  # plumbing: made the first time it is seen
     return moves
 
 

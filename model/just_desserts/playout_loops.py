@@ -28,7 +28,10 @@ index in ``S_WINNER``; the action whose settling reached the gap is the game's l
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba import njit
+from numba.core import types as nbtypes
+from numba.extending import intrinsic
 
 from ..compact_loops import GOLDEN, mix64
 
@@ -41,6 +44,9 @@ PLUMBING = {
     "favourite_used": "a favourite among the offered desserts",
     "offered": "a look-up",
     "add_answerer": "a set of seats",
+    "add_to_hand": "the held-type bit follows the count",
+    "action_keys": "codes to keys of moves",
+    "list_held": "one held type at a time",
 }
 
 jit = njit(cache=True, _nrt=False)
@@ -54,12 +60,19 @@ half of a game's time."""
 S_N, S_D, S_G, S_NS = 0, 1, 2, 3
 S_TURN, S_PHASE, S_SERVED, S_COMMITTED, S_POACH, S_SPEAKER, S_DUMPED = 4, 5, 6, 7, 8, 9, 10
 S_WINNER, S_END, S_NTASKS = 11, 12, 13
+S_CLAIMS_MOVED = 27
+"""Set when a guest joins or leaves a player (claim, unclaim): only then may somebody have won (settle)."""
+S_LISTED = 28
+"""The seat whose held types the workspace lists (:func:`list_held`), -1 if none: a hand that changes clears it."""
 S_OFFER, S_OSERVER, S_OGUEST, S_OVICTIM, S_OBACK, S_ONCARDS = 14, 15, 16, 17, 18, 19
 S_NRET, S_NGDISC, S_NDPILE, S_NDDISC, S_NGPILE, S_NCENTRE, S_NANS = 20, 21, 22, 23, 24, 25, 26
 # offsets of the sections
 O_HAND, O_HSIZE, O_DPILE, O_DDISC, O_GPILE, O_CENTRE, O_HOLDER, O_SHIELD = 32, 33, 34, 35, 36, 37, 38, 39
-O_GDISC, O_TASKS, O_OCARDS, O_ANS, O_RET, O_SUITS, O_NCLAIMED = 40, 41, 42, 43, 44, 45, 46
+O_GDISC, O_TASKS, O_OCARDS, O_ANS, O_RET, O_SUITS, O_NCLAIMED, O_HELD = 40, 41, 42, 43, 44, 45, 46, 47
 HEADER = 48
+HELD_BITS = 32
+"""Dessert types per word of the O_HELD section: per seat, bit t % 32 of word t // 32 is set while
+the hand holds type t, so that a hand's types are found without looking through the deck's."""
 MAX_TASKS = 64
 MAX_CARDS = 64
 """Most desserts on the table in one offer (a minimal serving has one per wanted taste; under
@@ -120,9 +133,33 @@ BUFFET_SCRATCH = 6
 """Per dessert type, the scratch of :func:`buffet_moves` (the ace types, then BUFFET_ACES + 1 counts)."""
 
 
-def workspace_size(D):
-    """The workspace's length for a deck of D dessert types: the slots above, the held types, the buffet's scratch."""
+def workspace_size(D, G):
+    """The workspace's length for a deck of D dessert types and G guests: the slots above, the held types, the
+    buffet's scratch, the counts of :func:`memo_at`."""
+    return W_EXCL + 6 * D + 9 + BUFFET_SCRATCH * (D + 1) + 2 * G
+
+
+@jit
+def memo_at(s):
+    """Where ws keeps, per guest, the servings the counting pass of :func:`walk_moves` found (G for serving,
+    then G for poaching): the pass that picks the r-th move right after it looks only through the guest
+    where that move lies."""
+    D = s[S_D]
     return W_EXCL + 6 * D + 9 + BUFFET_SCRATCH * (D + 1)
+
+
+@intrinsic
+def _trailing_zeros(typingctx, x):
+    """The number of zero bits below the lowest set bit of ``x`` (x > 0): LLVM's cttz."""
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return nbtypes.int64(nbtypes.int64), codegen
+
+
+@jit
+def held_words(s):
+    """Words per seat of the O_HELD section."""
+    return (s[S_D] + HELD_BITS - 1) // HELD_BITS
 
 
 @jit
@@ -132,8 +169,16 @@ def hand_at(s, seat, t):
 
 @jit
 def add_to_hand(s, seat, t, k):
-    s[s[O_HAND] + seat * s[S_D] + t] += k
+    at = s[O_HAND] + seat * s[S_D] + t
+    s[at] += k
     s[s[O_HSIZE] + seat] += k
+    s[S_LISTED] = -1
+    w = s[O_HELD] + seat * held_words(s) + t // HELD_BITS
+    bit = 1 << (t % HELD_BITS)
+    if s[at] > 0:
+        s[w] |= bit
+    else:
+        s[w] &= ~bit
 
 
 @jit
@@ -167,6 +212,7 @@ def doorway(s):
 
 @jit
 def claim(s, suit_of, seat, g):
+    s[S_CLAIMS_MOVED] = 1
     s[s[O_HOLDER] + g] = seat
     s[s[O_SUITS] + seat * s[S_NS] + suit_of[g]] += 1
     s[s[O_NCLAIMED] + seat] += 1
@@ -174,6 +220,7 @@ def claim(s, suit_of, seat, g):
 
 @jit
 def unclaim(s, suit_of, g):
+    s[S_CLAIMS_MOVED] = 1
     seat = s[s[O_HOLDER] + g]
     s[s[O_HOLDER] + g] = -1
     s[s[O_SUITS] + seat * s[S_NS] + suit_of[g]] -= 1
@@ -245,30 +292,51 @@ def duplicated_suits(s, suit_of):
 def list_held(s, seat, ws):
     """The dessert types ``seat``'s hand holds, in type order, into ws at :func:`held_at`: what
     :func:`servings` and :func:`has_serving` look through (a hand holds few of the deck's types).
-    Every caller lists the hand it asks about first."""
-    D = s[S_D]
-    base = s[O_HAND] + seat * D
+    Every caller lists the hand it asks about first; the list stands until a hand changes (S_LISTED)."""
+    if s[S_LISTED] == seat:
+        return
+    s[S_LISTED] = seat
+    words = held_words(s)
+    o = s[O_HELD] + seat * words
     h = held_at(s)
     k = 0
-    for t in range(D):
-        if s[base + t] > 0:  # plumbing: desserts in the hand
+    for w in range(words):
+        x = s[o + w]
+        while x:
             k += 1
-            ws[h + k] = t
+            ws[h + k] = w * HELD_BITS + _trailing_zeros(x)
+            x &= x - 1
     ws[h] = k
 
 
 @jit
 def mask_counts(s, gmask, ws, g, excl, use_excl, cnt, width):
     """cnt[m]: how many dessert types of the hand listed in ws (:func:`list_held`) show exactly
-    the wanted tastes ``m`` of guest ``g`` (desserts the guest refuses, or excluded ones, left out)."""
+    the wanted tastes ``m`` of guest ``g`` (desserts the guest refuses, or excluded ones, left out).
+    Returns the wanted tastes they show together."""
     for m in range(width):
         cnt[m] = 0
     h = held_at(s)
+    shown = 0
     for i in range(h + 1, h + 1 + ws[h]):
         t = ws[i]
         m = gmask[g, t]
         if m > 0 and not (use_excl and excl[t]):  # rule: jd.serve.satisfies
             cnt[m] += 1
+            shown |= m
+    return shown
+
+
+@jit
+def wanted(T_covers, c):
+    """The wanted tastes of the guest whose covers include row ``c``: those any one of its covers shows."""
+    full = 0
+    for j in range(T_covers.shape[1]):
+        m = T_covers[c, j]
+        if m < 0:  # plumbing: end of the cover
+            break
+        full |= m
+    return full
 
 
 @jit
@@ -312,8 +380,13 @@ def servings(s, T_gmask, T_covers, T_cstart, seat, g, need, r, ws, width):
         return servings_any(s, T_gmask, T_cstart, seat, g, need, r, ws)
     cnt = ws[W_CNT:W_CNT + width]
     excl = ws[W_EXCL:]
-    mask_counts(s, T_gmask, ws, g, excl, False, cnt, width)
+    shown = mask_counts(s, T_gmask, ws, g, excl, False, cnt, width)
     c0, c1 = T_cstart[g], T_cstart[g + 1]
+    if c0 == c1:  # rule: jd.serve.satisfies (no desserts of the deck satisfy the guest)
+        return 0
+    full = wanted(T_covers, c0)
+    if shown & full != full:  # rule: jd.serve.satisfies (a wanted taste missing: every cover's product is 0)
+        return 0
     total = count_covers(T_covers, c0, c1, cnt)
     if need:  # rule: jd.ruling.surprise-serving, jd.block.favourite-only-by-other-favourite
         cnt2 = ws[W_CNT2:W_CNT2 + width]
@@ -729,10 +802,14 @@ def settle(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, can_sat, ace, prm
                 changed = True
             if changed:  # plumbing: something was rebuilt
                 continue
-        win = winner(s)
-        if win >= 0:  # rule: jd.win.any-time
-            game_over(s, END_WIN, win)
-            return
+        # nobody shows a winning set unless a guest has changed hands since the last look (the turn only orders
+        # the seats that do)
+        if s[S_CLAIMS_MOVED]:  # rule: jd.win.any-time
+            s[S_CLAIMS_MOVED] = 0
+            win = winner(s)
+            if win >= 0:  # rule: jd.win.any-time
+                game_over(s, END_WIN, win)
+                return
         if s[S_NTASKS] > 0:  # rule: jd.ruling.dessert-supply-empty, jd.ruling.guest-supply-empty
             kind = s[s[O_TASKS]]
             if kind == K_DRAW and s[S_NDPILE] == 0 and s[S_NDDISC] == 0:  # rule: jd.ruling.dessert-supply-empty
@@ -1039,9 +1116,14 @@ def serve_moves(s, T_gmask, T_covers, T_cstart, seat, r, ws, width):
     total = 0
     door = doorway(s)
     list_held(s, seat, ws)
+    memo = memo_at(s)
     for g in range(s[S_G]):
         if s[s[O_CENTRE] + g] or g == door:  # rule: jd.turn.satisfy-guests, jd.discard.doorway
+            if 0 <= r and ws[memo + g] <= r - total:  # plumbing: not this guest's servings (as counted just before)
+                total += ws[memo + g]
+                continue
             k = servings(s, T_gmask, T_covers, T_cstart, seat, g, False, r - total, ws, width)
+            ws[memo + g] = k
             if 0 <= r - total < k:  # plumbing: the move drawn
                 ws[W_VERB] = V_SERVE
                 ws[W_ARG] = g
@@ -1057,10 +1139,15 @@ def poach_moves(s, T_gmask, T_covers, T_cstart, seat, r, ws, width):
         return 0
     total = 0
     list_held(s, seat, ws)
+    memo = memo_at(s) + s[S_G]
     for g in range(s[S_G]):
         h = s[s[O_HOLDER] + g]
         if h >= 0 and h != seat and not s[s[O_SHIELD] + g]:  # rule: jd.poach.attempt, jd.surprise.no-poach-back
+            if 0 <= r and ws[memo + g] <= r - total:  # plumbing: not this guest's servings (as counted just before)
+                total += ws[memo + g]
+                continue
             k = servings(s, T_gmask, T_covers, T_cstart, seat, g, False, r - total, ws, width)
+            ws[memo + g] = k
             if 0 <= r - total < k:  # plumbing: the move drawn
                 ws[W_VERB] = V_POACH
                 ws[W_ARG] = g
@@ -1073,13 +1160,11 @@ def poach_moves(s, T_gmask, T_covers, T_cstart, seat, r, ws, width):
 def dump_moves(s, seat, none_too, r, ws):
     """game.py's _dump_moves: one card at a time (jd.turn.dump-tray); an empty dump under
     jd.ruling.dump-none=allowed."""
-    total = 0
-    base = s[O_HAND] + seat * s[S_D]
-    for t in range(s[S_D]):
-        if s[base + t] > 0:  # rule: jd.turn.dump-tray
-            if r == total:  # plumbing: the move drawn
-                choose(ws, V_DUMP, t)
-            total += 1
+    list_held(s, seat, ws)
+    h = held_at(s)
+    total = ws[h]  # one dump per dessert type held (jd.turn.dump-tray)
+    if 0 <= r < total:  # plumbing: the move drawn
+        choose(ws, V_DUMP, ws[h + 1 + r])
     if none_too:  # rule: jd.ruling.dump-none
         if r == total:  # plumbing: the move drawn
             choose(ws, V_DUMP_NONE, 0)
@@ -1093,11 +1178,14 @@ def buffet_moves(s, ace, seat, r, ws):
     D = s[S_D]
     base = s[O_HAND] + seat * D
     # ways[i, k]: multisets of size k from the ace types i.. of the hand (scratch in ws)
-    at = held_at(s) + D + 1
+    h = held_at(s)
+    at = h + D + 1
     types = ws[at:at + D]
     a = 0
-    for t in range(D):
-        if ace[t] and s[base + t] > 0:  # rule: jd.buffet.aces
+    list_held(s, seat, ws)
+    for i in range(h + 1, h + 1 + ws[h]):
+        t = ws[i]
+        if ace[t]:  # rule: jd.buffet.aces
             types[a] = t
             a += 1
     row = BUFFET_ACES + 1
@@ -1137,11 +1225,12 @@ def answer_moves(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, r, ws, width):
     seat, g = s[S_SPEAKER], s[S_OGUEST]
     total = 0
     excl = ws[W_EXCL:]
-    D = s[S_D]
     list_held(s, seat, ws)
+    h = held_at(s)
+    held = ws[h + 1:h + 1 + ws[h]]  # the servings read the flags of the types held only
     if seat == s[S_OVICTIM] and prm[R_POACHING]:  # rule: jd.block.defender
         need = favourite_used(s, fav, g)  # rule: jd.block.favourite-only-by-other-favourite
-        for t in range(D):
+        for t in held:
             excl[t] = 1 if (fav[g, t] and not offered(s, t)) else 0  # rule: jd.surprise.intercept
         k = servings(s, T_gmask, T_covers, T_cstart, seat, g, need, r, ws, width)
         if 0 <= r < k:  # plumbing: the move drawn
@@ -1152,7 +1241,7 @@ def answer_moves(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, r, ws, width):
     # rule: jd.surprise.intercept, jd.ruling.victim-surprise
     if may_be_surprised(s, fav, nfav, prm) and may_surprise(s, prm, seat):
         if prm[R_SURPRISE_WITH_FAV]:  # rule: jd.ruling.surprise-serving
-            for t in range(D):
+            for t in held:
                 excl[t] = fav[g, t]
             k = servings(s, T_gmask, T_covers, T_cstart, seat, g, True, r - total, ws, width)
             if 0 <= r - total < k:  # plumbing: the move drawn
@@ -1161,9 +1250,8 @@ def answer_moves(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, r, ws, width):
                 return total + k
             total += k
         else:
-            base = s[O_HAND] + seat * D
-            for t in range(D):
-                if fav[g, t] and s[base + t] > 0:  # rule: jd.ruling.surprise-serving (a favourite alone)
+            for t in held:
+                if fav[g, t]:  # rule: jd.ruling.surprise-serving (a favourite alone)
                     if r == total:  # plumbing: the move drawn
                         choose(ws, V_SURPRISE, 0)
                         ws[W_NCARDS] = 1
@@ -1177,7 +1265,8 @@ def answer_moves(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, r, ws, width):
 @jit
 def walk_moves(s, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, prm, r, ws, width):
     """game.py's legal_moves for the seat to move: returns their number; if 0 <= r < number,
-    the r-th is written into ws (verb, arg, cards)."""
+    the r-th is written into ws (verb, arg, cards).  A call that picks (0 <= r) must follow one that
+    counts (r < 0) in the same state: it reuses that count's servings per guest (:func:`memo_at`)."""
     phase = s[S_PHASE]
     if phase == P_WINDOW:  # rule: jd.surprise.intercept, jd.block.defender
         return answer_moves(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, r, ws, width)
@@ -1404,15 +1493,37 @@ def below(rng, n):
     return min(int(float(mix64(rng[0]) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * n), n - 1)
 
 
+PACKED_CARDS, PACKED_TYPES = 5, 128
+"""A move with at most 5 cards, all of types below 128, has its cards packed into its key (:func:`action_keys`)."""
+
+
 @jit
-def action_starts(codes, last, starts):
-    """Where each action's code starts in ``codes[:last]`` (a code is followed by its cards), into
-    ``starts``; returns the number of actions."""
+def action_keys(codes, last, stride, keys):
+    """A key for the move of each action in ``codes[:last]`` (a code is followed by its cards), into ``keys``;
+    returns the number of actions.  A move without cards whose argument is below ``stride`` has the key
+    verb * stride + argument (below 16 * stride); one with 1 to PACKED_CARDS cards, all below PACKED_TYPES,
+    its code with the cards above it, 7 bits each (at least 1 << CARDS_SHIFT); any other -1 - where its code
+    starts."""
     i, a = 0, 0
     while i < last:  # plumbing: action by action
-        starts[a] = i
+        c = codes[i]
+        k = c >> CARDS_SHIFT
+        keys[a] = -1 - i
+        if k == 0:  # plumbing: no cards
+            arg = (c >> ARG_SHIFT) & ((1 << 15) - 1)
+            if arg < stride:  # plumbing: an argument the table holds
+                keys[a] = (c & 31) * stride + arg
+        elif k <= PACKED_CARDS:  # plumbing: few cards
+            key = c
+            for j in range(k):
+                t = codes[i + 1 + j]
+                key |= t << (CARDS_SHIFT + 3 + 7 * j)
+                if t >= PACKED_TYPES:  # plumbing: a type too large to pack
+                    key = -1 - i
+                    break
+            keys[a] = key
         a += 1
-        i += 1 + (codes[i] >> CARDS_SHIFT)
+        i += 1 + k
     return a
 
 
@@ -1431,7 +1542,7 @@ def play(start, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, can_sat, p
     not fit (``rng`` is then left at that game's start), ST_ENDLESS when a game reached
     ``max_actions``.  The game's vector and the scratch are made here (the compiled loop
     makes no array)."""
-    ws = np.zeros(workspace_size(start[S_D]), dtype=np.int64)
+    ws = np.zeros(workspace_size(start[S_D], start[S_G]), dtype=np.int64)
     ws[W_ANY] = prm[R_SERVING_ANY]
     return play_games(start, start.copy(), ws, np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64), suit_of,
                       fav, nfav, ace, T_gmask, T_covers, T_cstart, can_sat, prm, width, games, rng, codes, info, debug,
