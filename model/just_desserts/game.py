@@ -197,9 +197,9 @@ def _legal_moves(state: State) -> tuple[Move, ...]:
     if state.phase == "window":  # rule: jd.surprise.intercept, jd.block.defender
         return adv.answers(state)
     if state.phase == "return":  # rule: jd.buffet.others-return
-        return tuple(Move("return", g) for g in sorted(set(state.claimed[state.returning[0]])))
+        return tuple(map(_guest_move, repeat("return"), sorted(set(state.claimed[state.returning[0]]))))
     if state.phase in ("discard", "sort"):  # rule: jd.discard.one-per-suit, jd.ruling.opening-duplicates
-        return tuple(Move("depart", g) for g in _departable(state))
+        return tuple(map(_guest_move, repeat("depart"), _departable(state)))
     moves: list[Move] = []
     if state.phase == "dump":  # rule: jd.turn.dump-tray
         return _sorted(_dump_moves(state) + [STOP])
@@ -260,6 +260,12 @@ def _dump_moves(state: State) -> list[Move]:
     if state.phase == "choose" and state.setup.options.dump_none == "allowed":  # rule: jd.ruling.dump-none
         moves.append(Move("dump"))
     return moves
+
+
+@lru_cache(maxsize=1 << 10)
+def _guest_move(verb: str, guest: str) -> Move:
+    """A move naming one guest (depart, return), made once and shared."""
+    return Move(verb, guest)
 
 
 @lru_cache(maxsize=1 << 10)
