@@ -14,7 +14,7 @@ from typing import Sequence
 from ..decks import Deck, is_minimal, satisfies, servings
 from .moves import Move
 from .state import DRAW, Offer, State, deck_of, evolve, minus, plus, set_seat
-from .tastes import hand_bits, kinds_of_bits, servable_kinds, servings_in_any_order, servings_of_bits
+from .tastes import hand_bits, servable_kinds, servings_of_bits, servings_of_kind_bits
 
 
 def guest_servings(state: State, hand: tuple[str, ...], guest: str) -> tuple[tuple[str, ...], ...]:
@@ -61,7 +61,7 @@ def serving_moves(state: State, verb: str, guests: list[str]) -> list[Move]:
 def _moves_of_kinds(deck: Deck, verb: str, guest: str, kinds: int) -> tuple[Move, ...]:
     """The moves of :func:`serving_moves` for servings with no card to spare from these kinds of dessert
     (:func:`_minimal_sets`, put in the order of moves only once)."""
-    sets = servings_in_any_order(deck, guest, kinds_of_bits(deck, kinds), len(deck.guest(guest).wants))
+    sets = servings_of_kind_bits(deck, guest, kinds, len(deck.guest(guest).wants))
     return _moves(verb, guest, sets)
 
 
