@@ -118,24 +118,19 @@ def _servings_of_kinds(deck: Deck, guest: str, kinds: tuple[str, ...], max_cards
     Two desserts showing the same wanted tastes are never in one such serving (either could be
     left out), so the servings are the minimal covers of the wanted tastes by the masks the
     hand shows (:func:`_minimal_covers`, cached by masks), each mask filled by any of its kinds."""
-    out = servings_in_any_order(deck, guest, kinds, max_cards)
-    out.sort(key=lambda combo: (len(combo), combo))
-    return tuple(out)
-
-
-def servings_in_any_order(deck: Deck, guest: str, kinds: tuple[str, ...], max_cards: int) -> list[tuple[str, ...]]:
-    """The servings of :func:`_servings_of_kinds`, each a sorted tuple, in no particular order (for
-    callers that sort them their own way)."""
     full, masks = _masks(deck, guest)
     by_mask: dict[int, list[str]] = {}
     for c in kinds:
         by_mask.setdefault(masks[c], []).append(c)
-    return _covers_filled(full, by_mask, max_cards)
+    out = _covers_filled(full, by_mask, max_cards)
+    out.sort(key=lambda combo: (len(combo), combo))
+    return tuple(out)
 
 
 def servings_of_kind_bits(deck: Deck, guest: str, kinds: int, max_cards: int) -> list[tuple[str, ...]]:
-    """:func:`servings_in_any_order` from a set of kinds as bits that :func:`servable_kinds` left
-    (each kind shows a wanted taste), without listing the kinds' ids first."""
+    """The servings of :func:`_servings_of_kinds` in no particular order (for callers that sort them
+    their own way), from a set of kinds as bits that :func:`servable_kinds` left (each kind shows a
+    wanted taste), without listing the kinds' ids first."""
     full, by_bit = _kinds_by_bit(deck, guest)
     by_mask: dict[int, list[str]] = {}
     while kinds:
