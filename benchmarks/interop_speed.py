@@ -2,7 +2,7 @@
 
 Rows: our API (step by step and whole games), the OpenSpiel adapter, OpenSpiel's own Python games.
 
-    python benchmarks/interop_speed.py [--actions N] [--rounds R] [--markdown]
+    python benchmarks/interop_speed.py [--actions N] [--rounds R] [--rows SUBSTRING] [--markdown]
 
 Unit: an *action* is one step of play, a seat's move or a chance outcome (OpenSpiel's
 ``apply_action``; our ``apply``).  A round of a row plays whole games at random until it has
@@ -179,6 +179,15 @@ def rows_to_measure(n: int) -> list[tuple[str, str, Callable[[], Play]]]:
     return rows
 
 
+Row = tuple[str, str, Callable[[], Play]]
+"""(through, game, a maker of the row's play)."""
+
+
+def rows_labelled(rows: list[Row], part: str) -> list[Row]:
+    """The rows whose label "through, game" contains ``part`` (every row for "")."""
+    return [row for row in rows if part in f"{row[0]}, {row[1]}"]
+
+
 def _markdown(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> None:
     print("| " + " | ".join(header) + " |")
     print("| " + " | ".join("---" for _ in header) + " |")
@@ -191,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--actions", type=int, default=20_000, help="actions per round of each side (default 20,000)")
     p.add_argument("--rounds", type=int, default=5,
                    help="rounds per row, the row and the baseline in turn (A B A B ...; default 5)")
+    p.add_argument("--rows", metavar="SUBSTRING", default="",
+                   help='only the rows whose "through, game" label contains SUBSTRING (default: every row)')
     p.add_argument("--markdown", action="store_true", help="print the table in Markdown (as the README holds it)")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     if args.actions < 1 or args.rounds < 1:
@@ -204,7 +215,10 @@ def main(argv: list[str] | None = None) -> int:
           "(least-greatest)\n")
     baseline = openspiel(BASELINE)
     measured = []
-    for through, what, make in rows_to_measure(args.actions):
+    chosen = rows_labelled(rows_to_measure(args.actions), args.rows)
+    if not chosen:
+        p.error(f"no row's label contains {args.rows!r}")
+    for through, what, make in chosen:
         paired, per_game = beside_baseline(make(), baseline, args.actions, args.rounds)
         measured.append((through, what, per_game, paired))
         print(f"  {through}, {what}: {paired.ratio_text()}", file=sys.stderr, flush=True)

@@ -47,7 +47,7 @@ PLUMBING = {
     "Setup.__eq__": "equality of setups",
     "RuleSet.successors": "dispatch on who moves",
     "check_distribution": "validates a model's chance distribution",
-    "remember_last": "the arguments asked last; the argument asked last",
+    "remember_last": "the arguments asked last; the argument asked last; an answer remembered or not",
     "pile_counts": "no two copies of a card (every retail card is one of a kind)",
     "chances_of_counts": "one of each card: one chance for all",
     "MoveTable.at_chance": "the first pile of this size",
@@ -557,10 +557,16 @@ def remember_last(fn: Callable[..., Any]) -> Callable[..., Any]:
     def cache_clear() -> None:
         last[0] = ((), None)
 
+    def known(*args: Any) -> Any:
+        """The answer remembered for exactly these arguments (by identity), or None if they are not the last asked."""
+        asked, value = last[0]
+        return value if len(args) == len(asked) and all(map(is_, args, asked)) else None
+
     one = fn.__code__.co_argcount == 1 and not fn.__code__.co_flags & CO_VARARGS  # plumbing: one argument, no *args
     remembered = remembered_one if one else remembered_any
     update_wrapper(remembered, fn)
     remembered.cache_clear = cache_clear  # type: ignore[attr-defined]
+    remembered.known = known  # type: ignore[attr-defined]
     return remembered
 
 

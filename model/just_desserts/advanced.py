@@ -10,10 +10,11 @@ at once.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
 from ..core import STRICT, RuleGap
-from ..decks import favorite_used
+from ..decks import Deck, favorite_used
 from .moves import PASS, Move
 from .serving import guest_servings, serve_succeeds, serving_moves, take_guest, tips_for
 from .state import BUFFET_ACES, DRAW, Offer, State, deck_of, doorway, evolve, holder, minus, plus, set_seat
@@ -296,8 +297,13 @@ def _surprise(state: State, attempt: Offer, seat: int, cards: tuple[str, ...]) -
 
 def aces(state: State, hand: tuple[str, ...]) -> tuple[str, ...]:
     """jd.buffet.aces: desserts with a single taste icon."""
-    deck = deck_of(state)
-    return tuple(c for c in hand if len(deck.dessert(c).tastes) == 1)  # rule: jd.buffet.aces
+    return tuple(filter(_ace_kinds(deck_of(state)).__contains__, hand))
+
+
+@lru_cache(maxsize=64)
+def _ace_kinds(deck: Deck) -> frozenset[str]:
+    """The desserts of this deck with a single taste icon (jd.buffet.aces)."""
+    return frozenset(d.id for d in deck.desserts if len(d.tastes) == 1)  # rule: jd.buffet.aces
 
 
 def buffet_moves(state: State) -> list[Move]:

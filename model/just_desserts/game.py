@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache, partial
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, is_
 from typing import Any
 
 from ..core import (
@@ -35,6 +36,8 @@ PLUMBING = {
     "_chance_move": "which chance move",
     "_why_illegal": "which clause to name for an illegal move",
     "apply": "illegal moves raise; dispatch on the actor",
+    "_listed": "a move listed for this very state is legal",
+    "_is_move_of": "the same move, or an equal one",
     "settle": "a fixed point",
 }
 
@@ -161,10 +164,15 @@ def _is_outcome(state: State, move: Any) -> bool:
         kind = state.tasks[0][0]
         if kind == DRAW:  # plumbing: which pile the task draws from
             return (move.verb == "draw" and len(move.cards) == 1 and move.cards[0] in _dessert_source(state)
-                    and move == _chance_moves(deck_of(state), kind)[move.cards[0]])
+                    and _is_move_of(_chance_moves(deck_of(state), kind)[move.cards[0]], move))
         return (move.verb == "turn-up" and move.guest in _guest_source(state)
-                and move == _chance_moves(deck_of(state), kind)[move.guest])
+                and _is_move_of(_chance_moves(deck_of(state), kind)[move.guest], move))
     return move in frozenset(m for m, _ in chance_outcomes(state))  # rule: jd.surprise.first-offered
+
+
+def _is_move_of(table_move: Move, move: Move) -> bool:
+    """``move`` is the chance move of the table (the same object, as chance_outcomes lists it, or an equal one)."""
+    return table_move is move or table_move == move
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
@@ -189,9 +197,9 @@ def _legal_moves(state: State) -> tuple[Move, ...]:
     if state.phase == "window":  # rule: jd.surprise.intercept, jd.block.defender
         return adv.answers(state)
     if state.phase == "return":  # rule: jd.buffet.others-return
-        return tuple(Move("return", g) for g in sorted(set(state.claimed[state.returning[0]])))
+        return tuple(map(_guest_move, repeat("return"), sorted(set(state.claimed[state.returning[0]]))))
     if state.phase in ("discard", "sort"):  # rule: jd.discard.one-per-suit, jd.ruling.opening-duplicates
-        return tuple(Move("depart", g) for g in _departable(state))
+        return tuple(map(_guest_move, repeat("depart"), _departable(state)))
     moves: list[Move] = []
     if state.phase == "dump":  # rule: jd.turn.dump-tray
         return _sorted(_dump_moves(state) + [STOP])
@@ -252,6 +260,12 @@ def _dump_moves(state: State) -> list[Move]:
     if state.phase == "choose" and state.setup.options.dump_none == "allowed":  # rule: jd.ruling.dump-none
         moves.append(Move("dump"))
     return moves
+
+
+@lru_cache(maxsize=1 << 10)
+def _guest_move(verb: str, guest: str) -> Move:
+    """A move naming one guest (depart, return), made once and shared."""
+    return Move(verb, guest)
 
 
 @lru_cache(maxsize=1 << 10)
@@ -352,15 +366,20 @@ def _why_illegal(state: State, move: Move) -> str:
 
 
 def apply(state: State, move: Any) -> State:
-    actor = to_move(state)
-    reason = illegal_reason(state, move)
-    if reason is not None:
-        raise IllegalMove(reason, move, "not allowed here")
-    if actor is CHANCE:
-        nxt = _apply_chance(state, move)
-    else:
-        nxt = _apply_seat(state, move)
-    return settle(nxt)
+    if to_move(state) is CHANCE and _is_outcome(state, move):
+        return settle(_apply_chance(state, move))
+    if not _listed(state, move):
+        reason = illegal_reason(state, move)
+        if reason is not None:
+            raise IllegalMove(reason, move, "not allowed here")
+    return settle(_apply_seat(state, move))
+
+
+def _listed(state: State, move: Any) -> bool:
+    """``move`` is, by identity, one of the legal moves last listed for this very state: then it
+    is legal, and :func:`illegal_reason` (which explains a refusal) need not be asked."""
+    listed = _legal_moves.known(state)
+    return listed is not None and any(map(is_, listed, repeat(move)))
 
 
 def _apply_chance(state: State, move: Move) -> State:

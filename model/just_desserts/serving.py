@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from itertools import repeat
+from typing import Sequence
 
 from ..decks import Deck, is_minimal, satisfies, servings
 from .moves import Move
 from .state import DRAW, Offer, State, deck_of, evolve, minus, plus, set_seat
-from .tastes import hand_bits, servable_kinds, servings_of_bits
+from .tastes import hand_bits, servable_kinds, servings_of_bits, servings_of_kind_bits
 
 
 def guest_servings(state: State, hand: tuple[str, ...], guest: str) -> tuple[tuple[str, ...], ...]:
@@ -58,8 +59,10 @@ def serving_moves(state: State, verb: str, guests: list[str]) -> list[Move]:
 
 @lru_cache(maxsize=1 << 16)
 def _moves_of_kinds(deck: Deck, verb: str, guest: str, kinds: int) -> tuple[Move, ...]:
-    """The moves of :func:`serving_moves` for servings with no card to spare from these kinds of dessert."""
-    return _moves(verb, guest, _minimal_sets(deck, guest, kinds))
+    """The moves of :func:`serving_moves` for servings with no card to spare from these kinds of dessert
+    (:func:`_minimal_sets`, put in the order of moves only once)."""
+    sets = servings_of_kind_bits(deck, guest, kinds, len(deck.guest(guest).wants))
+    return _moves(verb, guest, sets)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -68,7 +71,7 @@ def _moves_of_hand(deck: Deck, verb: str, guest: str, hand: tuple[str, ...]) -> 
     return _moves(verb, guest, satisfying_sets(deck, hand, guest, False))
 
 
-def _moves(verb: str, guest: str, sets: tuple[tuple[str, ...], ...]) -> tuple[Move, ...]:
+def _moves(verb: str, guest: str, sets: Sequence[tuple[str, ...]]) -> tuple[Move, ...]:
     return tuple(map(_move, repeat(verb), repeat(guest), sorted(sets)))
 
 

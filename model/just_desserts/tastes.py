@@ -22,6 +22,7 @@ PLUMBING = {
     "_guest_bits": "the wanted tastes this dessert shows",
     "servings_of_bits": "nothing can be served (servable_kinds found a wanted taste missing)",
     "kinds_of_bits": "each kind in the set, in id order",
+    "servings_of_kind_bits": "each kind in the set, by the tastes it shows",
     "_others": "the union without one card",
 }
 
@@ -121,10 +122,39 @@ def _servings_of_kinds(deck: Deck, guest: str, kinds: tuple[str, ...], max_cards
     by_mask: dict[int, list[str]] = {}
     for c in kinds:
         by_mask.setdefault(masks[c], []).append(c)
-    out = [tuple(sorted(combo)) for cover in _minimal_covers(full, tuple(sorted(by_mask)), max_cards)
-           for combo in product(*(by_mask[m] for m in cover))]
+    out = _covers_filled(full, by_mask, max_cards)
     out.sort(key=lambda combo: (len(combo), combo))
     return tuple(out)
+
+
+def servings_of_kind_bits(deck: Deck, guest: str, kinds: int, max_cards: int) -> list[tuple[str, ...]]:
+    """The servings of :func:`_servings_of_kinds` in no particular order (for callers that sort them
+    their own way), from a set of kinds as bits that :func:`servable_kinds` left (each kind shows a
+    wanted taste), without listing the kinds' ids first."""
+    full, by_bit = _kinds_by_bit(deck, guest)
+    by_mask: dict[int, list[str]] = {}
+    while kinds:
+        low = kinds & -kinds
+        mask, kind = by_bit[low]
+        by_mask.setdefault(mask, []).append(kind)
+        kinds ^= low
+    return _covers_filled(full, by_mask, max_cards)
+
+
+@lru_cache(maxsize=1 << 12)
+def _kinds_by_bit(deck: Deck, guest: str) -> tuple[int, dict[int, tuple[int, str]]]:
+    """(the mask of every wanted taste, the bit of a dessert kind (:func:`_dessert_bits`) -> (the mask of
+    the wanted tastes it shows, its id)) for the desserts of :func:`_masks`."""
+    full, masks = _masks(deck, guest)
+    bits = _dessert_bits(deck)[0]
+    return full, {bits[d]: (m, d) for d, m in masks.items()}
+
+
+def _covers_filled(full: int, by_mask: dict[int, list[str]], max_cards: int) -> list[tuple[str, ...]]:
+    """Each minimal cover of the wanted tastes by these masks (:func:`_minimal_covers`), each mask
+    filled by any of its kinds: the servings, each a sorted tuple."""
+    return [tuple(sorted(combo)) for cover in _minimal_covers(full, tuple(sorted(by_mask)), max_cards)
+            for combo in product(*map(by_mask.__getitem__, cover))]
 
 
 @lru_cache(maxsize=1 << 12)

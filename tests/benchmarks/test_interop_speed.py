@@ -46,3 +46,10 @@ def test_the_baseline_is_kuhn_poker_and_every_row_is_measured_beside_it(interop_
     kinds = {through for through, _, _ in rows}
     assert kinds == {"our API, step by step", "our API, whole games", "OpenSpiel adapter", "OpenSpiel, pure Python"}
     assert any(what == "python_kuhn_poker (against itself)" for _, what, _ in rows)
+
+
+def test_rows_picks_the_rows_whose_label_contains_the_text(interop_speed):
+    rows = interop_speed.rows_to_measure(100)
+    picked = interop_speed.rows_labelled(rows, "step by step, just-desserts, 2 players")
+    assert [what for _, what, _ in picked] == ["just-desserts, 2 players, jd-crowd"]
+    assert interop_speed.rows_labelled(rows, "") == rows

@@ -15,7 +15,9 @@ from fractions import Fraction
 
 import pytest
 
-from tablerules.model.core import CHANCE, TERMINAL, Probability, chances_of_counts, pile_counts, probability
+from tablerules.model.core import (
+    CHANCE, TERMINAL, IllegalMove, Probability, chances_of_counts, pile_counts, probability, remember_last,
+)
 from tablerules.model.decks import embedded_deck, embedded_deck_names, load_deck, servings
 from tablerules.model.just_desserts import RULES, Move, Options, guest_servings, v23
 from tablerules.model.just_desserts.game import _legal_moves
@@ -149,3 +151,42 @@ def test_v23_draws_and_replace_are_the_plain_ones(players, retail_deck_path):
         if s.phase == v23.TURN_UP:
             n = len(s.guest_pile)
             assert v23.chance_outcomes(s) == tuple((v23.TurnUp(g), Fraction(1, n)) for g in s.guest_pile)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_apply_of_a_listed_move_is_apply_of_an_equal_move_and_refusals_name_their_clause(players, retail_deck_path):
+    """apply takes a move legal_moves listed for this very state (the same object) without asking
+    illegal_reason: the state it reaches is the one an equal move (a copy, never listed) reaches,
+    and a move that is not legal still raises naming illegal_reason's clause."""
+    setup = RULES.setup(players, _advanced(), _retail(retail_deck_path))
+    moves = (*(Move("dump", cards=(c,)) for c in setup.components.dessert_cards()[:3]), Move("kitchen"),
+             Move("stop"), Move("pass"), Move("draw", cards=("nothing",)))
+    for s in _states(RULES, setup, 2, players + 20):
+        actor = RULES.to_move(s)
+        if actor is TERMINAL:
+            continue
+        listed = [m for m, _ in RULES.chance_outcomes(s)] if actor is CHANCE else list(RULES.legal_moves(s))
+        move = listed[len(listed) // 2]
+        assert RULES.apply(s, move) == RULES.apply(evolve(s), dataclasses.replace(move))
+        for m in moves:
+            reason = RULES.illegal_reason(s, m)
+            if reason is not None:
+                with pytest.raises(IllegalMove) as refused:
+                    RULES.apply(s, m)
+                assert refused.value.clause == reason
+
+
+def test_remember_last_knows_only_the_arguments_asked_last():
+    asked = []
+
+    @remember_last
+    def double(x):
+        asked.append(x)
+        return [x, x]
+
+    a, b = ("a",), tuple(["a"])  # equal, not the same object
+    assert double.known(a) is None
+    got = double(a)
+    assert double.known(a) is got and double(a) is got and double.known(b) is None and asked == [a]
+    double.cache_clear()
+    assert double.known(a) is None
