@@ -3,6 +3,9 @@ with its exit status, never a traceback."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from tests.tool.runner import run_cli
@@ -54,3 +57,22 @@ def test_explain_shows_the_ruling_its_alternatives_and_its_witness():
     for text in ("* play-on", "repeated-position", "strict", "spec/witnesses/jd-endless-play.json",
                  "--ruling endless-play=ALT"):
         assert text in r.stdout, text
+
+
+def test_judge_names_the_ruling_whose_alternatives_part_at_the_third_repetition(tmp_path):
+    """The witness's third-repetition trace (spec/witnesses/jd-endless-play.json), then one more kitchen: legal under
+    play-on (the log's), after the end of the game under repeated-position; strict stops the log at its second
+    repetition (step 22)."""
+    witness = json.loads((Path(__file__).parents[2] / "spec" / "witnesses" / "jd-endless-play.json").read_text())
+    log = tmp_path / "third.txt"
+    log.write_text("\n".join(witness["witnesses"]["third repetition (repeated-position)"]["moves"]) + "\n")
+    r = run_cli("judge", "just-desserts", str(log), "--deck", "jd-famine", "--players", "2", "--option", "poaching",
+                "--move", "kitchen", "--json")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["answer"]["verdict"] == "legal", doc["answer"]
+    (parting,) = doc["rulings"]  # the one ruling whose alternatives answer differently
+    assert parting["ruling"] == "jd.ruling.endless-play" and parting["chosen"] == "play-on", parting
+    assert parting["answers"]["repeated-position"]["verdict"] == "the game is over", parting["answers"]
+    strict = [d for d in doc["departs"] if d["ruling"] == "jd.ruling.endless-play"]
+    assert [(d["alternative"], d["step"], d["clause"]) for d in strict] == [("strict", 22, "jd.ruling.endless-play")]
