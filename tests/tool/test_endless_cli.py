@@ -49,6 +49,7 @@ def test_explore_names_the_closed_sets_and_the_ruling_with_the_shortest_trace():
     assert r.returncode == 1, r.stdout + r.stderr
     assert "endless: jd.ruling.endless-play" in r.stdout and "36 closed sets" in r.stdout
     assert "the nearest after 19 moves" in r.stdout
+    assert "NO (2,452 traps)" in r.stdout and "was not asked" not in r.stdout  # --graph asked
 
 
 def test_explain_shows_the_ruling_its_alternatives_and_its_witness():
