@@ -184,6 +184,19 @@ def p_no_gap(rules: Any, state: Any) -> Problem:
     return None
 
 
+def p_third_repetition(rules: Any, state: Any) -> Problem:
+    """jd.ruling.endless-play=repeated-position: a game ends by a repeated position only the third time that
+    position starts a turn; the history the state carries (each turn-start position with how often it started a
+    turn) shows it started two turns before."""
+    if actor(rules, state) is not TERMINAL or V(rules, state)["end_clause"] != "jd.ruling.endless-play":
+        return None
+    position = dataclasses.replace(state, seen=frozenset(), phase="choose", end_clause="")
+    times = max((t for key, t in state.seen if key == position), default=0)
+    if times != 2:
+        return f"the game ended by a repeated position that had started {times} turn(s) before, not 2"
+    return None
+
+
 P = Property
 PROPERTIES: tuple[Property, ...] = (
     P("jd.win.three-of-a-suit", "a player with three guests of one suit has won and the game is over",
@@ -197,6 +210,9 @@ PROPERTIES: tuple[Property, ...] = (
       state=p_end_without_win, name="other-ends", lines=((17, 17), (34, 34), (36, 38)),
       reads=("jd.ruling.all-guests-claimed", "jd.ruling.no-serving-possible", "jd.ruling.guest-supply-empty",
              "jd.ruling.faq-score-when", "jd.ruling.matching-pair", "jd.ruling.score-full-tie")),
+    P("jd.win.any-time", "a game ends by a repeated position only the third time that position starts a turn "
+      "(endless-play=repeated-position)", state=p_third_repetition, name="third-repetition", lines=(36, 38),
+      reads=("jd.ruling.endless-play",)),
     P("jd.win.any-time", "once every guest is claimed the game is over (all-guests-claimed=faq-score at once; "
       "=draw unless guests can still move)", state=p_all_claimed_ends, name="all-claimed",
       lines=((36, 38), (42, 42), (48, 48)), reads=("jd.ruling.all-guests-claimed", "jd.ruling.faq-score-when")),
