@@ -185,15 +185,14 @@ def p_no_gap(rules: Any, state: Any) -> Problem:
 
 
 def p_third_repetition(rules: Any, state: Any) -> Problem:
-    """jd.ruling.endless-play=repeated-position: a game ends by a repeated position only the third time that
+    """jd.ruling.endless-play=repeated-position: a game ends by a repeated position only the third time a
     position starts a turn; the history the state carries (each turn-start position with how often it started a
-    turn) shows it started two turns before."""
+    turn) must show a position that had started two turns before."""
     if actor(rules, state) is not TERMINAL or V(rules, state)["end_clause"] != "jd.ruling.endless-play":
         return None
-    position = dataclasses.replace(state, seen=frozenset(), phase="choose", end_clause="")
-    times = max((t for key, t in state.seen if key == position), default=0)
+    times = max((t for _key, t in state.seen), default=0)
     if times != 2:
-        return f"the game ended by a repeated position that had started {times} turn(s) before, not 2"
+        return f"the game ended by a repeated position, but no position had started more than {times} turn(s)"
     return None
 
 
