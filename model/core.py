@@ -52,7 +52,10 @@ PLUMBING = {
     "chances_of_counts": "one of each card: one chance for all",
     "MoveTable.at_chance": "the first pile of this size",
     "draw_outcomes": "one of each card: the pairs shared by every pile of this size",
-    "pick_by_probability": "running sums kept by Outcomes; rounding past the sum picks the last",
+    "pick_by_probability": "a pile drawn from; running sums kept by Outcomes; rounding past the sum picks the last",
+    "PileDraw.pick": "rounding past the pile's end picks the last card",
+    "PileDraw.listed": "listed once",
+    "PileDraw.__eq__": "compared as the tuple it lists",
     "play": "replays moves given as text",
     "check_chance_move": "looks up a chance move's probability",
 }
@@ -529,6 +532,69 @@ class Outcomes(tuple):
         return self
 
 
+class PileDraw(Sequence):
+    """The outcomes of drawing one card from a pile held as a sorted tuple (copies together): the
+    move that draws each card (``moves[card]``), with probability copies / size, as
+    :meth:`Outcomes.of_draw` lists them.  Nothing is listed until asked: a random draw
+    (:meth:`pick`, which :func:`pick_by_probability` uses) takes the card at a uniform position of
+    the pile, the card a search of the running counts finds for the same number, so play that
+    only samples never lists a pile of seventy cards.  Read as a sequence it is that list, and it
+    compares equal to it (and to any tuple of the same pairs)."""
+
+    __slots__ = ("moves", "pile", "_listed")
+
+    def __init__(self, moves: "MoveTable", pile: Sequence[Any]) -> None:
+        self.moves = moves
+        self.pile = pile
+        self._listed: Outcomes | None = None
+
+    def pick(self, r: float) -> Any:
+        """The move of the card at position ``r * size`` of the pile (``r`` uniform in [0, 1)): the
+        card whose copies cover that position, so each card with probability copies / size."""
+        pile = self.pile
+        i = int(r * len(pile))
+        return self.moves[pile[i if i < len(pile) else -1]]
+
+    def listed(self) -> "Outcomes":
+        """Every outcome, (move, probability), made on the first call and kept."""
+        if self._listed is None:
+            self._listed = Outcomes.of_draw(self.moves, *pile_counts(self.pile))
+        return self._listed
+
+    @property
+    def cumulative(self) -> tuple[float, ...]:
+        return self.listed().cumulative
+
+    def __len__(self) -> int:
+        return len(self.listed())
+
+    def __bool__(self) -> bool:
+        return bool(self.pile)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.listed()[index]
+
+    def __iter__(self) -> Iterator[tuple[Any, Fraction]]:
+        return iter(self.listed())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PileDraw):
+            other = other.listed()
+        return tuple.__eq__(self.listed(), other) if isinstance(other, tuple) else NotImplemented
+
+    def __hash__(self) -> int:
+        return tuple.__hash__(self.listed())
+
+    def __add__(self, other: Any) -> tuple:
+        return tuple(self.listed()) + tuple(other)
+
+    def __radd__(self, other: Any) -> tuple:
+        return tuple(other) + tuple(self.listed())
+
+    def __repr__(self) -> str:
+        return repr(tuple(self.listed()))
+
+
 def remember_last(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``fn(state, ...)`` remembered for the arguments it was last asked about, by identity
     (states, piles and decks are immutable).  Play asks twice about each state (the harness or
@@ -629,6 +695,8 @@ def draw_outcomes(moves: MoveTable, cards: Sequence[Any], counts: Sequence[int])
 def pick_by_probability(items: Sequence[tuple[Any, Fraction]], r: float) -> Any:
     """The item a uniform draw ``r`` in [0, 1) selects when each has its probability (the
     last one if rounding leaves ``r`` past the sum).  For sampling chance outcomes."""
+    if type(items) is PileDraw:
+        return items.pick(r)
     cumulative = getattr(items, "cumulative", None)
     if cumulative:
         i = bisect_right(cumulative, r * cumulative[-1])

@@ -86,8 +86,10 @@ def _refusal(rules: RuleSet, state: Any, text: str) -> Answer | None:
     if missing is not None:
         return Answer(ILLEGAL, missing[0], missing[1])
     actor = rules.to_move(state)
-    if actor is TERMINAL:
-        return Answer(OVER, coverage.turn_clause(rules), f"{text!r} comes after the end of the game")
+    if actor is TERMINAL:  # the clause that ended the game decides; the turn clause if the outcome names none
+        ended = rules.outcome(state)
+        return Answer(OVER, (ended.clause if ended is not None else "") or coverage.turn_clause(rules),
+                      f"{text!r} comes after the end of the game")
     if actor is CHANCE:
         try:
             outcomes = dict(rules.chance_outcomes(state))

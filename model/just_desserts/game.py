@@ -15,7 +15,7 @@ from operator import attrgetter, is_
 from typing import Any
 
 from ..core import (
-    CHANCE, STRICT, TERMINAL, IllegalMove, MoveTable, Outcome, Outcomes, RuleGap, Setup, pile_counts, probability,
+    CHANCE, STRICT, TERMINAL, IllegalMove, MoveTable, Outcome, PileDraw, RuleGap, Setup, probability,
     remember_last,
 )
 from ..decks import Deck
@@ -139,10 +139,10 @@ def _first_move(seat: int) -> Move:
 
 
 @remember_last
-def _draws(deck: Deck, source: tuple[str, ...], kind: str) -> tuple[tuple[Move, Fraction], ...]:
-    """Each card of a pile (a sorted tuple) with probability count / size (jd.reshuffle.desserts)."""
-    cards, counts = pile_counts(source)
-    return Outcomes.of_draw(_chance_moves(deck, kind), cards, counts)
+def _draws(deck: Deck, source: tuple[str, ...], kind: str) -> PileDraw:
+    """Each card of a pile (a sorted tuple) with probability count / size (jd.reshuffle.desserts), listed
+    only when asked: random play picks a card without listing the pile (:class:`PileDraw`)."""
+    return PileDraw(_chance_moves(deck, kind), source)
 
 
 @lru_cache(maxsize=64)

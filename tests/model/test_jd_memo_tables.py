@@ -16,7 +16,8 @@ from fractions import Fraction
 import pytest
 
 from tablerules.model.core import (
-    CHANCE, TERMINAL, IllegalMove, Probability, chances_of_counts, pile_counts, probability, remember_last,
+    CHANCE, TERMINAL, IllegalMove, MoveTable, Outcomes, PileDraw, Probability, chances_of_counts, pick_by_probability,
+    pile_counts, probability, remember_last,
 )
 from tablerules.model.decks import embedded_deck, embedded_deck_names, load_deck, servings
 from tablerules.model.just_desserts import RULES, Move, Options, guest_servings, v23
@@ -44,6 +45,23 @@ def test_draw_chances_group_the_copies_of_a_sorted_pile():
         want = sorted(Counter(pile).items())
         assert list(zip(cards, counts)) == want
         assert list(chances_of_counts(counts)) == [Fraction(k, len(pile)) for _c, k in want]
+
+
+def test_a_lazy_draw_picks_what_the_running_counts_pick_and_lists_the_same_outcomes():
+    """jd.reshuffle.desserts: a draw's outcomes, listed only when asked (PileDraw), are the outcomes
+    Outcomes.of_draw lists, and a random pick takes the card the search of the running counts takes
+    for the same number, so random play is the same game with or without the list."""
+    rng = random.Random(7)
+    moves = MoveTable(lambda card: ("draw", card))
+    for _ in range(300):
+        pile = tuple(sorted(rng.choices("abcdefgh", k=rng.randint(1, 12))))
+        lazy, listed = PileDraw(moves, pile), Outcomes.of_draw(moves, *pile_counts(pile))
+        for r in [rng.random() for _ in range(20)] + [0.0, 1 - 2 ** -53]:
+            assert lazy.pick(r) is pick_by_probability(listed, r) is pick_by_probability(lazy, r)
+        assert lazy == listed and listed == lazy and tuple(lazy) == tuple(listed) and hash(lazy) == hash(listed)
+        assert len(lazy) == len(set(pile)) and lazy[0] == listed[0] and list(lazy) == list(listed)
+        assert lazy.cumulative == listed.cumulative and repr(lazy) == repr(tuple(listed))
+    assert not PileDraw(moves, ()) and list(PileDraw(moves, ())) == []
 
 
 def _retail(path):

@@ -74,6 +74,7 @@ def test_judge_names_the_ruling_whose_alternatives_part_at_the_third_repetition(
     assert doc["answer"]["verdict"] == "legal", doc["answer"]
     (parting,) = doc["rulings"]  # the one ruling whose alternatives answer differently
     assert parting["ruling"] == "jd.ruling.endless-play" and parting["chosen"] == "play-on", parting
-    assert parting["answers"]["repeated-position"]["verdict"] == "the game is over", parting["answers"]
+    over = parting["answers"]["repeated-position"]
+    assert (over["verdict"], over["clause"]) == ("the game is over", "jd.ruling.endless-play"), parting["answers"]
     strict = [d for d in doc["departs"] if d["ruling"] == "jd.ruling.endless-play"]
     assert [(d["alternative"], d["step"], d["clause"]) for d in strict] == [("strict", 22, "jd.ruling.endless-play")]
