@@ -198,16 +198,19 @@ def _runtime_caches() -> list[dict]:
     return out
 
 
-_CACHES: list[dict] | None = None
+_CACHES: tuple[frozenset[str], list[dict]] = (frozenset(), [])
+"""(the model's modules loaded when the runtime dicts were found, those dicts)."""
 
 
 def clear_caches() -> None:
-    """Empty every cache of the model: lru caches and the runtime dicts."""
+    """Empty every cache of the model: lru caches and the runtime dicts, found again whenever a model module
+    has been loaded since they were last found (a dict of a module loaded later would keep its answers)."""
     global _CACHES
     clear_model_caches()
-    if _CACHES is None:
-        _CACHES = _runtime_caches()
-    for d in _CACHES:
+    loaded = frozenset(name for name in list(sys.modules) if name.startswith("tablerules.model."))
+    if loaded != _CACHES[0]:
+        _CACHES = (loaded, _runtime_caches())
+    for d in _CACHES[1]:
         d.clear()
 
 

@@ -5,6 +5,8 @@ one that plays as a registered alternative is found to; the register is strict."
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
@@ -253,3 +255,24 @@ def test_a_constant_mutant_reaches_every_module_that_imported_it_and_is_undone()
     finally:
         undo(source, original)
     assert state.HAND_SIZE == 3 and game.HAND_SIZE == 3
+
+
+def test_the_caches_are_emptied_of_a_model_module_loaded_after_they_were_first_emptied():
+    """A mutant is judged with empty caches: a module-level dict of a model module loaded after the caches were
+    last emptied (dishes' geometry, warm from earlier play) is found and emptied too, or a mutant behind it would
+    be judged not reached depending on which tests ran first in the process."""
+    script = (
+        "import sys\n"
+        "from tablerules.proofs.discovery.mutation.reference import clear_caches\n"
+        "assert 'tablerules.model.dishes.game' not in sys.modules\n"
+        "clear_caches()\n"
+        "from tablerules.model import registry\n"
+        "import tablerules.model.dishes.game as game\n"
+        "rules = registry.get('dishes')\n"
+        "game.geometry(rules.setup(2, rules.Options(), rules.load_components('box')))\n"
+        "assert game._GEOMETRY\n"
+        "clear_caches()\n"
+        "print(len(game._GEOMETRY))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "0", done.stdout + done.stderr
