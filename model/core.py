@@ -5,7 +5,7 @@ A rule set is a module with pure functions over frozen, hashable states::
     new_game(setup) -> State               # the state before play; chance may move first
     to_move(state) -> Actor                # a seat (int), CHANCE or TERMINAL
     legal_moves(state) -> tuple[Move, ...] # for a seat, in canonical order
-    chance_outcomes(state) -> tuple[tuple[Move, Fraction], ...]  # exact, sums to 1
+    chance_outcomes(state) -> Sequence[tuple[Move, Fraction]]  # exact, sums to 1 (a tuple, or a PileDraw)
     apply(state, move) -> State            # raises IllegalMove naming the clause
     illegal_reason(state, move) -> str | None
     outcome(state) -> Outcome | None
@@ -533,9 +533,10 @@ class Outcomes(tuple):
 
 
 class PileDraw(Sequence):
-    """The outcomes of drawing one card from a pile held as a sorted tuple (copies together): the
-    move that draws each card (``moves[card]``), with probability copies / size, as
-    :meth:`Outcomes.of_draw` lists them.  Nothing is listed until asked: a random draw
+    """The outcomes of drawing one card from a pile held as a sorted tuple (copies together; in any order
+    when no card has two copies, listed then in that order): the move that draws each card
+    (``moves[card]``), with probability copies / size, as :meth:`Outcomes.of_draw` lists them.
+    Nothing is listed until asked: a random draw
     (:meth:`pick`, which :func:`pick_by_probability` uses) takes the card at a uniform position of
     the pile, the card a search of the running counts finds for the same number, so play that
     only samples never lists a pile of seventy cards.  Read as a sequence it is that list, and it

@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import lru_cache, partial
 from itertools import repeat
 from operator import attrgetter, is_
-from typing import Any
+from typing import Any, Sequence
 
 from ..core import (
     CHANCE, STRICT, TERMINAL, IllegalMove, MoveTable, Outcome, PileDraw, RuleGap, Setup, probability,
@@ -110,14 +110,14 @@ def _guest_source(state: State) -> tuple[str, ...]:
     return state.guest_pile or tuple(sorted(state.guest_discard[:-1]))
 
 
-def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
+def chance_outcomes(state: State) -> Sequence[tuple[Move, Fraction]]:
     """Exact outcomes of the next chance event: a draw, a turn-up or a race (remembered for the
     last state asked)."""
     return _chance_outcomes(state)
 
 
 @remember_last
-def _chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
+def _chance_outcomes(state: State) -> Sequence[tuple[Move, Fraction]]:
     if state.tasks:  # rule: jd.reshuffle.desserts, jd.reshuffle.guests
         kind, _seat = state.tasks[0]
         # plumbing: which pile the task draws from

@@ -37,7 +37,7 @@ from typing import Any, Sequence
 
 from ..core import (
     CHANCE, STRICT, TERMINAL, IllegalMove, Invariant, MoveSyntaxError, Outcome, Probability, RuleGap, RuleSet, Setup,
-    MAX_NUMBER_DIGITS, MoveTable, draw_outcomes, pile_counts, probability, remember_last, ruling,
+    MAX_NUMBER_DIGITS, MoveTable, PileDraw, probability, remember_last, ruling,
 )
 from ..decks import Deck, deck_argument, embedded_deck, favorite_used, satisfies, servings
 from .frozen import replacer
@@ -309,14 +309,15 @@ def _set(seq: tuple, i: int, value: Any) -> tuple:
 
 
 @remember_last
-def _draw_one(pile: tuple[str, ...]) -> tuple[Sequence[str], Sequence[int]]:
-    """(each distinct card, sorted; how many copies of it the pile holds)."""
-    return pile_counts(tuple(sorted(pile)))
+def _sorted_pile(pile: tuple[str, ...]) -> tuple[str, ...]:
+    """The pile's cards sorted, copies together."""
+    return tuple(sorted(pile))
 
 
-def _outcomes(moves: MoveTable, pile: tuple[str, ...]) -> tuple[tuple[Move, Fraction], ...]:
-    """``(the move of the card, probability count / size)`` for each distinct card of the pile."""
-    return tuple(draw_outcomes(moves, *_draw_one(pile)))
+def _outcomes(moves: MoveTable, pile: tuple[str, ...]) -> PileDraw:
+    """``(the move of the card, probability count / size)`` for each distinct card of the pile, in card order,
+    listed only when asked (:class:`~tablerules.model.core.PileDraw`: a random draw takes a card without listing)."""
+    return PileDraw(moves, _sorted_pile(pile))
 
 
 # --------------------------------------------------------------------------- servings
@@ -479,11 +480,10 @@ def _serve_moves(offered: tuple[tuple[str, ...], ...]) -> tuple[Serve, ...]:
     return tuple(Serve(s) for s in offered)
 
 
-def chance_outcomes(state: State) -> tuple[tuple[Move, Fraction], ...]:
+def chance_outcomes(state: State) -> Sequence[tuple[Move, Fraction]]:
     phase = state.phase
     if phase == TURN_UP:  # rule: jd23.round.turn-up-guest
-        p = probability(1, len(state.guest_pile))
-        return tuple(zip(map(_turn_ups(state.setup.components).__getitem__, state.guest_pile), itertools.repeat(p)))
+        return PileDraw(_turn_ups(state.setup.components), state.guest_pile)  # one of each guest, in pile order
     if phase == RACE:  # rule: jd23.call.first-serves, jd23.call.simultaneous
         who = contenders(state)
         if state.trumped or _next_in_line(state):  # rule: jd23.call.favourite-trump, jd23.ruling.race-after-fail

@@ -61,6 +61,12 @@ def test_a_lazy_draw_picks_what_the_running_counts_pick_and_lists_the_same_outco
         assert lazy == listed and listed == lazy and tuple(lazy) == tuple(listed) and hash(lazy) == hash(listed)
         assert len(lazy) == len(set(pile)) and lazy[0] == listed[0] and list(lazy) == list(listed)
         assert lazy.cumulative == listed.cumulative and repr(lazy) == repr(tuple(listed))
+    for _ in range(100):  # one of each card (guests): any order, listed in that order
+        pile = tuple(rng.sample("abcdefghijklmnop", rng.randint(1, 16)))
+        lazy = PileDraw(moves, pile)
+        assert list(lazy) == [(moves[c], Fraction(1, len(pile))) for c in pile]
+        for r in [rng.random() for _ in range(20)]:
+            assert lazy.pick(r) is pick_by_probability(lazy.listed(), r) is moves[pile[int(r * len(pile))]]
     assert not PileDraw(moves, ()) and list(PileDraw(moves, ())) == []
 
 
