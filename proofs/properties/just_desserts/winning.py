@@ -185,14 +185,17 @@ def p_no_gap(rules: Any, state: Any) -> Problem:
 
 
 def p_third_repetition(rules: Any, state: Any) -> Problem:
-    """jd.ruling.endless-play=repeated-position: a game ends by a repeated position only the third time a
+    """jd.ruling.endless-play=repeated-position: a game ends by a repeated position only the third time that
     position starts a turn; the history the state carries (each turn-start position with how often it started a
-    turn) must show a position that had started two turns before."""
+    turn) shows it started two turns before (the ended state is that position but for the end: its phase, its
+    clause, and the draw phase it no longer waits for)."""
     if actor(rules, state) is not TERMINAL or V(rules, state)["end_clause"] != "jd.ruling.endless-play":
         return None
-    times = max((t for _key, t in state.seen), default=0)
+    # the ended state is the turn-start position but for the end itself: phase, the draw phase left pending, clause
+    position = dataclasses.replace(state, seen=frozenset(), phase="choose", end_clause="")
+    times = max((t for key, t in state.seen if dataclasses.replace(key, tasks=()) == position), default=0)
     if times != 2:
-        return f"the game ended by a repeated position, but no position had started more than {times} turn(s)"
+        return f"the game ended by a repeated position that had started {times} turn(s) before, not 2"
     return None
 
 
