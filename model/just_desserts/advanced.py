@@ -232,7 +232,7 @@ def why_bad_answer(state: State, move: Move) -> str:
 def answer(state: State, seat: int, move: Move) -> State:
     if move.verb == "pass":  # rule: jd.surprise.first-offered
         rest = tuple(s for s in state.answerers if s != seat)  # rule: jd.surprise.first-offered
-        return evolve(state, answerers=rest, speaker=-1)
+        return _passed(state, rest, -1)
     thwarted = _return_offer(state)
     if move.verb == "block":  # plumbing: dispatch on the answer
         return _block(thwarted, state.offer, seat, move.cards)
@@ -334,3 +334,7 @@ def return_guest(state: State, seat: int, guest: str) -> State:
         state, claimed=set_seat(state.claimed, seat, minus(state.claimed[seat], (guest,))),
         centre=plus(state.centre, (guest,)), returning=state.returning[1:],
     )
+
+
+_passed = evolve.builder("answerers", "speaker")
+"""``evolve(state, answerers=, speaker=)`` with the values in that order (every pass)."""

@@ -391,9 +391,15 @@ def _apply_chance(state: State, move: Move) -> State:
         s = _refill_desserts(state)
         card = move.cards[0]
         hand = plus(s.hands[seat], (card,))
-        return evolve(s, tasks=rest, dessert_pile=minus(s.dessert_pile, (card,)), hands=set_seat(s.hands, seat, hand))
+        return _drawn(s, rest, minus(s.dessert_pile, (card,)), set_seat(s.hands, seat, hand))
     s = _refill_guests(state)
-    return evolve(s, tasks=rest, guest_pile=minus(s.guest_pile, (move.guest,)), centre=plus(s.centre, (move.guest,)))
+    return _turned_up(s, rest, minus(s.guest_pile, (move.guest,)), plus(s.centre, (move.guest,)))
+
+
+_drawn = evolve.builder("tasks", "dessert_pile", "hands")
+"""``evolve(state, tasks=, dessert_pile=, hands=)`` with the values in that order (every draw of a dessert)."""
+_turned_up = evolve.builder("tasks", "guest_pile", "centre")
+"""``evolve(state, tasks=, guest_pile=, centre=)`` with the values in that order (every guest turned up)."""
 
 
 def _refill_desserts(state: State) -> State:

@@ -23,7 +23,7 @@ from tablerules.model.decks import embedded_deck, embedded_deck_names, load_deck
 from tablerules.model.just_desserts import RULES, Move, Options, guest_servings, v23
 from tablerules.model.just_desserts.game import _legal_moves
 from tablerules.model.just_desserts.serving import serving_moves
-from tablerules.model.just_desserts.state import evolve
+from tablerules.model.just_desserts.state import State, evolve
 from tablerules.model.just_desserts.tastes import hand_bits, kinds_of_bits, servable_kinds
 
 
@@ -175,6 +175,24 @@ def test_v23_draws_and_replace_are_the_plain_ones(players, retail_deck_path):
         if s.phase == v23.TURN_UP:
             n = len(s.guest_pile)
             assert v23.chance_outcomes(s) == tuple((v23.TurnUp(g), Fraction(1, n)) for g in s.guest_pile)
+
+
+def test_the_fast_replace_and_its_builders_make_what_dataclasses_replace_makes():
+    """evolve (and the positional builders of the hot call sites) give the state dataclasses.replace gives, for
+    any fields in any order, of the frozen class itself; a field the state lacks is a TypeError."""
+    rng = random.Random(11)
+    setup = RULES.setup(3, _advanced(), embedded_deck("jd-crowd"))
+    fields = [f.name for f in dataclasses.fields(State)]
+    for s in _states(RULES, setup, 2, 4):
+        other = rng.choice(list(_states(RULES, setup, 1, rng.randint(0, 99))))
+        names = rng.sample(fields, rng.randint(0, 5))
+        changes = {name: getattr(other, name) for name in names}
+        want = dataclasses.replace(s, **changes)
+        for got in (evolve(s, **changes), evolve.builder(*names)(s, *changes.values())):
+            assert got == want and type(got) is State and hash(got) == hash(want)
+            assert all(getattr(got, f) is getattr(want, f) for f in fields)
+    with pytest.raises(TypeError, match="no field 'nosuch'"):
+        evolve(s, nosuch=1)
 
 
 @pytest.mark.parametrize("players", [2, 4])
