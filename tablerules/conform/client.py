@@ -34,6 +34,9 @@ REFERENCE = "reference"
 under the Python that runs tablerules, with the rest of the words as its arguments."""
 REPLY_SECONDS = 30.0
 """How long the driver waits for one reply by default (--reply-seconds)."""
+STDERR_SETTLE_SECONDS = 10.0
+"""How long an engine that exited is given for its standard error to be read to the end (its last words are
+quoted); a descendant that keeps the stream open only delays the message by this much."""
 
 
 class Engine:
@@ -142,7 +145,11 @@ class _Tail:
         except (OSError, ValueError):
             pass
 
-    def text(self) -> str:
+    def text(self, settle: float = 0.0) -> str:
+        """The last words kept; with ``settle``, first wait up to that many seconds for the stream to end (an
+        engine that exited has written its last words, but the thread may not have read them yet)."""
+        if settle:
+            self._thread.join(timeout=settle)
         with self._lock:
             return bytes(self._kept[-4000:]).decode("utf-8", "replace")
 
@@ -247,8 +254,11 @@ class ProcessEngine(Engine):
         return f" (status {code})"
 
     def _last_error(self) -> str:
-        """`: <its last line on standard error>`, where it wrote one."""
-        lines = [x for x in self._errors.text().splitlines() if x.strip()]
+        """`: <its last line on standard error>`, where it wrote one (read to its end once the engine has exited,
+        however busy the machine)."""
+        exited = self.proc.poll() is not None
+        said = self._errors.text(settle=STDERR_SETTLE_SECONDS if exited else 0.0)
+        lines = [x for x in said.splitlines() if x.strip()]
         return f"; its last words: {lines[-1].strip()[:160]}" if lines else ""
 
     # ----------------------------------------------------------------------- the questions

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -144,6 +145,28 @@ def test_protocol_garbage_gives_exit_2_in_one_line(tmp_path, kind, says):
     assert says in line, line
     if kind == "crash":
         assert "something went wrong" in line
+
+
+def test_the_last_words_of_an_engine_that_exited_are_quoted_however_late_they_are_read(monkeypatch):
+    """An engine that exits has written its last words; the thread that reads its standard error may not have
+    read them yet (a busy machine): the message waits for the stream's end and quotes them."""
+    from tablerules.conform import client
+
+    read = client._Tail._read
+
+    def late(self):
+        time.sleep(1.5)  # the reader starts after the engine has exited
+        read(self)
+
+    monkeypatch.setattr(client._Tail, "_read", late)
+    engine = client.ProcessEngine(_broken("crash"))
+    try:
+        with pytest.raises(client.ProtocolError) as said:
+            engine.ask({"op": "new_game"})
+    finally:
+        engine.close()
+    assert "the engine exited (status 7) while asked new_game" in str(said.value)
+    assert "its last words: engine: something went wrong" in str(said.value), str(said.value)
 
 
 @pytest.mark.parametrize("kind, says", [
