@@ -56,4 +56,7 @@ def replacer(cls: type) -> Callable[..., Any]:
 
     replace.__doc__ = f"``dataclasses.replace`` for {cls.__name__}, without its per-call overhead."
     replace.builder = builder  # type: ignore[attr-defined]
+    # Forgotten with the model's other caches (a builder already handed out stays valid): whoever empties them
+    # sees the same lines run whatever ran before in the process.
+    replace.cache_clear = made.clear  # type: ignore[attr-defined]
     return replace

@@ -195,6 +195,17 @@ def test_the_fast_replace_and_its_builders_make_what_dataclasses_replace_makes()
         evolve(s, nosuch=1)
 
 
+def test_the_replace_functions_are_forgotten_with_the_models_caches():
+    """The functions evolve writes per set of fields are a cache like the others: emptied by the decision-point
+    finder's clear_model_caches, so the lines it sees run do not depend on what ran before in the process."""
+    from tablerules.proofs.discovery.decisions import clear_model_caches
+
+    made = evolve.builder("turn", "served")
+    assert evolve.builder("turn", "served") is made
+    clear_model_caches()
+    assert evolve.builder("turn", "served") is not made
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_apply_of_a_listed_move_is_apply_of_an_equal_move_and_refusals_name_their_clause(players, retail_deck_path):
     """apply takes a move legal_moves listed for this very state (the same object) without asking
