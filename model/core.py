@@ -586,12 +586,6 @@ class PileDraw(Sequence):
     def __hash__(self) -> int:
         return tuple.__hash__(self.listed())
 
-    def __add__(self, other: Any) -> tuple:
-        return tuple(self.listed()) + tuple(other)
-
-    def __radd__(self, other: Any) -> tuple:
-        return tuple(other) + tuple(self.listed())
-
     def __repr__(self) -> str:
         return repr(tuple(self.listed()))
 
