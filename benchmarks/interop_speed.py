@@ -9,7 +9,9 @@ Unit: an *action* is one step of play, a seat's move or a chance outcome (OpenSp
 taken at least N actions (a game is never cut): a seat picks uniformly among its legal moves,
 chance by its probabilities; the time covers listing the choices, choosing and applying (and
 starting new games).  "Step by step" rows call to_move, legal_moves or chance_outcomes, and
-apply once per action.  "Whole games" rows call ``random_playouts`` (model/playout.py), which
+apply once per action; "compiled states" rows make the same calls on Just Desserts' compiled states
+(model/just_desserts/compiled.py: the state held as the compiled loop's vector, each call one compiled
+step).  "Whole games" rows call ``random_playouts`` (model/playout.py), which
 returns every game's moves as the model's move objects (compiled loops:
 model/dishes/playout.py, model/just_desserts/playout.py, model/just_desserts/v23_playout.py;
 the step API where a setup has none), in calls of as many games as make about half a round.
@@ -42,6 +44,7 @@ from open_spiel.python import games as _openspiel_python_games  # noqa: F401 - r
 import tablerules.openspiel  # noqa: F401 - registers tablerules_* games
 from tablerules.model import registry
 from tablerules.model.core import CHANCE, TERMINAL, pick_by_probability
+from tablerules.model.just_desserts import compiled
 from tablerules.model.playout import random_playouts
 from tablerules.report import table
 from timing import Alternation, alternate, load_average
@@ -54,6 +57,9 @@ RETAIL_ROWS = [("just-desserts", n, RETAIL, ALL_RULES) for n in (2, 3, 4, 5)] + 
 OURS = [("dishes", 2, "box", {}), ("dishes", 3, "box", {}), ("dishes", 4, "box", {}),
         ("just-desserts", 2, "jd-crowd", {}), ("just-desserts-2.3", 3, "v23-tips", {})] + (
         [("just-desserts", 4, RETAIL, ALL_RULES), ("just-desserts-2.3", 4, RETAIL, {})] if RETAIL else [])
+COMPILED_STATES = [("just-desserts", 2, "jd-crowd", {})] + ([("just-desserts", 4, RETAIL, ALL_RULES)] if RETAIL else [])
+"""Rows of the step API on compiled states (model/just_desserts/compiled.py): the same calls, from
+``compiled.new_game``."""
 WHOLE_GAMES = [("dishes", 2, "box", {}), ("dishes", 3, "box", {}), ("dishes", 4, "box", {}),
                ("just-desserts", 2, "jd-crowd", {})] + RETAIL_ROWS
 ADAPTER = ["tablerules_dishes(players=2)", "tablerules_dishes(players=4)",
@@ -71,14 +77,17 @@ def _setup(ruleset: str, players: int, deck: str, options: dict):
     return rules, rules.setup(players, rules.Options(**options), rules.load_components(deck))
 
 
-def ours(ruleset: str, players: int, deck: str, options: dict) -> Play:
-    """Random play through the core API: (actions, games) for at least ``n`` actions."""
+def ours(ruleset: str, players: int, deck: str, options: dict, start: Callable | None = None) -> Play:
+    """Random play through the core API: (actions, games) for at least ``n`` actions.  Each game
+    starts from ``start(setup)`` (the rule set's ``new_game`` unless given: Just Desserts' compiled
+    states start from ``compiled.new_game``); one game is played before the row is timed."""
     rules, setup = _setup(ruleset, players, deck, options)
+    start = start or rules.new_game
 
     def run(n: int, rng: random.Random) -> tuple[int, int]:
         actions = games = 0
         while actions < n:
-            state = rules.new_game(setup)
+            state = start(setup)
             games += 1
             while True:
                 actor = rules.to_move(state)
@@ -92,6 +101,7 @@ def ours(ruleset: str, players: int, deck: str, options: dict) -> Play:
                 actions += 1
         return actions, games
 
+    run(1, random.Random(-1))  # one game before timing: loads a compiled loop where the states use one
     return run
 
 
@@ -168,6 +178,9 @@ def rows_to_measure(n: int) -> list[tuple[str, str, Callable[[], Play]]]:
     for ruleset, players, deck, options in OURS:
         rows.append(("our API, step by step", _label(ruleset, players, deck, options),
                      lambda c=(ruleset, players, deck, options): ours(*c)))
+    for ruleset, players, deck, options in COMPILED_STATES:
+        rows.append(("our API, step by step, compiled states", _label(ruleset, players, deck, options),
+                     lambda c=(ruleset, players, deck, options): ours(*c, start=compiled.new_game)))
     for ruleset, players, deck, options in WHOLE_GAMES:
         rows.append(("our API, whole games", _label(ruleset, players, deck, options),
                      lambda c=(ruleset, players, deck, options): whole_games(*c, n)))

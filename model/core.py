@@ -544,6 +544,10 @@ class PileDraw(Sequence):
 
     __slots__ = ("moves", "pile", "_listed")
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        PILE_DRAWS.add(cls)
+
     def __init__(self, moves: "MoveTable", pile: Sequence[Any]) -> None:
         self.moves = moves
         self.pile = pile
@@ -588,6 +592,10 @@ class PileDraw(Sequence):
 
     def __repr__(self) -> str:
         return repr(tuple(self.listed()))
+
+
+PILE_DRAWS: set[type] = {PileDraw}
+"""PileDraw and its subclasses (a compiled state's draw): what :func:`pick_by_probability` asks to pick."""
 
 
 def remember_last(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -690,7 +698,7 @@ def draw_outcomes(moves: MoveTable, cards: Sequence[Any], counts: Sequence[int])
 def pick_by_probability(items: Sequence[tuple[Any, Fraction]], r: float) -> Any:
     """The item a uniform draw ``r`` in [0, 1) selects when each has its probability (the
     last one if rounding leaves ``r`` past the sum).  For sampling chance outcomes."""
-    if type(items) is PileDraw:
+    if type(items) in PILE_DRAWS:
         return items.pick(r)
     cumulative = getattr(items, "cumulative", None)
     if cumulative:

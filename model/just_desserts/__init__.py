@@ -31,7 +31,10 @@ variant fields of Options (jd.advanced.options).
 
 The package's modules import one way: ``moves``, ``state`` and ``tastes`` (leaves) <-
 ``serving`` <- ``advanced`` <- ``ending`` <- ``game`` <- ``views``; ``symmetry`` <- ``state``;
-this file bundles them into :data:`RULES`.  ``v23`` is the other edition (rules version 2.3), a
+``game`` <- ``playout`` (the compiled random playout, ``playout_loops``) <- ``compiled`` (compiled
+states: the step API on the compiled loop's vector); this file bundles them into :data:`RULES`, whose
+step API plays the model's states through ``game`` and compiled states (``compile_state``,
+``compiled.new_game``) in compiled code.  ``v23`` is the other edition (rules version 2.3), a
 rule set of its own (``v23_claims`` holds its deck claims) that shares the deck model
 (model/decks.py), the fast servings (``tastes``) and several questions with this one.
 """
@@ -40,10 +43,8 @@ from __future__ import annotations
 
 from ..core import RuleSet, Setup
 from ..decks import Deck, deck_argument, embedded_deck
-from .game import (
-    apply, chance_outcomes, illegal_reason, legal_moves, new_game, outcome, setup_error, to_move, winner,
-    winning_clause,
-)
+from .compiled import apply, chance_outcomes, compile_state, illegal_reason, legal_moves, to_move
+from .game import new_game, outcome, setup_error, winner, winning_clause
 from .moves import KITCHEN, PASS, STOP, Move, parse_move
 from .serving import guest_servings, satisfying_sets, tips_for
 from .state import DRAW, TURN_UP, Offer, Options, State, deck_of, doorway, evolve
@@ -54,7 +55,7 @@ __all__ = ["RULES", "Options", "State", "Offer", "Move", "parse_move", "PASS", "
            "canonical_twins", "twin_classes", "guest_servings", "satisfying_sets", "tips_for", "winning_clause",
            "winner", "observation", "state_vars", "INVARIANTS", "SMALL_CONFIGS", "TEACHING_DECKS", "is_race",
            "new_game", "to_move", "legal_moves", "chance_outcomes", "apply", "illegal_reason", "outcome",
-           "doorway", "deck_of", "evolve"]
+           "doorway", "deck_of", "evolve", "compile_state"]
 
 RULESET_ID = "just-desserts"
 PLAYER_COUNTS = (2, 3, 4, 5)  # public source: 2 to 5 players (FACTS.md)

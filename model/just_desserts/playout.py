@@ -397,6 +397,7 @@ def encode(state: State, t: Tables) -> np.ndarray:
         s[s[L.O_RET] + i] = seat
     s[L.S_NRET] = len(state.returning)
     s[L.S_LISTED] = -1
+    s[L.S_OPENING] = state.opening
     return s
 
 

@@ -47,6 +47,14 @@ PLUMBING = {
     "add_to_hand": "the held-type bit follows the count",
     "action_keys": "codes to keys of moves",
     "list_held": "one held type at a time",
+    "move_key": "cards in order; each card; a guest or none",
+    "key_to_ws": "which verb; cards or a guest; a dump of one card or none",
+    "legal_keys": "more moves than the buffer holds; the place of each key in order",
+    "play_key": "the loop's error",
+    "play_outcome": "which kind of outcome; not an answerer; not the pending event, or a card the pile lacks",
+    "pile_card": "the card at that place",
+    "pack_tables": "the tables one after the other",
+    "settled": "a strict ruling's gap",
 }
 
 jit = njit(cache=True, _nrt=False)
@@ -64,6 +72,9 @@ S_CLAIMS_MOVED = 27
 """Set when a guest joins or leaves a player (claim, unclaim): only then may somebody have won (settle)."""
 S_LISTED = 28
 """The seat whose held types the workspace lists (:func:`list_held`), -1 if none: a hand that changes clears it."""
+S_OPENING = 29
+"""State.opening: set until the dealt middle has been sorted out (cleared where game.py clears it); play never reads
+it, the step API's compiled states (compiled.py) give it back."""
 S_OFFER, S_OSERVER, S_OGUEST, S_OVICTIM, S_OBACK, S_ONCARDS = 14, 15, 16, 17, 18, 19
 S_NRET, S_NGDISC, S_NDPILE, S_NDDISC, S_NGPILE, S_NCENTRE, S_NANS = 20, 21, 22, 23, 24, 25, 26
 # offsets of the sections
@@ -675,6 +686,20 @@ def refill_guests(s):
 
 
 @jit
+def refill_for_task(s):
+    """game.py's _refill_for_task (jd.ruling.reshuffle-time=when-needed): a draw or turn-up is due from an empty
+    pile, so its discards become the pile now, before the chance event.  True if a pile was refilled."""
+    kind = s[s[O_TASKS]]
+    if kind == K_DRAW and s[S_NDPILE] == 0 and s[S_NDDISC] > 0:  # rule: jd.reshuffle.desserts
+        refill_desserts(s)
+        return True
+    if kind == K_TURN_UP and s[S_NGPILE] == 0 and s[S_NGDISC] > 1:  # rule: jd.reshuffle.guests
+        refill_guests(s)
+        return True
+    return False
+
+
+@jit
 def draw_phase(s, seat):
     """jd.turn.draw-phase: one dessert to the player, then one guest into the middle."""
     s[S_NTASKS] = 0
@@ -689,6 +714,7 @@ def end_turn(s, prm):
     nxt = (s[S_TURN] + (n - 1 if prm[R_CCW] else 1)) % n  # rule: jd.ruling.turn-direction
     s[S_TURN] = nxt
     s[S_PHASE] = P_CHOOSE
+    s[S_OPENING] = 0
     draw_phase(s, nxt)
     s[S_SERVED] = 0
     s[S_COMMITTED] = 0
@@ -810,6 +836,9 @@ def settle(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, can_sat, ace, prm
             if win >= 0:  # rule: jd.win.any-time
                 game_over(s, END_WIN, win)
                 return
+        # rule: jd.ruling.reshuffle-time
+        if s[S_NTASKS] > 0 and not prm[R_RESHUFFLE_AT_ONCE] and refill_for_task(s):
+            continue
         if s[S_NTASKS] > 0:  # rule: jd.ruling.dessert-supply-empty, jd.ruling.guest-supply-empty
             kind = s[s[O_TASKS]]
             if kind == K_DRAW and s[S_NDPILE] == 0 and s[S_NDDISC] == 0:  # rule: jd.ruling.dessert-supply-empty
@@ -832,6 +861,7 @@ def settle(s, suit_of, fav, nfav, T_gmask, T_covers, T_cstart, can_sat, ace, prm
         if phase == P_SORT:  # rule: jd.ruling.opening-duplicates
             if not duplicated_suits(s, suit_of):  # rule: jd.ruling.opening-duplicates
                 s[S_PHASE] = P_CHOOSE
+                s[S_OPENING] = 0
                 draw_phase(s, s[S_TURN])
                 continue
             return
@@ -1265,8 +1295,9 @@ def answer_moves(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, r, ws, width):
 @jit
 def walk_moves(s, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, prm, r, ws, width):
     """game.py's legal_moves for the seat to move: returns their number; if 0 <= r < number,
-    the r-th is written into ws (verb, arg, cards).  A call that picks (0 <= r) must follow one that
-    counts (r < 0) in the same state: it reuses that count's servings per guest (:func:`memo_at`)."""
+    the r-th is written into ws (verb, arg, cards), and the number returned may leave out moves after it
+    (the walk stops where it found the move; it is more than r).  A call that picks (0 <= r) must follow one
+    that counts (r < 0) in the same state: it reuses that count's servings per guest (:func:`memo_at`)."""
     phase = s[S_PHASE]
     if phase == P_WINDOW:  # rule: jd.surprise.intercept, jd.block.defender
         return answer_moves(s, fav, nfav, T_gmask, T_covers, T_cstart, prm, r, ws, width)
@@ -1303,16 +1334,23 @@ def walk_moves(s, suit_of, fav, nfav, ace, T_gmask, T_covers, T_cstart, prm, r, 
     total = 0  # phase choose
     if s[S_SERVED] < MAX_SERVINGS:  # rule: jd.turn.satisfy-guests
         total += serve_moves(s, T_gmask, T_covers, T_cstart, seat, r, ws, width)
+        if 0 <= r < total:  # plumbing: the move drawn is found (the later moves need not be walked)
+            return total
         if prm[R_POACHING]:  # rule: jd.poach.attempt
             total += poach_moves(s, T_gmask, T_covers, T_cstart, seat, r - total, ws, width)
+            if 0 <= r < total:  # plumbing: the move drawn is found
+                return total
     if s[S_COMMITTED]:  # rule: jd.turn.one-option
         if r == total:  # plumbing: the move drawn
             choose(ws, V_STOP, 0)
         return total + 1
     if r == total:  # plumbing: the move drawn
         choose(ws, V_KITCHEN, 0)
+        return total + 1
     total += 1
     total += dump_moves(s, seat, prm[R_DUMP_NONE] != 0, r - total, ws)
+    if 0 <= r < total:  # plumbing: the move drawn is found
+        return total
     if prm[R_SERVE_NONE]:  # rule: jd.ruling.serve-none
         if r == total:  # plumbing: the move drawn
             choose(ws, V_STOP, 0)
@@ -1402,7 +1440,7 @@ def chance_step(s, rng, out):
                     out[0], out[1], out[2] = V_FIRST | (seat << ARG_SHIFT), 1, s[S_NANS]
                     return
                 k -= 1
-    kind, seat = s[s[O_TASKS]], s[s[O_TASKS] + 1]
+    kind = s[s[O_TASKS]]
     if kind == K_DRAW:  # rule: jd.reshuffle.desserts
         if s[S_NDPILE] == 0:  # rule: jd.reshuffle.desserts
             refill_desserts(s)
@@ -1412,10 +1450,7 @@ def chance_step(s, rng, out):
         for t in range(s[S_D]):
             c = s[o + t]
             if x < c:  # plumbing: the card drawn
-                s[o + t] -= 1
-                s[S_NDPILE] -= 1
-                add_to_hand(s, seat, t, 1)
-                pop_task(s)
+                take_dessert(s, t)
                 out[0], out[1], out[2] = V_DRAW | (t << ARG_SHIFT), c, size
                 return
             x -= c
@@ -1427,13 +1462,28 @@ def chance_step(s, rng, out):
     for g in range(s[S_G]):
         if s[o + g]:  # plumbing: a guest of the pile
             if x == 0:  # plumbing: the guest turned up
-                s[o + g] = 0
-                s[S_NGPILE] -= 1
-                to_centre(s, g)
-                pop_task(s)
+                turn_up(s, g)
                 out[0], out[1], out[2] = V_TURN_UP | (g << ARG_SHIFT), 1, size
                 return
             x -= 1
+
+
+@jit
+def take_dessert(s, t):
+    """game.py's _apply_chance for a draw: a dessert of type ``t`` from the pile to the seat of the next task."""
+    s[s[O_DPILE] + t] -= 1
+    s[S_NDPILE] -= 1
+    add_to_hand(s, s[s[O_TASKS] + 1], t, 1)
+    pop_task(s)
+
+
+@jit
+def turn_up(s, g):
+    """game.py's _apply_chance for a turn-up: guest ``g`` from the pile into the middle."""
+    s[s[O_GPILE] + g] = 0
+    s[S_NGPILE] -= 1
+    to_centre(s, g)
+    pop_task(s)
 
 
 # --------------------------------------------------------------------------- the outcome
@@ -1599,3 +1649,261 @@ def play_games(start, s, ws, out, res, suit_of, fav, nfav, ace, T_gmask, T_cover
         ends[g, 0], ends[g, 1] = n, a
         results[g, 0], results[g, 1], results[g, 2] = res[0], res[1], res[2]
     return games, ST_DONE
+
+
+# =========================================================================== the step API, one action at a time
+# What model/just_desserts/compiled.py's compiled states call (in this file, so that Numba's cache, which
+# looks only at the file of the function it compiled, is renewed whenever the loops above change).  Nothing
+# here is a rule of its own: the functions above mirror the step API clause by clause; what is added is its
+# shape:
+# * the deck's tables and the options travel as one int vector (``pack``, :func:`pack_tables`), so that a
+#   call from Python passes four arrays, not twelve (each array passed costs a call about 0.2 microseconds);
+# * a seat's moves are listed all at once, each as a *key* (:func:`move_key`) whose order as a whole number
+#   is the order of the model's moves (``Move`` compares verb, guest, cards), so the list comes out sorted as
+#   ``legal_moves`` sorts it;
+# * a move is played from its key, a chance outcome from its card, guest or seat, and the state is settled
+#   after each, as game.py's ``apply`` does; each call answers who moves next (:func:`actor`);
+# * the workspace ``ws`` is shared by every state of a setup: each call starts by forgetting which hand it
+#   lists (``S_LISTED``), since the last call may have been about another state.
+
+# --------------------------------------------------------------------------- the tables as one vector
+
+K_SUIT_OF, K_FAV, K_NFAV, K_ACE, K_GMASK, K_COVERS, K_CSTART, K_CAN_SAT, K_PRM = range(9)
+K_ROWS, K_WANTS, K_WIDTH, K_WS, K_KEYS, K_NKEYS = 9, 10, 11, 12, 13, 14
+PACK_HEADER = 16
+
+
+def pack_tables(t, prm, keys):
+    """The deck's tables (playout.py's ``Tables``), the options vector ``prm``, a workspace and room for
+    ``keys`` keys of moves as one int vector (``work``): a header of offsets (``K_*``), then each table
+    flattened, the workspace (``ws``), the keys (:func:`legal_keys`).  One vector, so that a call passes
+    two arrays (the state and this)."""
+    ws = np.zeros(workspace_size(len(t.desserts), len(t.guests)), dtype=np.int64)
+    parts = [t.suit_of, t.fav, t.nfav, t.ace, t.gmask, t.covers, t.cstart, t.can_sat, prm, ws,
+             np.zeros(keys, dtype=np.int64)]
+    head = np.zeros(PACK_HEADER, dtype=np.int64)
+    at = PACK_HEADER
+    for slot, part in zip((K_SUIT_OF, K_FAV, K_NFAV, K_ACE, K_GMASK, K_COVERS, K_CSTART, K_CAN_SAT, K_PRM, K_WS,
+                           K_KEYS), parts):
+        head[slot] = at
+        at += part.size
+    head[K_ROWS], head[K_WANTS], head[K_WIDTH], head[K_NKEYS] = t.covers.shape[0], t.covers.shape[1], t.width, keys
+    return np.concatenate([head] + [np.ascontiguousarray(p, dtype=np.int64).ravel() for p in parts])
+
+
+@jit
+def tables_of(pack, s):
+    """The tables of :func:`pack_tables`, as views of ``pack``."""
+    D, G = s[S_D], s[S_G]
+    suit_of = pack[pack[K_SUIT_OF]:pack[K_SUIT_OF] + G]
+    fav = pack[pack[K_FAV]:pack[K_FAV] + G * D].reshape((G, D))
+    nfav = pack[pack[K_NFAV]:pack[K_NFAV] + G]
+    ace = pack[pack[K_ACE]:pack[K_ACE] + D]
+    gmask = pack[pack[K_GMASK]:pack[K_GMASK] + G * D].reshape((G, D))
+    rows, wants = pack[K_ROWS], pack[K_WANTS]
+    covers = pack[pack[K_COVERS]:pack[K_COVERS] + rows * wants].reshape((rows, wants))
+    cstart = pack[pack[K_CSTART]:pack[K_CSTART] + G + 1]
+    can_sat = pack[pack[K_CAN_SAT]:pack[K_CAN_SAT] + G]
+    prm = pack[pack[K_PRM]:pack[K_PRM] + PRM_SIZE]
+    return suit_of, fav, nfav, ace, gmask, covers, cstart, can_sat, prm, pack[K_WIDTH]
+
+
+# --------------------------------------------------------------------------- moves as keys
+
+VERB_RANK = np.array([3, 13, 5, 10, 8, 0, 12, 11, 6, 7, 4, 4, 1, 9, 2], dtype=np.int64)
+"""Per verb code (playout_loops' ``V_*``), the place of its name among the verbs' names in
+alphabetical order (block buffet depart draw dump first kitchen pass poach return serve stop
+surprise turn-up): the first thing ``Move`` compares.  Both dumps are "dump"."""
+RANK_VERB = np.array([V_BLOCK, V_BUFFET, V_DEPART, V_DRAW, V_DUMP, V_FIRST, V_KITCHEN, V_PASS,
+                      V_POACH, V_RETURN, V_SERVE, V_STOP, V_SURPRISE, V_TURN_UP], dtype=np.int64)
+"""The verb code of each place of :data:`VERB_RANK` (a dump without a card is ``V_DUMP_NONE``)."""
+RANK_SHIFT, GUEST_SHIFT, CARD_BITS, KEY_CARDS = 58, 50, 7, 6
+"""A key: the verb's rank above bit 58, the guest + 1 (0: none) in bits 50-57, then up to six
+cards, each its dessert type + 1 in seven bits from bit 43 down (0: no card), in type order."""
+MAX_TYPES, MAX_GUESTS = (1 << CARD_BITS) - 1, (1 << (RANK_SHIFT - GUEST_SHIFT)) - 1
+"""The most dessert types and guests a deck may have for its moves to have keys."""
+ACTOR_CHANCE, ACTOR_OVER, ACTOR_GAP = -1, -2, -3
+"""What :func:`actor` answers besides a seat; ACTOR_GAP: a strict ruling's gap or a loop error was reached."""
+
+
+@jit
+def move_key(ws, tmp):
+    """The key of the move in ws (verb, argument, cards), its cards put in type order (in ``tmp``)."""
+    verb, arg, k = ws[W_VERB], ws[W_ARG], ws[W_NCARDS]
+    for j in range(k):
+        tmp[j] = ws[W_CARDS + j]
+    if verb == V_DUMP:  # plumbing: a dump of one card names it as its argument
+        tmp[0] = arg
+        k = 1
+    for j in range(1, k):  # plumbing: cards in order
+        x = tmp[j]
+        i = j
+        while i > 0 and tmp[i - 1] > x:
+            tmp[i] = tmp[i - 1]
+            i -= 1
+        tmp[i] = x
+    key = VERB_RANK[verb] << RANK_SHIFT
+    if verb == V_SERVE or verb == V_POACH or verb == V_RETURN or verb == V_DEPART:  # plumbing: a guest
+        key |= (arg + 1) << GUEST_SHIFT
+    for j in range(k):  # plumbing: each card
+        key |= (tmp[j] + 1) << (GUEST_SHIFT - CARD_BITS * (j + 1))
+    return key
+
+
+@jit
+def key_to_ws(key, ws):
+    """The move of a key into ws (verb, argument, cards), as walk_moves writes a move."""
+    verb = RANK_VERB[key >> RANK_SHIFT]
+    guest = ((key >> GUEST_SHIFT) & MAX_GUESTS) - 1
+    k = 0
+    for j in range(KEY_CARDS):  # plumbing: each card
+        c = (key >> (GUEST_SHIFT - CARD_BITS * (j + 1))) & MAX_TYPES
+        if c == 0:  # plumbing: no more cards
+            break
+        ws[W_CARDS + j] = c - 1
+        k += 1
+    ws[W_ARG] = guest if guest >= 0 else 0
+    if verb == V_DUMP:  # plumbing: a dump of one card or none
+        if k == 0:
+            verb = V_DUMP_NONE
+        else:
+            ws[W_ARG] = ws[W_CARDS]
+            k = 0
+    ws[W_VERB] = verb
+    ws[W_NCARDS] = k
+
+
+# --------------------------------------------------------------------------- the step API
+
+
+@jit
+def actor(s):
+    """Who moves: a seat, ACTOR_CHANCE or ACTOR_OVER (game.py's to_move)."""
+    phase = s[S_PHASE]
+    if phase == P_OVER:  # rule: jd.win.any-time
+        return ACTOR_OVER
+    if s[S_NTASKS] > 0:  # rule: jd.setup.deal-hands, jd.turn.draw-phase
+        return ACTOR_CHANCE
+    if phase == P_WINDOW:  # rule: jd.surprise.first-offered
+        return ACTOR_CHANCE if s[S_SPEAKER] < 0 else s[S_SPEAKER]  # rule: jd.surprise.first-offered
+    if phase == P_RETURN:  # rule: jd.buffet.others-return
+        return s[s[O_RET]]
+    return s[S_TURN]
+
+
+@jit
+def legal_keys(s, pack):
+    """The keys of the seat's legal moves into the room for keys of ``pack`` (at pack[K_KEYS]), in the order
+    of moves; returns their number (only counted, the keys untouched, when there are more than it holds)."""
+    s[S_LISTED] = -1
+    ws = pack[pack[K_WS]:pack[K_KEYS]]  # the workspace, shared by every state of the setup
+    keys = pack[pack[K_KEYS]:pack[K_KEYS] + pack[K_NKEYS]]
+    suit_of, fav, nfav, ace, gmask, covers, cstart, _can_sat, prm, width = tables_of(pack, s)
+    n = walk_moves(s, suit_of, fav, nfav, ace, gmask, covers, cstart, prm, -1, ws, width)
+    if n > len(keys):  # plumbing: more moves than the buffer holds
+        return n
+    tmp = ws[W_CNT:W_CNT + MAX_CARDS]
+    for r in range(n):
+        walk_moves(s, suit_of, fav, nfav, ace, gmask, covers, cstart, prm, r, ws, width)
+        key = move_key(ws, tmp)
+        i = r
+        while i > 0 and keys[i - 1] > key:  # plumbing: the place of each key in order
+            keys[i] = keys[i - 1]
+            i -= 1
+        keys[i] = key
+    return n
+
+
+@jit
+def settled(s, pack):
+    """game.py's settle after a move, then who moves (ACTOR_GAP where a strict ruling's gap was reached)."""
+    suit_of, fav, nfav, ace, gmask, covers, cstart, can_sat, prm, width = tables_of(pack, s)
+    ws = pack[pack[K_WS]:pack[K_KEYS]]  # the workspace, shared by every state of the setup
+    settle(s, suit_of, fav, nfav, gmask, covers, cstart, can_sat, ace, prm, ws, width)
+    if s[S_PHASE] == P_OVER and s[S_END] == END_GAP:  # plumbing: a strict ruling's gap
+        return ACTOR_GAP
+    return actor(s)
+
+
+@jit
+def play_key(s, pack, key):
+    """game.py's apply for the seat move of ``key`` (one of :func:`legal_keys`), then who moves."""
+    s[S_LISTED] = -1
+    suit_of, fav, nfav, _ace, gmask, covers, cstart, _can_sat, prm, width = tables_of(pack, s)
+    ws = pack[pack[K_WS]:pack[K_KEYS]]  # the workspace, shared by every state of the setup
+    key_to_ws(key, ws)
+    apply_move(s, suit_of, fav, nfav, gmask, covers, cstart, prm, ws, width)
+    if ws[W_ERROR]:  # plumbing: the loop's error
+        return ACTOR_GAP
+    return settled(s, pack)
+
+
+@jit
+def play_outcome(s, pack, verb, arg):
+    """game.py's apply for a chance outcome (a dessert type drawn, a guest turned up, the seat that
+    speaks first), then who moves; ACTOR_GAP (the state untouched) if the pile lacks it."""
+    s[S_LISTED] = -1
+    if s[S_NTASKS] == 0:  # rule: jd.surprise.first-offered
+        if verb != V_FIRST or not (0 <= arg < s[S_N]) or not s[s[O_ANS] + arg]:  # plumbing: not an answerer
+            return ACTOR_GAP
+        s[S_SPEAKER] = arg
+        return settled(s, pack)
+    wanted = V_DRAW if s[s[O_TASKS]] == K_DRAW else V_TURN_UP
+    if verb != wanted or pile_count(s, verb, arg) == 0:  # plumbing: not the pending event; a card the pile lacks
+        return ACTOR_GAP
+    if verb == V_DRAW:  # rule: jd.reshuffle.desserts
+        if s[S_NDPILE] == 0:  # rule: jd.reshuffle.desserts
+            refill_desserts(s)
+        take_dessert(s, arg)
+    else:
+        if s[S_NGPILE] == 0:  # rule: jd.reshuffle.guests
+            refill_guests(s)
+        turn_up(s, arg)
+    return settled(s, pack)
+
+
+@jit
+def pile_count(s, verb, arg):
+    """Copies of dessert type ``arg`` (V_DRAW) or guest ``arg`` (V_TURN_UP) in the pile the next
+    draw or turn-up comes from: the pile, or what a reshuffle would make of the discards."""
+    if verb == V_DRAW:  # plumbing: which pile
+        if s[S_NDPILE] > 0:  # rule: jd.reshuffle.desserts
+            return s[s[O_DPILE] + arg]
+        return s[s[O_DDISC] + arg]
+    if s[S_NGPILE] > 0:  # rule: jd.reshuffle.guests
+        return s[s[O_GPILE] + arg]
+    o = s[O_GDISC]
+    k = 0
+    for i in range(s[S_NGDISC] - 1):  # the top of the discards stays (jd.reshuffle.guests)
+        if s[o + i] == arg:  # plumbing: copies of the card
+            k += 1
+    return k
+
+
+@jit
+def pile_size(s, verb):
+    """Cards in the pile the next draw (V_DRAW) or turn-up (V_TURN_UP) comes from."""
+    if verb == V_DRAW:  # plumbing: which pile
+        return s[S_NDPILE] if s[S_NDPILE] > 0 else s[S_NDDISC]  # rule: jd.reshuffle.desserts
+    return s[S_NGPILE] if s[S_NGPILE] > 0 else max(s[S_NGDISC] - 1, 0)  # rule: jd.reshuffle.guests
+
+
+@jit
+def pile_card(s, verb, i):
+    """The dessert type (V_DRAW) or guest (V_TURN_UP) at place ``i`` of that pile in the order of ids
+    (copies together), as game.py's sorted piles hold it."""
+    n = s[S_D] if verb == V_DRAW else s[S_G]
+    for x in range(n):  # plumbing: the card at that place
+        c = pile_count(s, verb, x)
+        if i < c:
+            return x
+        i -= c
+    return -1
+
+
+@jit
+def pick_card(s, verb, r):
+    """The dessert type (V_DRAW) or guest (V_TURN_UP) that core's PileDraw.pick picks for ``r`` in [0, 1): the
+    card at place int(r * size) of the pile (the last card if rounding goes past it)."""
+    size = pile_size(s, verb)
+    return pile_card(s, verb, min(int(r * size), size - 1))

@@ -44,8 +44,29 @@ def test_the_baseline_is_kuhn_poker_and_every_row_is_measured_beside_it(interop_
     assert interop_speed.BASELINE == "python_kuhn_poker"
     rows = interop_speed.rows_to_measure(100)
     kinds = {through for through, _, _ in rows}
-    assert kinds == {"our API, step by step", "our API, whole games", "OpenSpiel adapter", "OpenSpiel, pure Python"}
+    assert kinds == {"our API, step by step", "our API, step by step, compiled states", "our API, whole games",
+                     "OpenSpiel adapter", "OpenSpiel, pure Python"}
     assert any(what == "python_kuhn_poker (against itself)" for _, what, _ in rows)
+
+
+def test_the_compiled_states_rows_play_compiled_states(interop_speed, monkeypatch):
+    """Each "compiled states" row's setup is one compiled states play (else the row would time the model), and its
+    games start from compiled.new_game."""
+    from tablerules.model.just_desserts import compiled
+
+    for ruleset, players, deck, options in interop_speed.COMPILED_STATES:
+        _, setup = interop_speed._setup(ruleset, players, deck, options)
+        assert compiled.why_not(setup) is None, (deck, compiled.why_not(setup))
+    started = []
+
+    def new_game(setup):
+        state = compiled.new_game(setup)
+        started.append(type(state))
+        return state
+
+    play = interop_speed.ours("just-desserts", 2, "jd-crowd", {}, start=new_game)
+    actions, games = play(200, random.Random(1))
+    assert actions >= 200 and started == [compiled.CompiledState] * (games + 1)  # one game before timing
 
 
 def test_rows_picks_the_rows_whose_label_contains_the_text(interop_speed):
