@@ -412,7 +412,8 @@ class VectorPile(Sequence):
         return self.names[L.pile_card(self.vec, self.verb, i)]
 
     def __iter__(self):
-        counts = [L.pile_count(self.vec, self.verb, x) for x in range(len(self.names))]
+        counts = np.zeros(len(self.names), dtype=np.int64)
+        L.pile_counts(self.vec, self.verb, counts)
         return iter(np.repeat(np.array(self.names, dtype=object), counts).tolist())
 
 

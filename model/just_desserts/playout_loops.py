@@ -1889,6 +1889,13 @@ def pile_size(s, verb):
 
 
 @jit
+def pile_counts(s, verb, out):
+    """Copies of each dessert type (V_DRAW) or guest (V_TURN_UP) in that pile, into ``out``."""
+    for x in range(s[S_D] if verb == V_DRAW else s[S_G]):  # plumbing: each card of the deck
+        out[x] = pile_count(s, verb, x)
+
+
+@jit
 def pile_card(s, verb, i):
     """The dessert type (V_DRAW) or guest (V_TURN_UP) at place ``i`` of that pile in the order of ids
     (copies together), as game.py's sorted piles hold it."""
