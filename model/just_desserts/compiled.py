@@ -58,16 +58,13 @@ PLUMBING = {
     "to_move": "a compiled state or the model's",
     "legal_moves": "a compiled state or the model's; listed last",
     "chance_outcomes": "a compiled state or the model's; which chance event",
-    "apply": "a compiled state or the model's; chance or seat; the loop's answer",
+    "apply": "a compiled state or the model's; chance or seat; a move the engine did not make; the loop's answer",
     "_model_copy": "a compiled state or the model's",
     "Engine.keys_of": "more moves than the room for keys holds",
-    "Engine.key": "a move the engine made; its verb",
-    "Engine.outcome_of": "a chance move seen before; one of the deck's shared chance moves",
-    "Engine._outcome_of": "a move of this deck",
+    "Engine.outcome_of": "a move of this deck",
     "MoveOfKey.__missing__": "no more cards",
     "CompiledState.decoded": "the vector's codes back to the model's values",
     "CompiledState.__eq__": "both compiled",
-    "VectorPile.__getitem__": "a place from the end",
     "CompiledDraw.listed": "the pile read once",
 }
 
@@ -174,8 +171,6 @@ class Engine:
         self.turn_ups = game._chance_moves(setup.components, TURN_UP)
         self.start: tuple[np.ndarray, Any] | None = None
         """The vector of game.py's new_game for this setup and who moves first (:func:`new_game`)."""
-        self.outcome_of_id: dict[int, tuple[Move, tuple[int, int] | None]] = {}
-        """id(move) -> (move, outcome_of(move)) for the chance moves of the deck's tables."""
         self.desserts = np.array(t.desserts, dtype=object)
         self.guests = np.array(t.guests, dtype=object)
 
@@ -188,37 +183,16 @@ class Engine:
         at = self.keys_at
         return self.pack[at:at + n].tolist()
 
-    def key(self, move: Any) -> int | None:
-        """The key of a seat move (one this engine made, or any equal ``Move``), or None if it has none."""
-        key = self.key_of_id.get(id(move))
-        if key is not None:  # plumbing: a move the engine made
-            return key
-        if not isinstance(move, Move) or move.seat != -1:  # plumbing: not a seat move of this rule set
-            return None
-        verb = self.verb_codes.get(move.verb)
-        cards = [self.dessert_index.get(c) for c in move.cards]
-        guest = self.guest_index.get(move.guest, -1) if move.guest else -1
-        if verb is None or None in cards or len(cards) > L.KEY_CARDS or (move.guest and guest < 0):
-            return None  # plumbing: names no move of this deck
-        key = int(L.VERB_RANK[verb]) << L.RANK_SHIFT
-        if guest >= 0:  # plumbing: a move naming a guest
-            key |= (guest + 1) << L.GUEST_SHIFT
-        for j, c in enumerate(sorted(cards)):
-            key |= (c + 1) << (L.GUEST_SHIFT - L.CARD_BITS * (j + 1))
-        return key
+    def key_among(self, keys: list[int], move: Any) -> int | None:
+        """The key among ``keys`` of the move equal to ``move`` (a move made elsewhere, parsed from its text say),
+        or None."""
+        for key in keys:
+            if self.moves[key] == move:  # plumbing: the listed move it equals
+                return key
+        return None
 
     def outcome_of(self, move: Any) -> tuple[int, int] | None:
         """(verb code, argument) of a chance move of this deck, or None."""
-        found = self.outcome_of_id.get(id(move))
-        if found is not None and found[0] is move:  # plumbing: a chance move seen before
-            return found[1]
-        if isinstance(move, Move) and (move.verb == "draw" and self.draws.get(move.cards[:1][0] if move.cards else "")
-                                       is move or self.turn_ups.get(move.guest) is move):
-            # plumbing: one of the deck's shared chance moves (alive in the tables): remembered by identity
-            self.outcome_of_id[id(move)] = (move, self._outcome_of(move))
-        return self._outcome_of(move)
-
-    def _outcome_of(self, move: Any) -> tuple[int, int] | None:
         if not isinstance(move, Move):  # plumbing: a move of this deck
             return None
         if move.verb == "draw" and len(move.cards) == 1 and move.cards[0] in self.dessert_index:
@@ -393,33 +367,18 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     return moves
 
 
-class VectorPile(Sequence):
-    """The pile the next draw or turn-up comes from, read from a compiled state's vector: its
-    cards in the order of ids, copies together, as game.py's sorted piles hold them."""
-
-    __slots__ = ("vec", "verb", "names", "size")
-
-    def __init__(self, vec: np.ndarray, verb: int, names: tuple[str, ...]) -> None:
-        self.vec, self.verb, self.names = vec, verb, names
-        self.size = L.pile_size(vec, verb)
-
-    def __len__(self) -> int:
-        return self.size
-
-    def __getitem__(self, i: Any) -> str:
-        if i < 0:  # plumbing: a place from the end
-            i += self.size
-        return self.names[L.pile_card(self.vec, self.verb, i)]
-
-    def __iter__(self):
-        counts = np.zeros(len(self.names), dtype=np.int64)
-        L.pile_counts(self.vec, self.verb, counts)
-        return iter(np.repeat(np.array(self.names, dtype=object), counts).tolist())
+def pile_cards(vec: np.ndarray, verb: int, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The pile the next draw (L.V_DRAW) or turn-up (L.V_TURN_UP) comes from, read from a compiled state's vector:
+    its cards in the order of ids, copies together, as game.py's sorted piles hold them."""
+    counts = np.zeros(len(names), dtype=np.int64)
+    L.pile_counts(vec, verb, counts)
+    return tuple(np.repeat(np.array(names, dtype=object), counts).tolist())
 
 
 class CompiledDraw(PileDraw):
     """A draw or turn-up of a compiled state: :class:`~tablerules.model.core.PileDraw` over the pile in the vector
-    (:class:`VectorPile`), whose random pick is one compiled call (playout_loops' ``pick_card``)."""
+    (read by :func:`pile_cards` only when the outcomes are listed), whose random pick is one compiled call
+    (playout_loops' ``pick_card``)."""
 
     __slots__ = ("vec", "verb", "names")
 
@@ -432,7 +391,7 @@ class CompiledDraw(PileDraw):
 
     def listed(self) -> Any:
         if self.pile is None:  # plumbing: the pile read once
-            self.pile = tuple(VectorPile(self.vec, self.verb, self.names))
+            self.pile = pile_cards(self.vec, self.verb, self.names)
         return PileDraw.listed(self)
 
     def __bool__(self) -> bool:
@@ -462,14 +421,15 @@ def apply(state: State, move: Any) -> State:
     if actor is CHANCE:  # plumbing: chance or seat
         found = eng.outcome_of(move)
         code = _GAP if found is None else eng.play_outcome(nxt, eng.pack, found[0], found[1])
+    elif actor is TERMINAL:  # rule: jd.win.any-time
+        code = _GAP
     else:
+        last = eng.last
+        keys = last[1] if last[0] is state else eng.keys_of(vec)
         key = eng.key_of_id.get(id(move))
         if key is None:  # plumbing: a move the engine did not make
-            key = eng.key(move)
-        last = eng.last
-        legal = key is not None and actor is not TERMINAL and key in (
-            last[1] if last[0] is state else eng.keys_of(vec))
-        code = eng.play_key(nxt, eng.pack, key) if legal else _GAP
+            key = eng.key_among(keys, move)
+        code = eng.play_key(nxt, eng.pack, key) if key in keys else _GAP
     if code == _GAP:  # plumbing: the loop's answer
         return _advance(state, move)
     made = _NEW(CompiledState)

@@ -196,6 +196,29 @@ def test_illegal_moves_are_refused_as_the_model_refuses_them():
     assert type(fast) is compiled.CompiledState, "a refused move leaves the state compiled"
 
 
+def test_an_unlisted_seat_move_is_refused_as_the_model_refuses_it():
+    setup = _setup("jd-crowd", 3, **ALL_ON)
+    fast, model = _mid_game(setup)
+    while RULES.to_move(fast) is CHANCE:
+        move = pick_by_probability(RULES.chance_outcomes(fast), 0.5)
+        fast, model = RULES.apply(fast, move), game.apply(model, move)
+    guests = [g.id for g in setup.components.guests]
+    desserts = sorted(set(setup.components.dessert_cards()))
+    candidates = [Move("dump", cards=("NO-SUCH-DESSERT",)), Move("serve", "NO-SUCH-GUEST", (desserts[0],)),
+                  Move("first", seat=0), Move("kitchen", guests[0])]
+    candidates += [Move(verb, g) for verb in ("return", "depart") for g in guests]
+    candidates += [Move("serve", g, tuple(desserts)) for g in guests]
+    unlisted = [m for m in candidates if m not in RULES.legal_moves(fast)]
+    assert len(unlisted) >= 4
+    for move in unlisted:
+        with pytest.raises(IllegalMove) as expected:
+            game.apply(model, move)
+        with pytest.raises(IllegalMove) as raised:
+            RULES.apply(fast, move)
+        assert str(raised.value) == str(expected.value)
+    assert type(fast) is compiled.CompiledState, "a refused move leaves the state compiled"
+
+
 def test_a_move_made_elsewhere_is_played_like_the_listed_one():
     """A move parsed from its text (an equal ``Move``, not the listed object) is played all the same."""
     setup = _setup("jd-crowd", 3, **ALL_ON)
